@@ -1,0 +1,79 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import { AdminModule } from './cli/admin.module';
+import { Clock } from './common/clock';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { AppApiModule } from './modules/app-api/app-api.module';
+import { ApplicationsModule } from './modules/applications/applications.module';
+import { EventsModule } from './modules/events/events.module';
+import { HealthModule } from './modules/health/health.module';
+import { KeysModule } from './modules/keys/keys.module';
+import { OAuthModule } from './modules/oauth/oauth.module';
+import { StatsModule } from './modules/stats/stats.module';
+import { UsersModule } from './modules/users/users.module';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Secrets never reach the logs: credentials, cookies and redirect targets carrying codes. */
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'res.headers.location',
+];
+
+@Module({})
+export class CommonModule {
+  static forRoot(): DynamicModule {
+    return { module: CommonModule, global: true, providers: [Clock], exports: [Clock] };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        CommonModule.forRoot(),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            redact: { paths: REDACTED, censor: '[redacted]' },
+            // Honour a well-formed X-Request-Id from the proxy, otherwise make one.
+            genReqId: (req: IncomingMessage) => {
+              const given = req.headers['x-request-id'];
+              return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+            },
+            // Query strings of OAuth redirects may carry state; log the path only.
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                path: req.url.split('?')[0],
+              }),
+            },
+          },
+        }),
+        DatabaseModule,
+        ApplicationsModule,
+        KeysModule,
+        UsersModule,
+        EventsModule,
+        StatsModule,
+        AppApiModule,
+        OAuthModule,
+        HealthModule,
+        AdminModule,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

@@ -1,0 +1,16 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from './config/app-config';
+
+/** HTTP-level settings shared by main.ts and the e2e tests, so tests run the real stack. */
+export function configureApp(app: INestApplication): void {
+  const express = app as NestExpressApplication;
+  const config = app.get(AppConfig);
+  express.useLogger(app.get(Logger));
+  express.disable('x-powered-by');
+  express.set('trust proxy', config.trustProxyHops);
+  express.use(helmet());
+  app.enableShutdownHooks();
+}

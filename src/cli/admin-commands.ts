@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { rfc3339 } from '../common/http/timestamps';
+import type { ClientAuthMethod } from '../modules/applications/application.entity';
+import { ApplicationsService } from '../modules/applications/applications.service';
+import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
+import { UsersService } from '../modules/users/users.service';
+
+/** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
+@Injectable()
+export class AdminCommands {
+  constructor(
+    private readonly applications: ApplicationsService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly users: UsersService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async migrate(): Promise<object> {
+    const ran = await this.dataSource.runMigrations({ transaction: 'each' });
+    return { migrated: ran.map((migration) => migration.name) };
+  }
+
+  async appCreate(input: {
+    name: string;
+    redirectUris: string[];
+    authMethod?: ClientAuthMethod;
+    description?: string;
+    homeUrl?: string;
+    logo?: string;
+  }): Promise<object> {
+    const { application, clientSecret } = await this.applications.create(input);
+    return { id: application.id, clientId: application.clientId, clientSecret };
+  }
+
+  async appList(): Promise<object> {
+    const items = await this.applications.list();
+    return {
+      items: items.map((app) => ({
+        id: app.id,
+        name: app.name,
+        clientId: app.clientId,
+        clientAuthMethod: app.clientAuthMethod,
+        redirectUris: app.redirectUris,
+        enabled: app.enabled,
+        createdAt: rfc3339(app.createdAt),
+      })),
+    };
+  }
+
+  async keyCreate(applicationId: number, name: string, scopes: string[]): Promise<object> {
+    await this.applications.get(applicationId);
+    return issuedView(await this.apiKeys.create(applicationId, name, scopes));
+  }
+
+  async keyRotate(keyId: number): Promise<object> {
+    return issuedView(await this.apiKeys.rotate(keyId));
+  }
+
+  async keyRevoke(keyId: number): Promise<object> {
+    const key = await this.apiKeys.revoke(keyId);
+    return { id: key.id, status: this.apiKeys.statusOf(key) };
+  }
+
+  async keyDelete(keyId: number): Promise<object> {
+    await this.apiKeys.delete(keyId);
+    return { id: keyId, deleted: true };
+  }
+
+  async keyList(applicationId: number): Promise<object> {
+    await this.applications.get(applicationId);
+    const keys = await this.apiKeys.list(applicationId);
+    return {
+      items: keys.map((key) => ({
+        id: key.id,
+        name: key.name,
+        keyPrefix: key.keyPrefix,
+        scopes: key.scopes,
+        status: this.apiKeys.statusOf(key),
+        expiresAt: rfc3339(key.expiresAt),
+        lastUsedAt: rfc3339(key.lastUsedAt),
+        createdAt: rfc3339(key.createdAt),
+      })),
+    };
+  }
+
+  async userCreate(input: {
+    username: string;
+    email: string;
+    password?: string;
+    emailVerified?: boolean;
+    nickname?: string;
+  }): Promise<object> {
+    const user = await this.users.create(input);
+    return { id: Number(user.id), username: user.username };
+  }
+}
+
+function issuedView({ apiKey, plaintext }: IssuedKey): object {
+  return { id: apiKey.id, key: plaintext, keyPrefix: apiKey.keyPrefix, scopes: apiKey.scopes };
+}

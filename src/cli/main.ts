@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../app.module';
+import { ConfigError, loadConfig } from '../config/app-config';
+import { lockHolder } from '../database/data-dir-lock';
+import { AdminCommands } from './admin-commands';
+import { sendToAdminSocket } from './admin-socket';
+import { CliResult, runCommand, wantsJson } from './run-command';
+
+async function execute(argv: string[]): Promise<CliResult> {
+  const config = loadConfig(process.env);
+  const dataDir = config.embeddedDataDir;
+  if (
+    config.usesEmbeddedDatabase &&
+    !dataDir.startsWith('memory://') &&
+    lockHolder(dataDir) !== undefined
+  ) {
+    // The service owns the embedded database: let it run the command.
+    return sendToAdminSocket(dataDir, argv);
+  }
+  let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | undefined;
+  try {
+    return await runCommand(argv, async () => {
+      app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+        logger: false,
+      });
+      return app.get(AdminCommands);
+    });
+  } finally {
+    await app?.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  let result: CliResult;
+  try {
+    result = await execute(argv);
+  } catch (error) {
+    const message = error instanceof ConfigError ? error.message : `${(error as Error).message}`;
+    result = wantsJson(argv)
+      ? { exitCode: 1, stdout: JSON.stringify({ error: 'cli_failed', message }) + '\n', stderr: '' }
+      : { exitCode: 1, stdout: '', stderr: `error: ${message}\n` };
+  }
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  process.exitCode = result.exitCode;
+}
+
+void main();

@@ -1,0 +1,185 @@
+import { parseArgs } from 'node:util';
+import { AppError } from '../common/errors/app-error';
+import { CLIENT_AUTH_METHODS, ClientAuthMethod } from '../modules/applications/application.entity';
+import type { AdminCommands } from './admin-commands';
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const USAGE = `Usage: identity-cli <command> [options] [--json]
+
+  migrate                                  run pending database migrations
+  app create --name N --redirect-uri U [--redirect-uri U2 ...]
+             [--auth-method secret|none] [--description D] [--home-url U] [--logo U]
+  app list
+  key create --app ID --scopes user:read,stats:read --name N
+  key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
+  key list --app ID
+  user create --username U --email E [--password P] [--email-verified] [--nickname N]
+
+With --json, exactly one JSON object is printed on stdout (an {error, message} object on failure).
+Without DATABASE_URL the embedded database is used; while the service runs on it, commands are
+handed to the running service through the admin socket in its data directory.`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  'auth-method': { type: 'string' },
+  description: { type: 'string' },
+  'home-url': { type: 'string' },
+  logo: { type: 'string' },
+  app: { type: 'string' },
+  scopes: { type: 'string' },
+  username: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  'email-verified': { type: 'boolean' },
+  nickname: { type: 'string' },
+} as const;
+
+type Values = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+function required(values: Values, name: 'name' | 'app' | 'username' | 'email'): string {
+  const value = values[name];
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function positiveInt(value: string | undefined, what: string): number {
+  if (value === undefined || !/^[1-9]\d{0,9}$/.test(value) || Number(value) > 2 ** 31 - 1) {
+    throw new UsageError(`${what} must be a positive integer`);
+  }
+  return Number(value);
+}
+
+function authMethod(value: string | undefined): ClientAuthMethod | undefined {
+  if (value === undefined) return undefined;
+  if (!(CLIENT_AUTH_METHODS as readonly string[]).includes(value)) {
+    throw new UsageError('--auth-method must be secret or none');
+  }
+  return value as ClientAuthMethod;
+}
+
+type Action = (commands: AdminCommands) => Promise<object>;
+
+/** Turns a parsed command line into an action; usage errors surface before anything boots. */
+function plan(words: string[], values: Values): Action {
+  const [noun, verb, arg] = words;
+  switch (`${noun ?? ''} ${verb ?? ''}`.trim()) {
+    case 'migrate':
+      return (c) => c.migrate();
+    case 'app create': {
+      const input = {
+        name: required(values, 'name'),
+        redirectUris: values['redirect-uri'] ?? [],
+        authMethod: authMethod(values['auth-method']),
+        description: values.description,
+        homeUrl: values['home-url'],
+        logo: values.logo,
+      };
+      return (c) => c.appCreate(input);
+    }
+    case 'app list':
+      return (c) => c.appList();
+    case 'key create': {
+      const app = positiveInt(values.app, '--app');
+      const name = required(values, 'name');
+      const scopes = (values.scopes ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+      return (c) => c.keyCreate(app, name, scopes);
+    }
+    case 'key rotate': {
+      const id = positiveInt(arg, 'KEY_ID');
+      return (c) => c.keyRotate(id);
+    }
+    case 'key revoke': {
+      const id = positiveInt(arg, 'KEY_ID');
+      return (c) => c.keyRevoke(id);
+    }
+    case 'key delete': {
+      const id = positiveInt(arg, 'KEY_ID');
+      return (c) => c.keyDelete(id);
+    }
+    case 'key list': {
+      const app = positiveInt(values.app, '--app');
+      return (c) => c.keyList(app);
+    }
+    case 'user create': {
+      const input = {
+        username: required(values, 'username'),
+        email: required(values, 'email'),
+        password: values.password,
+        emailVerified: values['email-verified'] ?? false,
+        nickname: values.nickname,
+      };
+      return (c) => c.userCreate(input);
+    }
+    default:
+      throw new UsageError(`unknown command: ${words.join(' ') || '(none)'}`);
+  }
+}
+
+/** Human-readable rendering of a result: one `key: value` line per field. */
+function humanize(result: object): string {
+  return Object.entries(result)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join('\n');
+}
+
+export function wantsJson(argv: string[]): boolean {
+  return argv.includes('--json');
+}
+
+/** Runs one command line; never throws, so the CLI and the admin socket report alike. */
+export async function runCommand(
+  argv: string[],
+  commands: () => Promise<AdminCommands>,
+): Promise<CliResult> {
+  const json = wantsJson(argv);
+  const fail = (exitCode: number, error: string, message: string): CliResult =>
+    json
+      ? { exitCode, stdout: JSON.stringify({ error, message }) + '\n', stderr: '' }
+      : {
+          exitCode,
+          stdout: '',
+          stderr: `error: ${message}\n${exitCode === 2 ? `\n${USAGE}\n` : ''}`,
+        };
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+    if (values.help) return { exitCode: 0, stdout: USAGE + '\n', stderr: '' };
+    const action = plan(positionals, values);
+    const result = await action(await commands());
+    return {
+      exitCode: 0,
+      stdout: (json ? JSON.stringify(result) : humanize(result)) + '\n',
+      stderr: '',
+    };
+  } catch (error) {
+    if (error instanceof UsageError) return fail(2, 'usage', error.message);
+    if (
+      error instanceof TypeError &&
+      'code' in error &&
+      String(error.code).startsWith('ERR_PARSE_ARGS')
+    ) {
+      return fail(2, 'usage', error.message);
+    }
+    if (error instanceof AppError) return fail(1, error.code, error.message);
+    return fail(1, 'internal_error', error instanceof Error ? error.message : String(error));
+  }
+}

@@ -1,0 +1,98 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { AppError } from './app-error';
+import { ErrorCode } from './error-code';
+
+const CODE_BY_STATUS = new Map<number, ErrorCode>([
+  [HttpStatus.NOT_FOUND, ErrorCode.NotFound],
+  [HttpStatus.METHOD_NOT_ALLOWED, ErrorCode.MethodNotAllowed],
+  [HttpStatus.PAYLOAD_TOO_LARGE, ErrorCode.PayloadTooLarge],
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE, ErrorCode.UnsupportedMediaType],
+  [HttpStatus.CONFLICT, ErrorCode.Conflict],
+  [HttpStatus.SERVICE_UNAVAILABLE, ErrorCode.ServiceUnavailable],
+]);
+
+/** Human text for framework exceptions; never their raw message, which may echo input. */
+const MESSAGE_BY_STATUS = new Map<number, string>([
+  [HttpStatus.NOT_FOUND, 'No such route'],
+  [HttpStatus.METHOD_NOT_ALLOWED, 'Method not allowed'],
+  [HttpStatus.PAYLOAD_TOO_LARGE, 'Request body too large'],
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported content type'],
+  [HttpStatus.SERVICE_UNAVAILABLE, 'Service unavailable'],
+]);
+
+function codeForStatus(status: number): ErrorCode {
+  return (
+    CODE_BY_STATUS.get(status) ??
+    (status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidRequest)
+  );
+}
+
+function messageForStatus(status: number): string {
+  return MESSAGE_BY_STATUS.get(status) ?? (status >= 500 ? 'Internal server error' : 'Bad request');
+}
+
+/**
+ * The one global filter: every error leaves as `{error, message}` (spec section 7).
+ * Unexpected failures are logged with the request id and answered without stack, SQL or input.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request>();
+    const { status, body } = this.describe(exception, request);
+    if (response.headersSent) return;
+    response.status(status).json(body);
+  }
+
+  private describe(
+    exception: unknown,
+    request: Request,
+  ): { status: number; body: Record<string, unknown> } {
+    if (exception instanceof AppError) {
+      if (exception.status >= 500) this.logFailure(exception, request);
+      return { status: exception.status, body: exception.toBody() };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status >= 500) this.logFailure(exception, request);
+      return { status, body: { error: codeForStatus(status), message: messageForStatus(status) } };
+    }
+    this.logFailure(exception, request);
+    if (exception instanceof QueryFailedError) {
+      return {
+        status: 500,
+        body: { error: ErrorCode.QueryFailed, message: 'Internal query failure' },
+      };
+    }
+    return {
+      status: 500,
+      body: { error: ErrorCode.InternalError, message: 'Internal server error' },
+    };
+  }
+
+  private logFailure(exception: unknown, request: Request): void {
+    const id = (request as Request & { id?: unknown }).id;
+    // A failed query's parameters may hold hashes or personal data: log its code only.
+    const err =
+      exception instanceof QueryFailedError
+        ? { message: exception.message, code: (exception.driverError as { code?: string }).code }
+        : exception;
+    this.logger.error(
+      { err, requestId: id, route: `${request.method} ${request.path}` },
+      'Request failed',
+    );
+  }
+}

@@ -1,0 +1,25 @@
+/** Machine codes of the application API (spec section 7) plus the ones this service documents in docs/errors.md. */
+export enum ErrorCode {
+  MissingApiKey = 'missing_api_key',
+  InvalidApiKey = 'invalid_api_key',
+  InsufficientScope = 'insufficient_scope',
+  RateLimited = 'rate_limited',
+  UserNotFound = 'user_not_found',
+  InvalidBody = 'invalid_body',
+  EmptyBody = 'empty_body',
+  InvalidUserId = 'invalid_user_id',
+  QueryFailed = 'query_failed',
+  ContextMissing = 'context_missing',
+  // Not in the spec's table; documented in docs/errors.md.
+  InvalidQuery = 'invalid_query',
+  InvalidGroup = 'invalid_group',
+  UnknownField = 'unknown_field',
+  NotFound = 'not_found',
+  MethodNotAllowed = 'method_not_allowed',
+  PayloadTooLarge = 'payload_too_large',
+  UnsupportedMediaType = 'unsupported_media_type',
+  InvalidRequest = 'invalid_request',
+  Conflict = 'conflict',
+  ServiceUnavailable = 'service_unavailable',
+  InternalError = 'internal_error',
+}

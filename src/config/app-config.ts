@@ -1,0 +1,91 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { DEV_SESSION_SECRET, EnvSchema } from './env.schema';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Typed, validated configuration. Injected wherever settings are needed. */
+export class AppConfig {
+  readonly nodeEnv: EnvSchema['NODE_ENV'];
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly publicBaseUrl: string;
+  readonly sessionSecret: string;
+  readonly logLevel: string;
+  readonly embeddedDataDir: string;
+  readonly migrationsRun: boolean;
+  readonly keyGracePeriodSeconds: number;
+  readonly rateLimitPerMinute: number;
+  readonly trustProxyHops: number;
+  /** Settings that only tests and benchmarks set; never read from the environment. */
+  readonly overrides: Readonly<Record<string, unknown>>;
+
+  constructor(env: EnvSchema, overrides: Record<string, unknown> = {}) {
+    this.nodeEnv = env.NODE_ENV;
+    this.port = env.PORT;
+    this.host = env.HOST;
+    this.databaseUrl = env.DATABASE_URL || undefined;
+    this.redisUrl = env.REDIS_URL || undefined;
+    this.publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(
+      /\/+$/,
+      '',
+    );
+    this.sessionSecret = env.SESSION_SECRET;
+    this.logLevel = env.LOG_LEVEL;
+    this.embeddedDataDir = env.EMBEDDED_DATA_DIR;
+    this.migrationsRun = env.MIGRATIONS_RUN;
+    this.keyGracePeriodSeconds = env.KEY_GRACE_PERIOD_SECONDS;
+    this.rateLimitPerMinute = env.RATE_LIMIT_PER_MINUTE;
+    this.trustProxyHops = env.TRUST_PROXY_HOPS;
+    this.overrides = overrides;
+  }
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+
+  get usesEmbeddedDatabase(): boolean {
+    return this.databaseUrl === undefined;
+  }
+}
+
+/**
+ * Validates the environment once, reporting every bad variable together.
+ * In production, insecure development defaults refuse to start.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  overrides: Record<string, unknown> = {},
+): AppConfig {
+  const known = Object.keys(new EnvSchema());
+  const raw: Record<string, string> = {};
+  for (const name of [...known, 'DATABASE_URL', 'REDIS_URL', 'PUBLIC_BASE_URL']) {
+    const value = env[name];
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const parsed = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
+  const problems = validateSync(parsed, { forbidUnknownValues: true }).flatMap((error) =>
+    Object.values(error.constraints ?? {}).map(
+      (text) => `${error.property}=${JSON.stringify(raw[error.property] ?? null)}: ${text}`,
+    ),
+  );
+  if (parsed.NODE_ENV === 'production') {
+    if (parsed.SESSION_SECRET === DEV_SESSION_SECRET) {
+      problems.push('SESSION_SECRET: the development default must not be used in production');
+    }
+    if (!parsed.PUBLIC_BASE_URL) {
+      problems.push('PUBLIC_BASE_URL: required in production (it is the OAuth issuer)');
+    } else if (!parsed.PUBLIC_BASE_URL.startsWith('https://')) {
+      problems.push('PUBLIC_BASE_URL: must be https in production');
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return new AppConfig(parsed, overrides);
+}

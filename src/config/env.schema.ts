@@ -1,0 +1,92 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  MinLength,
+} from 'class-validator';
+
+/** Insecure development defaults; `loadConfig` refuses them when NODE_ENV=production. */
+export const DEV_SESSION_SECRET = 'dev-only-insecure-session-secret-change-me';
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }): unknown => {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+};
+const urlOptions = { require_tld: false, protocols: ['http', 'https'], require_protocol: true };
+
+/**
+ * Every environment variable the service reads, with its type and default.
+ * `.env.example` documents each one; `loadConfig` is the only reader of process.env.
+ */
+export class EnvSchema {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** PostgreSQL connection string; absent → embedded PGlite under EMBEDDED_DATA_DIR. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['postgres', 'postgresql'], require_protocol: true })
+  DATABASE_URL?: string;
+
+  /** Redis connection string; absent → in-process rate-limit storage. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['redis', 'rediss'], require_protocol: true })
+  REDIS_URL?: string;
+
+  /** Base URL end users and clients reach the service at (OAuth issuer, links, cookie Secure flag). */
+  @IsOptional()
+  @IsUrl(urlOptions)
+  PUBLIC_BASE_URL?: string;
+
+  /** Secret that signs session and CSRF cookies (secret). */
+  @IsString()
+  @MinLength(32)
+  SESSION_SECRET = DEV_SESSION_SECRET;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  /** Data directory of the embedded database, or `memory://` for a throw-away one. */
+  @IsString()
+  EMBEDDED_DATA_DIR = './data';
+
+  /** Run pending migrations when the service starts. */
+  @Transform(toBool)
+  @IsBoolean()
+  MIGRATIONS_RUN = true;
+
+  /** How long a rotated API key keeps working (seconds); spec section 8: 24 h. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  KEY_GRACE_PERIOD_SECONDS = 86400;
+
+  /** Default per-application quota of the application API (requests per minute); spec section 8. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_PER_MINUTE = 600;
+
+  /** Trust X-Forwarded-* from this many proxy hops (0 = none), for client addresses and https. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  TRUST_PROXY_HOPS = 0;
+}

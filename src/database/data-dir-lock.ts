@@ -1,0 +1,60 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded data directory ${dataDir} is in use by process ${pid}. ` +
+        'Stop that process, or point EMBEDDED_DATA_DIR at another directory.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Returns the pid holding the lock on dataDir, or undefined when nobody (alive) holds it. */
+export function lockHolder(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'LOCK'), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * PGlite has no lock of its own: two processes on one directory corrupt it.
+ * The lock is a file created exclusively, holding the owner's pid; a lock whose
+ * owner is dead is stale and taken over.
+ */
+export function acquireDataDirLock(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, 'LOCK');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = lockHolder(dataDir);
+      if (holder !== undefined && holder !== process.pid)
+        throw new DataDirLockedError(dataDir, holder);
+      rmSync(path, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}

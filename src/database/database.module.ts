@@ -1,0 +1,60 @@
+import { Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { DatabaseTarget, dataSourceOptions } from './data-source';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+/** Starts embedded PGlite when no DATABASE_URL is configured, and stops it last. */
+@Injectable()
+export class DatabaseTargetProvider implements OnApplicationShutdown {
+  private readonly logger = new Logger('Database');
+  private embedded?: EmbeddedPostgres;
+
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  async resolve(): Promise<DatabaseTarget> {
+    if (this.config.databaseUrl) {
+      this.logger.log('Database: PostgreSQL from DATABASE_URL');
+      return { url: this.config.databaseUrl };
+    }
+    this.embedded = new EmbeddedPostgres(this.config.embeddedDataDir);
+    const embedded = await this.embedded.start();
+    this.logger.log(
+      `Database: embedded PGlite in ${this.embedded.directory ?? 'memory'} (no DATABASE_URL set)`,
+    );
+    return { embedded };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.embedded) return;
+    // TypeORM's own shutdown hook may run after this one: close its connection first.
+    const dataSource = this.moduleRef.get(DataSource, { strict: false });
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await this.embedded.stop();
+    this.embedded = undefined;
+  }
+}
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      extraProviders: [DatabaseTargetProvider],
+      inject: [AppConfig, DatabaseTargetProvider],
+      useFactory: async (config: AppConfig, target: DatabaseTargetProvider) => {
+        const resolved = await target.resolve();
+        return {
+          ...dataSourceOptions(resolved, config.migrationsRun),
+          // A remote server may still be starting; the embedded one is up or failed for good.
+          retryAttempts: 'url' in resolved ? 5 : 0,
+          retryDelay: 1000,
+        };
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

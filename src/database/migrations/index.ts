@@ -1,0 +1,4 @@
+import { Foundation1795302517432 } from './1795302517432-Foundation';
+
+/** Every migration in order; each later change appends its own (never edit a landed one). */
+export const MIGRATIONS = [Foundation1795302517432];

@@ -1,0 +1,22 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { describeGroup, GROUP_CODES, GROUPS_NOTE, impliedGroups } from '../users/groups';
+import { GroupsResponse } from './groups.dto';
+
+@ApiTags('application API')
+@ApiBearerAuth()
+@Controller('api/v1/app')
+export class GroupsController {
+  /** GET /groups: the eight groups with inheritance expanded; no scope needed (spec 4.1). */
+  @Get('groups')
+  listGroups(): GroupsResponse {
+    return {
+      items: GROUP_CODES.map((code) => ({
+        code,
+        description: describeGroup(code),
+        impliedGroups: impliedGroups(code),
+      })),
+      note: GROUPS_NOTE,
+    };
+  }
+}

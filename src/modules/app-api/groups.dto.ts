@@ -1,0 +1,13 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** Spec section 2, Group. */
+export class GroupView {
+  @ApiProperty() code!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ type: [String] }) impliedGroups!: string[];
+}
+
+export class GroupsResponse {
+  @ApiProperty({ type: [GroupView] }) items!: GroupView[];
+  @ApiProperty() note!: string;
+}

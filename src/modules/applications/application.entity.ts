@@ -1,0 +1,75 @@
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+export const CLIENT_AUTH_METHODS = ['secret', 'none'] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+
+/** A registered application: the tenant of the application API and an OAuth client (spec section 2, App). */
+@Entity({ name: 'applications' })
+@Check('chk_applications_client_auth_method', `"client_auth_method" IN ('secret', 'none')`)
+export class Application {
+  @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'pk_applications' })
+  id!: number;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+
+  @Column({ type: 'text', default: '' })
+  description!: string;
+
+  @Column({ name: 'home_url', type: 'text', default: '' })
+  homeUrl!: string;
+
+  @Column({ type: 'text', default: '' })
+  logo!: string;
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+
+  @Column({ name: 'is_public', type: 'boolean', default: false })
+  isPublic!: boolean;
+
+  /** The console account that owns the application (null for apps bootstrapped with the CLI). */
+  @Column({ name: 'owner_id', type: 'bigint', nullable: true })
+  ownerId!: string | null;
+
+  @Index('uq_applications_client_id', { unique: true })
+  @Column({ name: 'client_id', type: 'varchar', length: 64 })
+  clientId!: string;
+
+  /** SHA-256 (hex) of the client secret; null for `none` clients. */
+  @Column({ name: 'client_secret_hash', type: 'varchar', length: 64, nullable: true })
+  clientSecretHash!: string | null;
+
+  @Column({ name: 'client_auth_method', type: 'varchar', length: 16, default: 'secret' })
+  clientAuthMethod!: ClientAuthMethod;
+
+  /** Registered redirect URIs, matched by exact string comparison (RFC 9700 section 4.1.3). */
+  @Column({ name: 'redirect_uris', type: 'text', array: true, default: () => "'{}'" })
+  redirectUris!: string[];
+
+  /** Requests per minute of the application API; null = the service default (spec section 8). */
+  @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
+  rateLimitPerMinute!: number | null;
+
+  /** Maximum number of users that may authorize the application; null = unlimited. */
+  @Column({ name: 'user_quota', type: 'integer', nullable: true })
+  userQuota!: number | null;
+
+  /** When true, users with an unverified email cannot authorize (interaction_required). */
+  @Column({ name: 'require_verified_email', type: 'boolean', default: false })
+  requireVerifiedEmail!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

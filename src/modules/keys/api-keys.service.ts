@@ -1,0 +1,139 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import { Application } from '../applications/application.entity';
+import { ApiKey } from './api-key.entity';
+import { invalidScopes, keyNotFound, keyNotRotatable } from './keys.errors';
+import { generateApiKey, isWellFormedApiKey, sha256Hex, storedPrefixOf } from './key-format';
+import { isApiScope } from './scopes';
+
+/** lastUsedAt is written at most once per key per minute, not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
+
+export interface IssuedKey {
+  apiKey: ApiKey;
+  /** The plaintext, returned exactly once. */
+  plaintext: string;
+}
+
+/** Lifecycle of application API keys (spec sections 1 and 3): create, rotate, revoke, delete, authenticate. */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(applicationId: number, name: string, scopes: string[]): Promise<IssuedKey> {
+    const unknown = scopes.filter((scope) => !isApiScope(scope));
+    if (unknown.length > 0) throw invalidScopes(unknown);
+    return this.issue(this.keys, applicationId, name, [...new Set(scopes)]);
+  }
+
+  /**
+   * A new key with the same name and scopes; the old one keeps working until the grace
+   * period ends, and is then rejected by its expiry time (no background job involved).
+   */
+  async rotate(keyId: number): Promise<IssuedKey> {
+    return this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(ApiKey);
+      const old = await repo.findOne({ where: { id: keyId }, lock: { mode: 'pessimistic_write' } });
+      if (!old) throw keyNotFound();
+      if (this.statusOf(old) !== 'active' || old.replacedById !== null) throw keyNotRotatable();
+      const issued = await this.issue(repo, old.applicationId, old.name, old.scopes);
+      old.replacedById = issued.apiKey.id;
+      old.expiresAt = new Date(
+        this.clock.now().getTime() + this.config.keyGracePeriodSeconds * 1000,
+      );
+      await repo.save(old);
+      return issued;
+    });
+  }
+
+  /** Deactivates the key at once, grace period or not. Revoking a revoked key changes nothing. */
+  async revoke(keyId: number): Promise<ApiKey> {
+    const key = await this.keys.findOneBy({ id: keyId });
+    if (!key) throw keyNotFound();
+    if (key.status !== 'revoked') {
+      key.status = 'revoked';
+      key.revokedAt = this.clock.now();
+      await this.keys.save(key);
+    }
+    return key;
+  }
+
+  /** Removes the key for good; it then authenticates like any unknown key. */
+  async delete(keyId: number): Promise<void> {
+    const result = await this.keys.delete({ id: keyId });
+    if (!result.affected) throw keyNotFound();
+  }
+
+  list(applicationId: number): Promise<ApiKey[]> {
+    return this.keys.find({ where: { applicationId }, order: { id: 'ASC' } });
+  }
+
+  statusOf(key: ApiKey): ApiKeyStatus {
+    if (key.status === 'revoked') return 'revoked';
+    if (key.expiresAt !== null && key.expiresAt.getTime() <= this.clock.now().getTime())
+      return 'expired';
+    return 'active';
+  }
+
+  /**
+   * Resolves a presented key to its usable record and application, or undefined.
+   * The lookup is by SHA-256 of the whole plaintext through a unique index, so no
+   * comparison of secret material happens in application code.
+   */
+  async authenticate(
+    presented: string,
+  ): Promise<{ apiKey: ApiKey; application: Application } | undefined> {
+    if (!isWellFormedApiKey(presented)) return undefined;
+    const apiKey = await this.keys.findOne({
+      where: { keyHash: sha256Hex(presented) },
+      relations: { application: true },
+    });
+    if (!apiKey?.application || this.statusOf(apiKey) !== 'active') return undefined;
+    await this.recordUse(apiKey);
+    return { apiKey, application: apiKey.application };
+  }
+
+  /** Writes lastUsedAt when the stored value is older than the resolution; concurrent instances race harmlessly. */
+  private async recordUse(apiKey: ApiKey): Promise<void> {
+    const now = this.clock.now();
+    if (apiKey.lastUsedAt && now.getTime() - apiKey.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS)
+      return;
+    await this.keys.update({ id: apiKey.id }, { lastUsedAt: now });
+    apiKey.lastUsedAt = now;
+  }
+
+  private async issue(
+    repo: Repository<ApiKey>,
+    applicationId: number,
+    name: string,
+    scopes: string[],
+  ): Promise<IssuedKey> {
+    const plaintext = generateApiKey();
+    const apiKey = await repo.save(
+      repo.create({
+        applicationId,
+        name,
+        scopes,
+        keyPrefix: storedPrefixOf(plaintext),
+        keyHash: sha256Hex(plaintext),
+        status: 'active',
+        expiresAt: null,
+        replacedById: null,
+        lastUsedAt: null,
+        revokedAt: null,
+        createdAt: this.clock.now(),
+      }),
+    );
+    return { apiKey, plaintext };
+  }
+}

@@ -1,0 +1,41 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { User } from './user.entity';
+
+/** One of a user's email addresses (spec section 2, user email entry). */
+@Entity({ name: 'user_emails' })
+export class UserEmail {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_user_emails' })
+  id!: string;
+
+  @Index('idx_user_emails_user_id')
+  @Column({ name: 'user_id', type: 'bigint' })
+  userId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_user_emails_user' })
+  user?: User;
+
+  @Index('uq_user_emails_email', { unique: true })
+  @Column({ type: 'varchar', length: 254 })
+  email!: string;
+
+  @Column({ type: 'boolean', default: false })
+  verified!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  primary!: boolean;
+
+  @Column({ type: 'varchar', length: 16, default: 'public' })
+  visibility!: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

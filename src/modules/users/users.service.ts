@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { hashPassword } from './password';
+import { UserEmail } from './user-email.entity';
+import { User } from './user.entity';
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password?: string;
+  emailVerified?: boolean;
+  nickname?: string;
+}
+
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
+// Deliberately loose (RFC 5321 sizes, one @, a dot in the domain); ownership is proven by verification.
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+
+const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidRequest, 400, message);
+
+/** End-user accounts. Per-application views of users live with the application API. */
+@Injectable()
+export class UsersService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Creates a local account and its primary email entry in one transaction. */
+  async create(input: NewUser): Promise<User> {
+    if (!USERNAME.test(input.username)) {
+      throw invalid(
+        'username must be 3 to 64 letters, digits, "_", "." or "-", starting with a letter or digit',
+      );
+    }
+    const email = input.email.trim().toLowerCase();
+    if (email.length > 254 || !EMAIL.test(email)) throw invalid('email is not a valid address');
+    if (input.password !== undefined && input.password.length < 8) {
+      throw invalid('password must be at least 8 characters');
+    }
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const verified = input.emailVerified ?? false;
+
+    return this.dataSource.transaction(async (manager) => {
+      const taken = await manager
+        .getRepository(User)
+        .createQueryBuilder('u')
+        .where('u.username = :username OR u.email = :email', { username: input.username, email })
+        .getExists();
+      const emailTaken = await manager.getRepository(UserEmail).existsBy({ email });
+      if (taken || emailTaken)
+        throw new AppError(ErrorCode.Conflict, 409, 'username or email already in use');
+      const user = await manager.getRepository(User).save({
+        username: input.username,
+        email,
+        nickname: input.nickname ?? '',
+        emailVerified: verified,
+        passwordHash,
+      });
+      await manager
+        .getRepository(UserEmail)
+        .save({ userId: user.id, email, verified, primary: true, visibility: 'public' });
+      return user;
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import supertest from 'supertest';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { configureApp } from '../../src/app.setup';
+import { Clock } from '../../src/common/clock';
+import { loadConfig } from '../../src/config/app-config';
+import { FixedClock } from './fixed-clock';
+import { testEnv } from './test-env';
+
+export interface TestApp {
+  app: INestApplication;
+  /** supertest bound to the app's HTTP server. */
+  http: () => ReturnType<typeof supertest>;
+  clock: FixedClock;
+  dataSource: DataSource;
+  /** Empties every table (identities restart), for a clean state per test. */
+  truncate: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Settings only tests set (AppConfig.overrides). */
+  overrides?: Record<string, unknown>;
+  clock?: FixedClock;
+}
+
+/** Boots the whole AppModule exactly as main.ts does, over a real HTTP listener. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig(testEnv(options.env), options.overrides);
+  const clock = options.clock ?? new FixedClock(new Date());
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
+  const app = moduleRef.createNestApplication({ bufferLogs: true });
+  configureApp(app);
+  await app.init();
+  await app.listen(0, '127.0.0.1');
+  const dataSource = app.get(DataSource);
+  const tables = dataSource.entityMetadatas.map((meta) => `"${meta.tableName}"`).join(', ');
+  return {
+    app,
+    http: () => supertest(app.getHttpServer()),
+    clock,
+    dataSource,
+    truncate: async () => {
+      await dataSource.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * The environment an e2e app runs with: the real PostgreSQL and Redis when DATABASE_URL /
+ * REDIS_URL are set (as CI sets them), otherwise a throw-away embedded PGlite and in-process
+ * limiter storage.
+ */
+export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    EMBEDDED_DATA_DIR: 'memory://',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+  };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  return { ...env, ...extra };
+}
+
+export const usingRealServices = (): boolean => Boolean(process.env.DATABASE_URL);
