@@ -10,7 +10,9 @@ import { sendToAdminSocket } from './admin-socket';
 import { CliResult, runCommand, wantsJson } from './run-command';
 
 async function execute(argv: string[]): Promise<CliResult> {
-  const config = loadConfig(process.env);
+  // `migrate` reports what it ran, so it must not let the boot run the migrations first.
+  const env = argv[0] === 'migrate' ? { ...process.env, MIGRATIONS_RUN: 'false' } : process.env;
+  const config = loadConfig(env);
   const dataDir = config.embeddedDataDir;
   if (
     config.usesEmbeddedDatabase &&

@@ -1,4 +1,5 @@
 import { Foundation1795302517432 } from './1795302517432-Foundation';
+import { UsersRelationsTokensEvents1795302850823 } from './1795302850823-UsersRelationsTokensEvents';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
-export const MIGRATIONS = [Foundation1795302517432];
+export const MIGRATIONS = [Foundation1795302517432, UsersRelationsTokensEvents1795302850823];

@@ -1,5 +1,11 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthEvent } from './event.entity';
+import { EventsService } from './events.service';
 
-/** Filled by a later issue (see docs/architecture.md); no routes yet. */
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([AuthEvent])],
+  providers: [EventsService],
+  exports: [EventsService],
+})
 export class EventsModule {}

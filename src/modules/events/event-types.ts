@@ -1,0 +1,10 @@
+/** Event types this service records (spec section 6; the list is documented in docs/events.md). */
+export const EVENT_TYPES = [
+  'authorization_granted',
+  'authorization_revoked',
+  'code_issued',
+  'token_issued',
+  'token_refreshed',
+  'token_revoked',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];

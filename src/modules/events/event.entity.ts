@@ -1,0 +1,47 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { Application } from '../applications/application.entity';
+
+/** An authorization event of an application (spec sections 2 and 6). */
+@Entity({ name: 'events' })
+@Index('idx_events_application_created_id', ['applicationId', 'createdAt', 'id'])
+export class AuthEvent {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_events' })
+  id!: string;
+
+  @Column({ name: 'application_id', type: 'integer' })
+  applicationId!: number;
+
+  @ManyToOne(() => Application, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'application_id', foreignKeyConstraintName: 'fk_events_application' })
+  application?: Application;
+
+  @Column({ name: 'event_type', type: 'varchar', length: 64 })
+  eventType!: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'oauth2' })
+  protocol!: string;
+
+  @Column({ type: 'varchar', length: 16, default: 'success' })
+  status!: string;
+
+  /** Kept as plain data (no foreign key): an event outlives the user it mentions. */
+  @Column({ name: 'user_id', type: 'bigint', nullable: true })
+  userId!: string | null;
+
+  @Column({ type: 'text', default: '' })
+  scope!: string;
+
+  @Column({ type: 'text', default: '' })
+  description!: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

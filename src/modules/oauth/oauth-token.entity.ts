@@ -1,0 +1,60 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { Application } from '../applications/application.entity';
+import { User } from '../users/user.entity';
+
+/**
+ * An issued access token and its refresh token, stored only as SHA-256 hashes.
+ * Revoking sets revokedAt; the row is kept for audit and reuse detection.
+ */
+@Entity({ name: 'oauth_tokens' })
+@Index('idx_oauth_tokens_application_user', ['applicationId', 'userId'])
+export class OAuthToken {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_oauth_tokens' })
+  id!: string;
+
+  @Column({ name: 'application_id', type: 'integer' })
+  applicationId!: number;
+
+  @ManyToOne(() => Application, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'application_id', foreignKeyConstraintName: 'fk_oauth_tokens_application' })
+  application?: Application;
+
+  @Column({ name: 'user_id', type: 'bigint' })
+  userId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_oauth_tokens_user' })
+  user?: User;
+
+  @Index('uq_oauth_tokens_access_token_hash', { unique: true })
+  @Column({ name: 'access_token_hash', type: 'varchar', length: 64 })
+  accessTokenHash!: string;
+
+  @Index('uq_oauth_tokens_refresh_token_hash', { unique: true })
+  @Column({ name: 'refresh_token_hash', type: 'varchar', length: 64, nullable: true })
+  refreshTokenHash!: string | null;
+
+  /** Space-separated scope names. */
+  @Column({ type: 'text', default: '' })
+  scope!: string;
+
+  @Column({ name: 'access_expires_at', type: 'timestamptz' })
+  accessExpiresAt!: Date;
+
+  @Column({ name: 'refresh_expires_at', type: 'timestamptz', nullable: true })
+  refreshExpiresAt!: Date | null;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,60 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { Application } from '../applications/application.entity';
+import { User } from './user.entity';
+
+/** The user–application relation: one row per application and user (spec section 3, User in an application). */
+@Entity({ name: 'app_users' })
+@Index('uq_app_users_application_user', ['applicationId', 'userId'], { unique: true })
+export class AppUser {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_app_users' })
+  id!: string;
+
+  @Column({ name: 'application_id', type: 'integer' })
+  applicationId!: number;
+
+  @ManyToOne(() => Application, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'application_id', foreignKeyConstraintName: 'fk_app_users_application' })
+  application?: Application;
+
+  @Index('idx_app_users_user_id')
+  @Column({ name: 'user_id', type: 'bigint' })
+  userId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_app_users_user' })
+  user?: User;
+
+  @Column({ type: 'varchar', length: 16, default: 't0' })
+  group!: string;
+
+  @Column({ type: 'boolean', default: true })
+  enabled!: boolean;
+
+  /**
+   * Scopes the user has consented to for this application (space-separated); null when the
+   * user never consented or the authorization was revoked (POST /users/:id/revoke), so the
+   * next authorization is interactive again (spec section 3).
+   */
+  @Column({ name: 'granted_scope', type: 'text', nullable: true })
+  grantedScope!: string | null;
+
+  @Column({ name: 'auth_count', type: 'integer', default: 0 })
+  authCount!: number;
+
+  @Column({ name: 'first_auth_at', type: 'timestamptz', nullable: true })
+  firstAuthAt!: Date | null;
+
+  @Column({ name: 'last_auth_at', type: 'timestamptz', nullable: true })
+  lastAuthAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}
