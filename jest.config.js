@@ -17,8 +17,9 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform,
-      testTimeout: 60000,
     },
   ],
+  // e2e tests boot the whole service (and sometimes child processes) per file.
+  testTimeout: 60000,
   reporters: ['default', '<rootDir>/test/utils/summary-reporter.js'],
 };

@@ -50,9 +50,9 @@ export function acquireDataDirLock(dataDir: string): () => void {
       return () => rmSync(path, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A live holder, this process included, means a second PGlite on the same files.
       const holder = lockHolder(dataDir);
-      if (holder !== undefined && holder !== process.pid)
-        throw new DataDirLockedError(dataDir, holder);
+      if (holder !== undefined) throw new DataDirLockedError(dataDir, holder);
       rmSync(path, { force: true });
     }
   }

@@ -1,0 +1,64 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.keyGracePeriodSeconds).toBe(86400);
+    expect(config.rateLimitPerMinute).toBe(600);
+    expect(config.embeddedDataDir).toBe('./data');
+    expect(config.migrationsRun).toBe(true);
+    expect(config.usesEmbeddedDatabase).toBe(true);
+  });
+
+  it('parses typed values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://u@db:5432/x',
+      MIGRATIONS_RUN: 'false',
+      PUBLIC_BASE_URL: 'https://id.example.com/',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.migrationsRun).toBe(false);
+    expect(config.usesEmbeddedDatabase).toBe(false);
+    expect(config.publicBaseUrl).toBe('https://id.example.com');
+  });
+
+  it('lists every invalid variable at once', () => {
+    try {
+      loadConfig({
+        PORT: 'abc',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://x',
+        KEY_GRACE_PERIOD_SECONDS: '-1',
+      });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'KEY_GRACE_PERIOD_SECONDS']) {
+        expect(problems).toContain(name);
+      }
+    }
+  });
+
+  it('refuses insecure defaults in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'x'.repeat(40),
+        PUBLIC_BASE_URL: 'http://id.example.com',
+      }),
+    ).toThrow(/https/);
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      PUBLIC_BASE_URL: 'https://id.example.com',
+    });
+    expect(config.isProduction).toBe(true);
+  });
+});

@@ -1,0 +1,119 @@
+import { createApiKey, createApplication } from '../factories';
+import { concretePath, listRoutes } from '../utils/routes';
+import { createTestApp, TestApp } from '../utils/test-app';
+
+// Spec section 5 (authentication) and section 7 (error bodies) for the application API.
+describe('application API authentication', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.truncate());
+
+  const invalidKeyBody = { error: 'invalid_api_key', message: 'The API key is invalid' };
+
+  async function activeKey(scopes: Parameters<typeof createApiKey>[2] = []) {
+    const { application } = await createApplication(t.app);
+    return (await createApiKey(t.app, application.id, scopes)).plaintext;
+  }
+
+  it('answers 401 missing_api_key without an Authorization header', async () => {
+    const res = await t.http().get('/api/v1/app/me');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      error: 'missing_api_key',
+      message: 'The Authorization header with an API key is missing',
+    });
+  });
+
+  it('treats an empty Authorization header as missing', async () => {
+    const res = await t.http().get('/api/v1/app/me').set('Authorization', '');
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('missing_api_key');
+  });
+
+  it.each([
+    ['a malformed key', 'Bearer svc_live_short'],
+    ['the wrong prefix', `Bearer svc_test_${'a'.repeat(32)}`],
+    ['an unknown well-formed key', `Bearer svc_live_${'A'.repeat(32)}`],
+    ['another scheme', `Basic ${Buffer.from('a:b').toString('base64')}`],
+    ['a bare key without Bearer', `svc_live_${'A'.repeat(32)}`],
+  ])('answers 401 invalid_api_key for %s with one identical body', async (_, header) => {
+    const res = await t.http().get('/api/v1/app/me').set('Authorization', header);
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual(invalidKeyBody);
+  });
+
+  it('never accepts the key in the query string', async () => {
+    const key = await activeKey();
+    const res = await t.http().get(`/api/v1/app/me?api_key=${key}&access_token=${key}`);
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('missing_api_key');
+  });
+
+  it('accepts the Bearer scheme case-insensitively (RFC 7235)', async () => {
+    const key = await activeKey();
+    const res = await t.http().get('/api/v1/app/me').set('Authorization', `bearer ${key}`);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 403 insufficient_scope with required_any_of and granted_scopes', async () => {
+    const key = await activeKey(['stats:read', 'group:write']);
+    const res = await t.http().get('/api/v1/app/users').set('Authorization', `Bearer ${key}`);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      error: 'insufficient_scope',
+      message: expect.any(String),
+      required_any_of: ['user:read'],
+      granted_scopes: ['stats:read', 'group:write'],
+    });
+  });
+
+  it('reports an empty granted_scopes for a key without scopes', async () => {
+    const key = await activeKey([]);
+    const res = await t.http().get('/api/v1/app/stats').set('Authorization', `Bearer ${key}`);
+    expect(res.status).toBe(403);
+    expect(res.body.required_any_of).toEqual(['stats:read']);
+    expect(res.body.granted_scopes).toEqual([]);
+  });
+
+  it('lets a key without scopes read /me and /groups', async () => {
+    const key = await activeKey([]);
+    for (const path of ['/api/v1/app/me', '/api/v1/app/groups']) {
+      const res = await t.http().get(path).set('Authorization', `Bearer ${key}`);
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('denies every /api/v1/app route without a key (default deny)', async () => {
+    const routes = listRoutes(t.app).filter((route) => route.path.startsWith('/api/v1/app'));
+    // The foundation's two routes at least; later issues add theirs and are walked too.
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['GET /api/v1/app/me', 'GET /api/v1/app/groups']),
+    );
+    for (const route of routes) {
+      const res = await t
+        .http()
+        [route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](
+          concretePath(route.path),
+        )
+        .send(route.method === 'GET' ? undefined : {});
+      expect({
+        route: `${route.method} ${route.path}`,
+        status: res.status,
+        error: res.body.error,
+      }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 401,
+        error: 'missing_api_key',
+      });
+    }
+  });
+
+  it('answers an unknown route with 404 not_found in the section 7 format', async () => {
+    const res = await t.http().get('/api/v1/app/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'not_found', message: 'No such route' });
+  });
+});

@@ -1,0 +1,308 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCommand } from '../../src/cli/run-command';
+import { adminCommands } from '../factories';
+import { childEnv, runCli, spawnTs } from '../utils/cli';
+import { createTestApp, TestApp } from '../utils/test-app';
+
+const KEY = /^svc_live_[0-9A-Za-z]{32}$/;
+
+/** Parses stdout that must be exactly one JSON object and nothing else. */
+function onlyJson(stdout: string): Record<string, unknown> {
+  expect(stdout.endsWith('\n')).toBe(true);
+  expect(stdout.trim().split('\n')).toHaveLength(1);
+  const value: unknown = JSON.parse(stdout);
+  expect(value).toEqual(expect.any(Object));
+  expect(Array.isArray(value)).toBe(false);
+  return value as Record<string, unknown>;
+}
+
+describe('admin CLI commands (--json output)', () => {
+  let t: TestApp;
+  const cli = async (...argv: string[]) =>
+    runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.truncate());
+
+  it('creates secret and none applications; the secret is shown once', async () => {
+    const secret = await cli(
+      'app',
+      'create',
+      '--name',
+      'Web',
+      '--redirect-uri',
+      'https://web.example/cb',
+      '--redirect-uri',
+      'https://web.example/cb2',
+      '--description',
+      'D',
+      '--home-url',
+      'https://web.example',
+      '--json',
+    );
+    expect(secret.exitCode).toBe(0);
+    const created = onlyJson(secret.stdout);
+    expect(created).toEqual({
+      id: 1,
+      clientId: expect.stringMatching(/^[0-9A-Za-z]{24}$/),
+      clientSecret: expect.stringMatching(/^[0-9A-Za-z]{48}$/),
+    });
+
+    const pub = onlyJson(
+      (
+        await cli(
+          'app',
+          'create',
+          '--name',
+          'Mobile',
+          '--redirect-uri',
+          'com.example.app:/cb',
+          '--auth-method',
+          'none',
+          '--json',
+        )
+      ).stdout,
+    );
+    expect(pub).toEqual({ id: 2, clientId: expect.any(String), clientSecret: null });
+
+    const list = onlyJson((await cli('app', 'list', '--json')).stdout);
+    expect(list.items).toEqual([
+      expect.objectContaining({
+        id: 1,
+        name: 'Web',
+        clientAuthMethod: 'secret',
+        redirectUris: ['https://web.example/cb', 'https://web.example/cb2'],
+      }),
+      expect.objectContaining({
+        id: 2,
+        name: 'Mobile',
+        clientAuthMethod: 'none',
+        redirectUris: ['com.example.app:/cb'],
+      }),
+    ]);
+    expect(JSON.stringify(list)).not.toContain(String(created.clientSecret));
+  });
+
+  it('creates, lists, rotates, revokes and deletes keys', async () => {
+    await cli('app', 'create', '--name', 'A', '--redirect-uri', 'https://a.example/cb', '--json');
+    const created = onlyJson(
+      (
+        await cli(
+          'key',
+          'create',
+          '--app',
+          '1',
+          '--scopes',
+          'user:read,stats:read',
+          '--name',
+          'backend',
+          '--json',
+        )
+      ).stdout,
+    );
+    expect(created).toEqual({
+      id: 1,
+      key: expect.stringMatching(KEY),
+      keyPrefix: String(created.key).slice(0, 12),
+      scopes: ['user:read', 'stats:read'],
+    });
+
+    const empty = onlyJson(
+      (await cli('key', 'create', '--app', '1', '--scopes', '', '--name', 'no scopes', '--json'))
+        .stdout,
+    );
+    expect(empty.scopes).toEqual([]);
+
+    const rotated = onlyJson((await cli('key', 'rotate', '1', '--json')).stdout);
+    expect(rotated).toEqual({
+      id: 3,
+      key: expect.stringMatching(KEY),
+      keyPrefix: String(rotated.key).slice(0, 12),
+      scopes: ['user:read', 'stats:read'],
+    });
+    expect(rotated.key).not.toBe(created.key);
+
+    expect(onlyJson((await cli('key', 'revoke', '2', '--json')).stdout)).toEqual({
+      id: 2,
+      status: 'revoked',
+    });
+    expect(onlyJson((await cli('key', 'delete', '3', '--json')).stdout)).toEqual({
+      id: 3,
+      deleted: true,
+    });
+
+    const list = onlyJson((await cli('key', 'list', '--app', '1', '--json')).stdout);
+    expect(list.items).toEqual([
+      expect.objectContaining({
+        id: 1,
+        status: 'active',
+        expiresAt: expect.any(String),
+        keyPrefix: String(created.key).slice(0, 12),
+      }),
+      expect.objectContaining({ id: 2, status: 'revoked', expiresAt: null }),
+    ]);
+  });
+
+  it('creates users', async () => {
+    const res = await cli(
+      'user',
+      'create',
+      '--username',
+      'alice',
+      '--email',
+      'Alice@Example.org',
+      '--email-verified',
+      '--nickname',
+      'Al',
+      '--json',
+    );
+    expect(onlyJson(res.stdout)).toEqual({ id: 1, username: 'alice' });
+    const rows = await t.dataSource.query(
+      'SELECT email, email_verified, nickname, password_hash FROM users',
+    );
+    expect(rows).toEqual([
+      { email: 'alice@example.org', email_verified: true, nickname: 'Al', password_hash: null },
+    ]);
+  });
+
+  it('reports failures as one JSON object and a non-zero exit', async () => {
+    const usage = await cli('key', 'create', '--app', 'x', '--name', 'k', '--json');
+    expect(usage.exitCode).toBe(2);
+    expect(onlyJson(usage.stdout)).toEqual({
+      error: 'usage',
+      message: '--app must be a positive integer',
+    });
+
+    const unknownScope = await cli(
+      'app',
+      'create',
+      '--name',
+      'A',
+      '--redirect-uri',
+      'https://a.example/cb',
+      '--json',
+    ).then(() => cli('key', 'create', '--app', '1', '--scopes', 'root', '--name', 'k', '--json'));
+    expect(unknownScope.exitCode).toBe(1);
+    expect(onlyJson(unknownScope.stdout)).toEqual({
+      error: 'invalid_request',
+      message: 'Unknown scopes: root',
+    });
+
+    const badRedirect = await cli(
+      'app',
+      'create',
+      '--name',
+      'A',
+      '--redirect-uri',
+      'http://evil.example/cb',
+      '--json',
+    );
+    expect(badRedirect.exitCode).toBe(1);
+    expect(onlyJson(badRedirect.stdout).error).toBe('invalid_request');
+
+    const missingApp = await cli('key', 'list', '--app', '99', '--json');
+    expect(onlyJson(missingApp.stdout)).toEqual({
+      error: 'not_found',
+      message: 'Application not found',
+    });
+
+    const duplicate = await cli(
+      'user',
+      'create',
+      '--username',
+      'bob',
+      '--email',
+      'b@example.org',
+      '--json',
+    ).then(() =>
+      cli('user', 'create', '--username', 'bob', '--email', 'other@example.org', '--json'),
+    );
+    expect(onlyJson(duplicate.stdout).error).toBe('conflict');
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+// The README quickstart as a user types it: the real CLI process, on the embedded default.
+describe('admin CLI as a process on the embedded database', () => {
+  let dataDir: string;
+  let server: ChildProcess | undefined;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cli-e2e-'));
+  });
+  afterEach(async () => {
+    if (server && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((done) => server!.once('exit', done));
+    }
+    server = undefined;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('works without a running service, then through the running service', async () => {
+    const env = childEnv({ EMBEDDED_DATA_DIR: dataDir });
+    const app = await runCli(
+      ['app', 'create', '--name', 'Demo', '--redirect-uri', 'http://localhost:8080/cb', '--json'],
+      env,
+    );
+    expect(app.code).toBe(0);
+    expect(onlyJson(app.stdout)).toEqual({
+      id: 1,
+      clientId: expect.any(String),
+      clientSecret: expect.any(String),
+    });
+
+    const port = await freePort();
+    server = spawnTs('src/main.ts', [], { ...env, PORT: String(port) });
+    let log = '';
+    server.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    await new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`service did not start: ${log}`)), 45_000);
+      server!.stderr!.on('data', () => {
+        if (log.includes('listening on')) {
+          clearTimeout(timer);
+          done();
+        }
+      });
+    });
+
+    // The service holds the data directory now; the CLI hands its command to it.
+    const key = await runCli(
+      ['key', 'create', '--app', '1', '--scopes', 'user:read', '--name', 'quickstart', '--json'],
+      env,
+    );
+    expect(key.code).toBe(0);
+    const { key: plaintext } = onlyJson(key.stdout);
+    expect(plaintext).toMatch(KEY);
+
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/app/me`, {
+      headers: { Authorization: `Bearer ${String(plaintext)}` },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { app: { name: string }; apiKey: { name: string } };
+    expect([body.app.name, body.apiKey.name]).toEqual(['Demo', 'quickstart']);
+
+    // A second service on the same directory refuses to start, naming the holder.
+    const second = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawnTs('src/main.ts', [], { ...env, PORT: String(port + 1) });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => done({ code, stderr }));
+    });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`is in use by process ${server.pid}`);
+  });
+});
