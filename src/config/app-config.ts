@@ -23,6 +23,11 @@ export class AppConfig {
   readonly migrationsRun: boolean;
   readonly keyGracePeriodSeconds: number;
   readonly rateLimitPerMinute: number;
+  readonly rateLimitUnauthenticatedPerMinute: number;
+  readonly rateLimitEnabled: boolean;
+  readonly rateLimitKeyPrefix: string;
+  readonly redisCommandTimeoutMs: number;
+  readonly redisConnectTimeoutMs: number;
   readonly trustProxyHops: number;
   /** Settings that only tests and benchmarks set; never read from the environment. */
   readonly overrides: Readonly<Record<string, unknown>>;
@@ -43,6 +48,11 @@ export class AppConfig {
     this.migrationsRun = env.MIGRATIONS_RUN;
     this.keyGracePeriodSeconds = env.KEY_GRACE_PERIOD_SECONDS;
     this.rateLimitPerMinute = env.RATE_LIMIT_PER_MINUTE;
+    this.rateLimitUnauthenticatedPerMinute = env.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE;
+    this.rateLimitEnabled = env.RATE_LIMIT_ENABLED;
+    this.rateLimitKeyPrefix = env.RATE_LIMIT_KEY_PREFIX;
+    this.redisCommandTimeoutMs = env.REDIS_COMMAND_TIMEOUT_MS;
+    this.redisConnectTimeoutMs = env.REDIS_CONNECT_TIMEOUT_MS;
     this.trustProxyHops = env.TRUST_PROXY_HOPS;
     this.overrides = overrides;
   }

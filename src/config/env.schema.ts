@@ -84,6 +84,34 @@ export class EnvSchema {
   @Min(1)
   RATE_LIMIT_PER_MINUTE = 600;
 
+  /** Requests per minute per client address that fail API-key authentication (docs/rate-limit.md). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE = 60;
+
+  /** Switch the application-API rate limiter off (benchmarks, trusted deployments); on by default. */
+  @Transform(toBool)
+  @IsBoolean()
+  RATE_LIMIT_ENABLED = true;
+
+  /** Prefix of the limiter's Redis keys, so several services can share one Redis. */
+  @IsString()
+  @MinLength(1)
+  RATE_LIMIT_KEY_PREFIX = 'idsvc:rl:';
+
+  /** A Redis command slower than this fails and the limiter falls back (docs/adr/0002). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  REDIS_COMMAND_TIMEOUT_MS = 200;
+
+  /** Time allowed to open a Redis connection before it counts as failed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  REDIS_CONNECT_TIMEOUT_MS = 1000;
+
   /** Trust X-Forwarded-* from this many proxy hops (0 = none), for client addresses and https. */
   @Transform(toInt)
   @IsInt()

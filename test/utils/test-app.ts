@@ -6,6 +6,7 @@ import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app-config';
+import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
 import { FixedClock } from './fixed-clock';
 import { testEnv } from './test-env';
 
@@ -48,6 +49,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     dataSource,
     truncate: async () => {
       await dataSource.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+      // Application ids restart too: empty their rate-limit buckets as well.
+      await app.get(LimiterStore).clear();
     },
     close: () => app.close(),
   };

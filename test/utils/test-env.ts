@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /**
  * The environment an e2e app runs with: the real PostgreSQL and Redis when DATABASE_URL /
  * REDIS_URL are set (as CI sets them), otherwise a throw-away embedded PGlite and in-process
@@ -9,6 +11,8 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     EMBEDDED_DATA_DIR: 'memory://',
     PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+    // Rate-limit buckets of one test app never mix with another run's in a shared Redis.
+    RATE_LIMIT_KEY_PREFIX: `idsvc-test:${randomUUID()}:`,
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;

@@ -1,7 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { RateLimiter } from '../rate-limit/rate-limiter.service';
 import { ApiKeyContext, RequestWithApiKey } from './api-key-context';
 import { ApiKeysService } from './api-keys.service';
 import { PUBLIC_ROUTE, REQUIRED_SCOPES } from './auth.decorators';
@@ -12,19 +14,46 @@ const BEARER = /^Bearer ([^\s]+)$/i;
 /**
  * Global guard, deny by default: every route needs a valid application API key in the
  * Authorization header unless it is marked @Public(). Spec section 5.
+ *
+ * One ordered pipeline, because the rate-limit bucket is the authenticated application
+ * (spec section 8): client-address block → authenticate → charge the application → scopes.
+ * A 403 insufficient_scope therefore counts against the bucket and carries X-RateLimit-*.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
 
-    const request = context.switchToHttp().getRequest<RequestWithApiKey>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<RequestWithApiKey>();
+    const response = http.getResponse<Response>();
+    await this.limiter.rejectBlockedClient(request, response);
+    const apiKeyContext = await this.authenticate(request).catch(async (error: unknown) => {
+      // Failures cannot be charged to an application: they count against the client address.
+      if (error instanceof AppError && error.status === 401) {
+        await this.limiter.chargeFailedAuthentication(request, response);
+      }
+      throw error;
+    });
+    request.apiKeyContext = apiKeyContext;
+    await this.limiter.chargeApplication(apiKeyContext.application, response);
+
+    const anyOf = this.reflector.getAllAndOverride<ApiScope[] | undefined>(
+      REQUIRED_SCOPES,
+      targets,
+    );
+    if (anyOf && anyOf.length > 0) apiKeyContext.assertScopes(anyOf);
+    return true;
+  }
+
+  private async authenticate(request: RequestWithApiKey): Promise<ApiKeyContext> {
     const header = request.headers.authorization;
     if (header === undefined || header.trim() === '') {
       throw new AppError(
@@ -39,14 +68,6 @@ export class ApiKeyGuard implements CanActivate {
       // One body for malformed, unknown, revoked, deleted and expired keys.
       throw new AppError(ErrorCode.InvalidApiKey, 401, 'The API key is invalid');
     }
-    const apiKeyContext = new ApiKeyContext(resolved.application, resolved.apiKey);
-    request.apiKeyContext = apiKeyContext;
-
-    const anyOf = this.reflector.getAllAndOverride<ApiScope[] | undefined>(
-      REQUIRED_SCOPES,
-      targets,
-    );
-    if (anyOf && anyOf.length > 0) apiKeyContext.assertScopes(anyOf);
-    return true;
+    return new ApiKeyContext(resolved.application, resolved.apiKey);
   }
 }

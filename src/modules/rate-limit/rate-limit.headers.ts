@@ -1,0 +1,34 @@
+import type { Response } from 'express';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import type { FixedWindow } from './fixed-window';
+
+/** Spec section 8 header names. X-RateLimit-Reset is Unix epoch seconds (docs/rate-limit.md). */
+export const HEADER_LIMIT = 'X-RateLimit-Limit';
+export const HEADER_REMAINING = 'X-RateLimit-Remaining';
+export const HEADER_RESET = 'X-RateLimit-Reset';
+export const HEADER_RETRY_AFTER = 'Retry-After';
+
+export interface BucketState {
+  limit: number;
+  /** Requests counted in the window, this one included. */
+  count: number;
+  window: FixedWindow;
+}
+
+export function setRateLimitHeaders(
+  response: Response,
+  { limit, count, window }: BucketState,
+): void {
+  response.setHeader(HEADER_LIMIT, String(limit));
+  response.setHeader(HEADER_REMAINING, String(Math.max(0, limit - count)));
+  response.setHeader(HEADER_RESET, String(window.resetEpochSeconds));
+}
+
+/** 429 rate_limited with `retry_after` (integer seconds, as Retry-After) (spec sections 7 and 8). */
+export function rateLimited(response: Response, window: FixedWindow, message: string): AppError {
+  response.setHeader(HEADER_RETRY_AFTER, String(window.secondsToReset));
+  return new AppError(ErrorCode.RateLimited, 429, message, {
+    retry_after: window.secondsToReset,
+  });
+}
