@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminModule } from './cli/admin.module';
 import { Clock } from './common/clock';
@@ -48,9 +48,11 @@ export class AppModule {
             level: config.logLevel,
             redact: { paths: REDACTED, censor: '[redacted]' },
             // Honour a well-formed X-Request-Id from the proxy, otherwise make one.
-            genReqId: (req: IncomingMessage) => {
+            genReqId: (req: IncomingMessage, res: ServerResponse) => {
               const given = req.headers['x-request-id'];
-              return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+              const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+              res.setHeader('X-Request-Id', id);
+              return id;
             },
             // Query strings of OAuth redirects may carry state; log the path only.
             serializers: {

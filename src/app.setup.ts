@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
@@ -13,4 +14,11 @@ export function configureApp(app: INestApplication): void {
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
   app.enableShutdownHooks();
+  // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json).
+  const openApi = new DocumentBuilder()
+    .setTitle('Identity service')
+    .setDescription('Application-level user management API and OAuth 2.0 endpoints')
+    .addBearerAuth()
+    .build();
+  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, openApi));
 }
