@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { applicationApiJsonBody } from './common/http/json-body';
 import { AppConfig } from './config/app-config';
 
 /** HTTP-level settings shared by main.ts and the e2e tests, so tests run the real stack. */
@@ -13,6 +14,8 @@ export function configureApp(app: INestApplication): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
+  // Malformed JSON on the application API is 400 invalid_body (spec section 7).
+  express.use('/api/v1/app', applicationApiJsonBody);
   app.enableShutdownHooks();
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json).
   const openApi = new DocumentBuilder()

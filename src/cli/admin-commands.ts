@@ -5,6 +5,7 @@ import { rfc3339 } from '../common/http/timestamps';
 import type { ClientAuthMethod } from '../modules/applications/application.entity';
 import { ApplicationsService } from '../modules/applications/applications.service';
 import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
+import { SeedService } from '../modules/users/seed.service';
 import { UsersService } from '../modules/users/users.service';
 
 /** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
@@ -14,6 +15,7 @@ export class AdminCommands {
     private readonly applications: ApplicationsService,
     private readonly apiKeys: ApiKeysService,
     private readonly users: UsersService,
+    private readonly seeder: SeedService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -94,6 +96,12 @@ export class AdminCommands {
   }): Promise<object> {
     const user = await this.users.create(input);
     return { id: Number(user.id), username: user.username };
+  }
+
+  /** Synthetic users for demos and benchmarks (docs/seed.md). */
+  async seed(applicationId: number, users: number, days: number): Promise<object> {
+    await this.applications.get(applicationId);
+    return this.seeder.seed(applicationId, users, days);
   }
 }
 

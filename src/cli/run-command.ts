@@ -19,6 +19,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
   key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
   key list --app ID
   user create --username U --email E [--password P] [--email-verified] [--nickname N]
+  seed --app ID --users N [--days D]       create N synthetic users related to the app, with
+                                           authorizations spread over the last D days (default 60)
 
 With --json, exactly one JSON object is printed on stdout (an {error, message} object on failure).
 Without DATABASE_URL the embedded database is used; while the service runs on it, commands are
@@ -42,6 +44,8 @@ const OPTIONS = {
   password: { type: 'string' },
   'email-verified': { type: 'boolean' },
   nickname: { type: 'string' },
+  users: { type: 'string' },
+  days: { type: 'string' },
 } as const;
 
 type Values = ReturnType<
@@ -124,6 +128,13 @@ function plan(words: string[], values: Values): Action {
         nickname: values.nickname,
       };
       return (c) => c.userCreate(input);
+    }
+    case 'seed': {
+      const app = positiveInt(values.app, '--app');
+      const users = positiveInt(values.users, '--users');
+      const days = values.days === undefined ? 60 : positiveInt(values.days, '--days');
+      if (days > 3650) throw new UsageError('--days must be at most 3650');
+      return (c) => c.seed(app, users, days);
     }
     default:
       throw new UsageError(`unknown command: ${words.join(' ') || '(none)'}`);

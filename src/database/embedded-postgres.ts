@@ -51,7 +51,14 @@ export class EmbeddedPostgres {
       // ESM-only packages: loaded with import() from this CommonJS build.
       const { PGlite } = await import('@electric-sql/pglite');
       const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-      const db = await PGlite.create(this.directory ? join(this.directory, 'pgdata') : 'memory://');
+      // pg_trgm backs the keyword search of GET /users (see docs/performance-users.md).
+      const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+      const db = await PGlite.create(
+        this.directory ? join(this.directory, 'pgdata') : 'memory://',
+        {
+          extensions: { pg_trgm },
+        },
+      );
       this.db = db;
       const path = join(socketDir, `.s.PGSQL.${SOCKET_PORT}`);
       rmSync(path, { force: true }); // a socket file left by a crash; the lock is ours

@@ -12,6 +12,7 @@ import { Application } from '../applications/application.entity';
 /** An authorization event of an application (spec sections 2 and 6). */
 @Entity({ name: 'events' })
 @Index('idx_events_application_created_id', ['applicationId', 'createdAt', 'id'])
+@Index('idx_events_app_type_created_id', ['applicationId', 'eventType', 'createdAt', 'id'])
 export class AuthEvent {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_events' })
   id!: string;

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
+import { StatsService } from './stats.service';
 
-/** Filled by a later issue (see docs/architecture.md); no routes yet. */
-@Module({})
+/** Aggregates of an application's relations and events (spec section 2, Stats). */
+@Module({
+  providers: [StatsService],
+  exports: [StatsService],
+})
 export class StatsModule {}

@@ -13,6 +13,9 @@ import { User } from './user.entity';
 /** The user–application relation: one row per application and user (spec section 3, User in an application). */
 @Entity({ name: 'app_users' })
 @Index('uq_app_users_application_user', ['applicationId', 'userId'], { unique: true })
+// GET /users filters with INCLUDE columns (hand-written in migration UserQueryIndexes).
+@Index('idx_app_users_app_group_user', { synchronize: false })
+@Index('idx_app_users_app_enabled_user', { synchronize: false })
 export class AppUser {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_app_users' })
   id!: string;

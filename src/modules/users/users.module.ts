@@ -1,12 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EventsModule } from '../events/events.module';
+import { AppUsersRepository } from './app-users.repository';
+import { AppUsersService } from './app-users.service';
+import { SeedService } from './seed.service';
 import { UserEmail } from './user-email.entity';
 import { User } from './user.entity';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, UserEmail])],
-  providers: [UsersService],
-  exports: [UsersService],
+  imports: [TypeOrmModule.forFeature([User, UserEmail]), EventsModule],
+  providers: [UsersService, AppUsersRepository, AppUsersService, SeedService],
+  exports: [UsersService, AppUsersService, SeedService],
 })
 export class UsersModule {}

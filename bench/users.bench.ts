@@ -1,0 +1,170 @@
+/**
+ * GET /users at 100 k and 1 M relations (docs/performance-users.md).
+ * Seeds 10 applications × 100 000 users into a dedicated PostgreSQL database, boots the whole
+ * app in-process on a real HTTP port and times the queries against application 1: first with
+ * only application 1 seeded (100 k relations), then with all ten (1 M).
+ *
+ *   npm run bench:users            (BENCH_DATABASE_URL, or DATABASE_URL's server with db idsvc_bench)
+ *   BENCH_USERS_PER_APP=20000 npm run bench:users     (a quicker, smaller run)
+ */
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../src/app.module';
+import { configureApp } from '../src/app.setup';
+import { loadConfig } from '../src/config/app-config';
+import { ApplicationsService } from '../src/modules/applications/applications.service';
+import { ApiKeysService } from '../src/modules/keys/api-keys.service';
+import { SeedService } from '../src/modules/users/seed.service';
+
+const APPS = 10;
+const PER_APP = Number(process.env.BENCH_USERS_PER_APP ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const WARMUP = 10;
+
+function benchUrl(): string {
+  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  base.pathname = '/idsvc_bench';
+  return base.toString();
+}
+
+/** Drops and re-creates the benchmark database, so every run starts from the same state. */
+async function recreateDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`refusing odd database name ${name}`);
+  target.pathname = '/postgres';
+  const admin = new Client({ connectionString: target.toString() });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+}
+
+interface Query {
+  name: string;
+  path: string;
+}
+
+function queries(pageSize: number): Query[] {
+  const deep = Math.min(1000, Math.floor(PER_APP / pageSize));
+  return [
+    { name: 'first page', path: '/api/v1/app/users' },
+    { name: `page ${deep}`, path: `/api/v1/app/users?page=${deep}` },
+    { name: 'keyword rare (1 match)', path: '/api/v1/app/users?keyword=seed1_54321' },
+    { name: 'keyword medium ("777")', path: '/api/v1/app/users?keyword=777' },
+    { name: 'keyword common ("example.org")', path: '/api/v1/app/users?keyword=example.org' },
+    { name: 'group=t3', path: '/api/v1/app/users?group=t3' },
+    { name: 'enabled=false', path: '/api/v1/app/users?enabled=false' },
+    {
+      name: `group=t3 page ${Math.floor(deep / 8)}`,
+      path: `/api/v1/app/users?group=t3&page=${Math.floor(deep / 8)}`,
+    },
+  ];
+}
+
+async function time(
+  base: string,
+  key: string,
+  path: string,
+): Promise<{ p50: number; p95: number; total: number }> {
+  const samples: number[] = [];
+  let total = 0;
+  for (let i = 0; i < WARMUP + RUNS; i += 1) {
+    const started = process.hrtime.bigint();
+    const res = await fetch(base + path, { headers: { Authorization: `Bearer ${key}` } });
+    const body = (await res.json()) as { total?: number };
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+    total = body.total ?? 0;
+    if (i >= WARMUP) samples.push(ms);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return { p50: at(0.5), p95: at(0.95), total };
+}
+
+async function seedApps(app: INestApplication, ids: number[]): Promise<number> {
+  const started = Date.now();
+  const seeder = app.get(SeedService);
+  for (const id of ids) await seeder.seed(id, PER_APP, 60);
+  const ds = app.get(DataSource);
+  // Index-only scans need a fresh visibility map; a production table gets it from autovacuum.
+  await ds.query('VACUUM ANALYZE users, user_emails, app_users, events');
+  return Date.now() - started;
+}
+
+async function measure(
+  base: string,
+  key: string,
+): Promise<Map<string, { p50: number; p95: number; total: number }>> {
+  const results = new Map<string, { p50: number; p95: number; total: number }>();
+  for (const q of queries(20)) results.set(q.name, await time(base, key, q.path));
+  return results;
+}
+
+const fmt = (ms: number): string => ms.toFixed(2).padStart(8);
+
+async function main(): Promise<void> {
+  const url = benchUrl();
+  await recreateDatabase(url);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ENABLED: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+  });
+  const app = await NestFactory.create(AppModule.forRoot(config), { logger: false });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const apps: number[] = [];
+  for (let i = 1; i <= APPS; i += 1) {
+    const { application } = await app.get(ApplicationsService).create({
+      name: `Bench ${i}`,
+      redirectUris: ['https://bench.example/cb'],
+      authMethod: 'secret',
+    });
+    apps.push(application.id);
+  }
+  const { plaintext: key } = await app.get(ApiKeysService).create(apps[0], 'bench', ['user:read']);
+
+  const seedSmall = await seedApps(app, apps.slice(0, 1));
+  process.stdout.write(`seeded ${PER_APP} relations in ${(seedSmall / 1000).toFixed(1)} s\n`);
+  const small = await measure(base, key);
+  const seedLarge = await seedApps(app, apps.slice(1));
+  process.stdout.write(
+    `seeded ${PER_APP * (APPS - 1)} more in ${(seedLarge / 1000).toFixed(1)} s\n`,
+  );
+  const large = await measure(base, key);
+
+  const smallLabel = `${PER_APP / 1000}k`;
+  const largeLabel = `${(PER_APP * APPS) / 1000}k`;
+  process.stdout.write(
+    `\n| query | matches | p50 ${smallLabel} | p95 ${smallLabel} | p50 ${largeLabel} | p95 ${largeLabel} | p50 ratio |\n|---|---:|---:|---:|---:|---:|---:|\n`,
+  );
+  for (const [name, s] of small) {
+    const l = large.get(name)!;
+    process.stdout.write(
+      `| ${name} | ${l.total} | ${fmt(s.p50)} | ${fmt(s.p95)} | ${fmt(l.p50)} | ${fmt(l.p95)} | ${(l.p50 / s.p50).toFixed(2)} |\n`,
+    );
+  }
+  const [first, deep] = [...large.values()];
+  process.stdout.write(
+    `\ndeep page / first page (p50, ${largeLabel}): ${(deep.p50 / first.p50).toFixed(2)}\n` +
+      `seeding ${PER_APP * APPS} relations: ${((seedSmall + seedLarge) / 1000).toFixed(1)} s in total (times in ms, ${RUNS} runs after ${WARMUP} warm-up, sequential HTTP)\n`,
+  );
+  await app.close();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { likeSubstring, UserListQuery } from './user-query';
+
+/** One user as an application sees it: the account joined with its relation to the application. */
+export interface AppUserRow {
+  user_id: string;
+  username: string;
+  email: string;
+  nickname: string;
+  avatar: string;
+  email_verified: boolean;
+  group: string;
+  enabled: boolean;
+  auth_count: number;
+  first_auth_at: Date | null;
+  last_auth_at: Date | null;
+  last_login_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = `u.id::text AS user_id, u.username, u.email, u.nickname, u.avatar, u.email_verified,
+  au."group", au.enabled, au.auth_count, au.first_auth_at, au.last_auth_at, u.last_login_at, u.created_at`;
+
+/**
+ * Queries of the application's users; every one is scoped by application id.
+ * The list order is user id ascending (unique, so total): see docs/users-api.md.
+ */
+@Injectable()
+export class AppUsersRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** One page and the size of the filtered set. */
+  async list(
+    applicationId: number,
+    q: UserListQuery,
+  ): Promise<{ rows: AppUserRow[]; total: number }> {
+    const { where, params } = filters(applicationId, q);
+    const from = q.keyword ? 'app_users au JOIN users u ON u.id = au.user_id' : 'app_users au';
+    const limit = params.length + 1;
+    // The page is chosen from the narrow relation index first (index-only for deep offsets),
+    // and only its rows are joined to users.
+    const pageSql = `SELECT ${COLUMNS} FROM (
+        SELECT au.user_id FROM ${from} WHERE ${where}
+        ORDER BY au.user_id LIMIT $${limit} OFFSET $${limit + 1}
+      ) page
+      JOIN app_users au ON au.application_id = $1 AND au.user_id = page.user_id
+      JOIN users u ON u.id = page.user_id
+      ORDER BY page.user_id`;
+    const offset = (q.page - 1) * q.pageSize;
+    const [rows, counted] = await Promise.all([
+      this.dataSource.query<AppUserRow[]>(pageSql, [...params, q.pageSize, offset]),
+      this.dataSource.query<{ total: string }[]>(
+        `SELECT count(*) AS total FROM ${from} WHERE ${where}`,
+        params,
+      ),
+    ]);
+    return { rows, total: Number(counted[0].total) };
+  }
+
+  async findOne(
+    applicationId: number,
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<AppUserRow | undefined> {
+    const rows = await manager.query<AppUserRow[]>(
+      `SELECT ${COLUMNS} FROM app_users au JOIN users u ON u.id = au.user_id
+       WHERE au.application_id = $1 AND au.user_id = $2`,
+      [applicationId, userId],
+    );
+    return rows[0];
+  }
+
+  /** Locks the relation row for the rest of the transaction; false when there is none. */
+  async lockRelation(
+    manager: EntityManager,
+    applicationId: number,
+    userId: string,
+  ): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(
+      'SELECT 1 FROM app_users WHERE application_id = $1 AND user_id = $2 FOR UPDATE',
+      [applicationId, userId],
+    );
+    return rows.length > 0;
+  }
+}
+
+function filters(applicationId: number, q: UserListQuery): { where: string; params: unknown[] } {
+  const params: unknown[] = [applicationId];
+  const clauses = ['au.application_id = $1'];
+  if (q.group !== undefined) {
+    params.push(q.group);
+    clauses.push(`au."group" = $${params.length}`);
+  }
+  if (q.enabled !== undefined) {
+    params.push(q.enabled);
+    clauses.push(`au.enabled = $${params.length}`);
+  }
+  if (q.keyword !== undefined) {
+    params.push(likeSubstring(q.keyword));
+    const p = `$${params.length}`;
+    // Backed by the trigram indexes on lower(username) and lower(email).
+    clauses.push(`(lower(u.username) LIKE ${p} OR lower(u.email) LIKE ${p})`);
+  }
+  return { where: clauses.join(' AND '), params };
+}

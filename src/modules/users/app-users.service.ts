@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { EventsService } from '../events/events.service';
+import { AppUser } from './app-user.entity';
+import { AppUsersRepository } from './app-users.repository';
+import type { UserPatch } from './user-patch';
+import type { UserListQuery } from './user-query';
+import { RevocationResult, toUserView, UserPage, UserView } from './user-view';
+
+const notFound = (): AppError =>
+  new AppError(ErrorCode.UserNotFound, 404, 'No such user for this application');
+
+/**
+ * The application's view of its users (spec sections 3 and 4.1). A user without a relation
+ * to the application does not exist for it: 404, as for an unknown id.
+ */
+@Injectable()
+export class AppUsersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: AppUsersRepository,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(applicationId: number, query: UserListQuery): Promise<UserPage> {
+    const { rows, total } = await this.repository.list(applicationId, query);
+    return { items: rows.map(toUserView), total, page: query.page, pageSize: query.pageSize };
+  }
+
+  async get(applicationId: number, userId: string): Promise<UserView> {
+    const row = await this.repository.findOne(applicationId, userId);
+    if (!row) throw notFound();
+    return toUserView(row);
+  }
+
+  /** Applies group/enabled; disabling forces the user offline in the same transaction (spec 3). */
+  async update(applicationId: number, userId: string, patch: UserPatch): Promise<UserView> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
+      const set: Record<string, unknown> = {};
+      if (patch.group !== undefined) set.group = patch.group;
+      if (patch.enabled !== undefined) set.enabled = patch.enabled;
+      await manager.update(AppUser, { applicationId, userId }, set);
+      if (patch.enabled === false) await this.revokeTokens(manager, applicationId, userId);
+      const row = await this.repository.findOne(applicationId, userId, manager);
+      if (!row) throw notFound();
+      return toUserView(row);
+    });
+  }
+
+  /**
+   * POST /users/:userId/revoke: revokes every live token, keeps the relation and forgets the
+   * consent (granted_scope = null) so the next authorization is interactive again (spec 3).
+   */
+  async revoke(applicationId: number, userId: string): Promise<RevocationResult> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
+      const [previous] = await manager.query<{ granted_scope: string | null }[]>(
+        'SELECT granted_scope FROM app_users WHERE application_id = $1 AND user_id = $2',
+        [applicationId, userId],
+      );
+      await manager.update(AppUser, { applicationId, userId }, { grantedScope: null });
+      const revokedTokens = await this.revokeTokens(manager, applicationId, userId);
+      await this.events.record(manager, {
+        applicationId,
+        eventType: 'authorization_revoked',
+        userId,
+        scope: previous?.granted_scope ?? '',
+        description: `Revoked through the application API (${revokedTokens} tokens)`,
+      });
+      return { revoked: true, revokedTokens };
+    });
+  }
+
+  /** Marks the user's live tokens for the application revoked; one token_revoked event each. */
+  private async revokeTokens(
+    manager: EntityManager,
+    applicationId: number,
+    userId: string,
+  ): Promise<number> {
+    const [rows] = await manager.query<[{ id: string; scope: string }[], number]>(
+      `UPDATE oauth_tokens SET revoked_at = $3
+       WHERE application_id = $1 AND user_id = $2 AND revoked_at IS NULL
+       RETURNING id::text AS id, scope`,
+      [applicationId, userId, this.clock.now()],
+    );
+    for (const token of rows) {
+      await this.events.record(manager, {
+        applicationId,
+        eventType: 'token_revoked',
+        userId,
+        scope: token.scope,
+        description: `Token ${token.id} revoked through the application API`,
+      });
+    }
+    return rows.length;
+  }
+}
