@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { sha256Hex, storedPrefixOf } from '../../src/modules/keys/key-format';
+import { createApiKey, createApplication } from '../factories';
+import { FixedClock } from '../utils/fixed-clock';
+import { RedisServer, redisServerAvailable } from '../utils/redis-server';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { usingRealServices } from '../utils/test-env';
+
+// REDIS_URL from the environment (CI), else a private redis-server child process.
+const canRun = Boolean(process.env.REDIS_URL) || redisServerAvailable();
+if (!canRun) {
+  process.stderr.write('rate-limit-instances: skipped, no REDIS_URL and no redis-server binary\n');
+}
+const describeWithRedis = canRun ? describe : describe.skip;
+
+/** Spec section 8: one bucket per application shared by every instance of the service. */
+describeWithRedis('rate limit shared by two instances on one Redis', () => {
+  const clock = new FixedClock(new Date(Date.UTC(2030, 0, 1, 12, 0, 10)));
+  let redis: RedisServer | undefined;
+  let one: TestApp;
+  let two: TestApp;
+
+  beforeAll(async () => {
+    if (!process.env.REDIS_URL) redis = await RedisServer.start();
+    const env = {
+      RATE_LIMIT_PER_MINUTE: '600',
+      // Both instances must use the same keys; unique per run so parallel runs never collide.
+      RATE_LIMIT_KEY_PREFIX: `idsvc-test:${randomUUID()}:`,
+      ...(redis ? { REDIS_URL: redis.url } : {}),
+    };
+    one = await createTestApp({ env, clock });
+    two = await createTestApp({ env, clock });
+  });
+  afterAll(async () => {
+    await one?.truncate(); // also deletes this run's Redis keys
+    await one?.close();
+    await two?.close();
+    await redis?.kill();
+  });
+
+  /** The same application and key on both instances (one shared database, or two embedded ones). */
+  async function sharedKey(): Promise<string> {
+    await one.truncate();
+    const { application } = await createApplication(one.app, { name: 'Shared' });
+    const { plaintext } = await createApiKey(one.app, application.id);
+    if (usingRealServices()) return plaintext;
+    await two.truncate();
+    const { application: copy } = await createApplication(two.app, { name: 'Shared' });
+    const { apiKey } = await createApiKey(two.app, copy.id);
+    await two.dataSource.query('UPDATE api_keys SET key_hash = $1, key_prefix = $2 WHERE id = $3', [
+      sha256Hex(plaintext),
+      storedPrefixOf(plaintext),
+      apiKey.id,
+    ]);
+    return plaintext;
+  }
+
+  it('admits exactly 600 of 1000 concurrent requests spread over both instances', async () => {
+    const key = await sharedKey();
+    const urls = [await one.app.getUrl(), await two.app.getUrl()];
+    const responses = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        fetch(`${urls[i % 2]}/api/v1/app/me`, { headers: { Authorization: `Bearer ${key}` } }),
+      ),
+    );
+    const admitted = responses.filter((res) => res.status === 200);
+    const limited = responses.filter((res) => res.status === 429);
+    expect(admitted).toHaveLength(600);
+    expect(limited).toHaveLength(400);
+    // Every admitted request saw its own count: remaining values are exactly 0..599, once each.
+    const remaining = admitted.map((res) => Number(res.headers.get('x-ratelimit-remaining')));
+    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 600 }, (_, i) => i));
+    expect(new Set(limited.map((res) => res.headers.get('x-ratelimit-remaining')))).toEqual(
+      new Set(['0']),
+    );
+    await Promise.all(responses.map((res) => res.arrayBuffer()));
+  });
+});
