@@ -93,12 +93,11 @@ describe('application API authentication', () => {
       expect.arrayContaining(['GET /api/v1/app/me', 'GET /api/v1/app/groups']),
     );
     for (const route of routes) {
-      const res = await t
-        .http()
-        [route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](
-          concretePath(route.path),
-        )
-        .send(route.method === 'GET' ? undefined : {});
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+      const agent = t.http();
+      const res = await agent[method](concretePath(route.path)).send(
+        route.method === 'GET' ? undefined : {},
+      );
       expect({
         route: `${route.method} ${route.path}`,
         status: res.status,
