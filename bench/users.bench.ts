@@ -54,7 +54,8 @@ function queries(pageSize: number): Query[] {
   return [
     { name: 'first page', path: '/api/v1/app/users' },
     { name: `page ${deep}`, path: `/api/v1/app/users?page=${deep}` },
-    { name: 'keyword rare (1 match)', path: '/api/v1/app/users?keyword=seed1_54321' },
+    { name: 'keyword rare ("seed1_54321")', path: '/api/v1/app/users?keyword=seed1_54321' },
+    { name: 'keyword rare ("54321")', path: '/api/v1/app/users?keyword=54321' },
     { name: 'keyword medium ("777")', path: '/api/v1/app/users?keyword=777' },
     { name: 'keyword common ("example.org")', path: '/api/v1/app/users?keyword=example.org' },
     { name: 'group=t3', path: '/api/v1/app/users?group=t3' },

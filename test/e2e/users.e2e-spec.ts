@@ -159,6 +159,15 @@ describe('application API: users', () => {
     ]);
     expect(smith.body.total).toBe(2);
     expect((await list(keyA, '?keyword=example.com')).body.total).toBe(1);
+    const second = await list(keyA, '?keyword=smith&pageSize=1&page=2');
+    expect(second.body.items.map((u: { username: string }) => u.username)).toEqual(['mary']);
+    expect(second.body.total).toBe(2);
+    expect((await list(keyA, '?keyword=smith&pageSize=1&page=3')).body).toEqual({
+      items: [],
+      total: 2,
+      page: 3,
+      pageSize: 1,
+    });
     expect((await list(keyA, '?keyword=nobody')).body).toEqual({
       items: [],
       total: 0,

@@ -20,6 +20,8 @@ export interface AppUserRow {
   created_at: Date;
 }
 
+const WITH_USERS = 'app_users au JOIN users u ON u.id = au.user_id';
+
 const COLUMNS = `u.id::text AS user_id, u.username, u.email, u.nickname, u.avatar, u.email_verified,
   au."group", au.enabled, au.auth_count, au.first_auth_at, au.last_auth_at, u.last_login_at, u.created_at`;
 
@@ -37,26 +39,34 @@ export class AppUsersRepository {
     q: UserListQuery,
   ): Promise<{ rows: AppUserRow[]; total: number }> {
     const { where, params } = filters(applicationId, q);
-    const from = q.keyword ? 'app_users au JOIN users u ON u.id = au.user_id' : 'app_users au';
-    const limit = params.length + 1;
-    // The page is chosen from the narrow relation index first (index-only for deep offsets),
-    // and only its rows are joined to users.
-    const pageSql = `SELECT ${COLUMNS} FROM (
-        SELECT au.user_id FROM ${from} WHERE ${where}
-        ORDER BY au.user_id LIMIT $${limit} OFFSET $${limit + 1}
-      ) page
-      JOIN app_users au ON au.application_id = $1 AND au.user_id = page.user_id
-      JOIN users u ON u.id = page.user_id
-      ORDER BY page.user_id`;
     const offset = (q.page - 1) * q.pageSize;
-    const [rows, counted] = await Promise.all([
-      this.dataSource.query<AppUserRow[]>(pageSql, [...params, q.pageSize, offset]),
-      this.dataSource.query<{ total: string }[]>(
-        `SELECT count(*) AS total FROM ${from} WHERE ${where}`,
-        params,
-      ),
-    ]);
-    return { rows, total: Number(counted[0].total) };
+    if (q.keyword === undefined) {
+      // The page comes from the narrow relation index (index-only even for deep offsets);
+      // only its rows are joined to users.
+      const [rows, total] = await Promise.all([
+        this.dataSource.query<AppUserRow[]>(
+          pageSql(`SELECT au.user_id, NULL AS total`, where, params.length),
+          [...params, q.pageSize, offset],
+        ),
+        this.count(where, params, 'app_users au'),
+      ]);
+      return { rows, total };
+    }
+    // Keyword: one trigram-index scan yields both the page and the count (window function).
+    const rows = await this.dataSource.query<(AppUserRow & { total: string })[]>(
+      pageSql(`SELECT au.user_id, count(*) OVER () AS total`, where, params.length, WITH_USERS),
+      [...params, q.pageSize, offset],
+    );
+    if (rows.length > 0) return { rows, total: Number(rows[0].total) };
+    return { rows, total: offset === 0 ? 0 : await this.count(where, params, WITH_USERS) };
+  }
+
+  private async count(where: string, params: unknown[], from: string): Promise<number> {
+    const [row] = await this.dataSource.query<{ total: string }[]>(
+      `SELECT count(*) AS total FROM ${from} WHERE ${where}`,
+      params,
+    );
+    return Number(row.total);
   }
 
   async findOne(
@@ -84,6 +94,18 @@ export class AppUsersRepository {
     );
     return rows.length > 0;
   }
+}
+
+/** The page's rows in user id order; `select` picks user_id (and optionally a total) per match. */
+function pageSql(select: string, where: string, paramCount: number, from = 'app_users au'): string {
+  const limit = paramCount + 1;
+  return `SELECT ${COLUMNS}, page.total FROM (
+      ${select} FROM ${from} WHERE ${where}
+      ORDER BY au.user_id LIMIT $${limit} OFFSET $${limit + 1}
+    ) page
+    JOIN app_users au ON au.application_id = $1 AND au.user_id = page.user_id
+    JOIN users u ON u.id = page.user_id
+    ORDER BY page.user_id`;
 }
 
 function filters(applicationId: number, q: UserListQuery): { where: string; params: unknown[] } {

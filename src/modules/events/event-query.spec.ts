@@ -1,0 +1,38 @@
+import { AppError } from '../../common/errors/app-error';
+import { parseEventListQuery, parseRfc3339 } from './event-query';
+
+describe('event-query', () => {
+  describe('parseRfc3339', () => {
+    it.each([
+      ['2030-01-01T00:00:00Z', '2030-01-01T00:00:00.000Z'],
+      ['2030-01-01t02:00:00.5+02:00', '2030-01-01T00:00:00.500Z'],
+      ['2028-02-29T23:59:59-00:30', '2028-03-01T00:29:59.000Z'],
+    ])('parses %s', (text, iso) => {
+      expect(parseRfc3339(text)?.toISOString()).toBe(iso);
+    });
+
+    it.each([
+      '2030-01-01',
+      '2030-01-01T00:00:00',
+      '2030-02-29T00:00:00Z',
+      '2030-01-01T24:00:00Z',
+      'now',
+    ])('refuses %s', (text) => {
+      expect(parseRfc3339(text)).toBeUndefined();
+    });
+  });
+
+  describe('parseEventListQuery', () => {
+    it('defaults and clamps the limit', () => {
+      expect(parseEventListQuery({})).toEqual({ limit: 50 });
+      expect(parseEventListQuery({ limit: '500', eventType: 'token_issued' })).toEqual({
+        limit: 200,
+        eventType: 'token_issued',
+      });
+    });
+
+    it('rejects a malformed before', () => {
+      expect(() => parseEventListQuery({ before: 'yesterday' })).toThrow(AppError);
+    });
+  });
+});
