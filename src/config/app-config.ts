@@ -29,6 +29,10 @@ export class AppConfig {
   readonly redisCommandTimeoutMs: number;
   readonly redisConnectTimeoutMs: number;
   readonly trustProxyHops: number;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlSeconds: number;
+  readonly authCodeTtlSeconds: number;
+  readonly sessionTtlSeconds: number;
   /** Settings that only tests and benchmarks set; never read from the environment. */
   readonly overrides: Readonly<Record<string, unknown>>;
 
@@ -54,6 +58,10 @@ export class AppConfig {
     this.redisCommandTimeoutMs = env.REDIS_COMMAND_TIMEOUT_MS;
     this.redisConnectTimeoutMs = env.REDIS_CONNECT_TIMEOUT_MS;
     this.trustProxyHops = env.TRUST_PROXY_HOPS;
+    this.accessTokenTtlSeconds = env.ACCESS_TOKEN_TTL_SECONDS;
+    this.refreshTokenTtlSeconds = env.REFRESH_TOKEN_TTL_SECONDS;
+    this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
+    this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.overrides = overrides;
   }
 

@@ -112,6 +112,31 @@ export class EnvSchema {
   @Min(10)
   REDIS_CONNECT_TIMEOUT_MS = 1000;
 
+  /** Lifetime of OAuth access tokens, seconds (the token response's expires_in). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+  /** Lifetime of OAuth refresh tokens, seconds; each rotation starts a new one (30 days). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  REFRESH_TOKEN_TTL_SECONDS = 2592000;
+
+  /** Lifetime of authorization codes, seconds; RFC 6749 section 4.1.2 recommends at most 10 minutes. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(600)
+  AUTH_CODE_TTL_SECONDS = 60;
+
+  /** Lifetime of a browser login session at the authorization server, seconds (12 hours). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  SESSION_TTL_SECONDS = 43200;
+
   /** Trust X-Forwarded-* from this many proxy hops (0 = none), for client addresses and https. */
   @Transform(toInt)
   @IsInt()

@@ -1,10 +1,24 @@
 import { Application } from '../modules/applications/application.entity';
 import { AuthEvent } from '../modules/events/event.entity';
 import { ApiKey } from '../modules/keys/api-key.entity';
+import { OAuthCode } from '../modules/oauth/oauth-code.entity';
+import { OAuthSession } from '../modules/oauth/oauth-session.entity';
 import { OAuthToken } from '../modules/oauth/oauth-token.entity';
+import { PendingAuthorization } from '../modules/oauth/pending-authorization.entity';
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';
 import { User } from '../modules/users/user.entity';
 
 /** Every entity, listed explicitly so the service, the CLI, tests and the TypeORM CLI agree. */
-export const ENTITIES = [Application, ApiKey, User, UserEmail, AppUser, OAuthToken, AuthEvent];
+export const ENTITIES = [
+  Application,
+  ApiKey,
+  User,
+  UserEmail,
+  AppUser,
+  OAuthToken,
+  AuthEvent,
+  OAuthCode,
+  OAuthSession,
+  PendingAuthorization,
+];

@@ -52,6 +52,27 @@ export class OAuthToken {
   @Column({ name: 'refresh_expires_at', type: 'timestamptz', nullable: true })
   refreshExpiresAt!: Date | null;
 
+  /**
+   * Every token descending from one authorization code shares a family; replaying a rotated-out
+   * refresh token revokes the whole family (RFC 9700 section 4.14.2).
+   */
+  @Index('idx_oauth_tokens_family_id')
+  @Column({ name: 'family_id', type: 'uuid', nullable: true })
+  familyId!: string | null;
+
+  /** The code this family started from, so a replayed code can revoke its tokens (RFC 6749 section 4.1.2). */
+  @Index('idx_oauth_tokens_code_id')
+  @Column({ name: 'code_id', type: 'bigint', nullable: true })
+  codeId!: string | null;
+
+  /** The token whose refresh produced this one. */
+  @Column({ name: 'parent_id', type: 'bigint', nullable: true })
+  parentId!: string | null;
+
+  /** Set when the refresh token was exchanged; presenting it again is a replay. */
+  @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })
+  rotatedAt!: Date | null;
+
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 

@@ -1,5 +1,52 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import cookieParser from 'cookie-parser';
+import { Application } from '../applications/application.entity';
+import { EventsModule } from '../events/events.module';
+import { User } from '../users/user.entity';
+import { AuthorizeService } from './authorize.service';
+import { GrantService } from './grant.service';
+import { InteractionService } from './interaction.service';
+import { LoginThrottle } from './login-throttle';
+import { LoginService } from './login.service';
+import { MetadataController } from './metadata.controller';
+import { OAuthApiController } from './oauth-api.controller';
+import { OAuthCode } from './oauth-code.entity';
+import { OAuthPagesController } from './oauth-pages.controller';
+import { OAuthSession } from './oauth-session.entity';
+import { PageExceptionFilter } from './page-exception.filter';
+import { PendingAuthorization } from './pending-authorization.entity';
+import { PendingAuthorizationsService } from './pending-authorizations.service';
+import { SessionService } from './session.service';
+import { TokenIssuer } from './token-issuer';
+import { TokenService } from './token.service';
+import { UserinfoService } from './userinfo.service';
 
-/** Filled by a later issue (see docs/architecture.md); no routes yet. */
-@Module({})
-export class OAuthModule {}
+/** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (spec section 4.2). */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Application, User, OAuthCode, OAuthSession, PendingAuthorization]),
+    EventsModule,
+  ],
+  controllers: [OAuthPagesController, OAuthApiController, MetadataController],
+  providers: [
+    AuthorizeService,
+    InteractionService,
+    GrantService,
+    LoginService,
+    LoginThrottle,
+    PendingAuthorizationsService,
+    SessionService,
+    TokenIssuer,
+    TokenService,
+    UserinfoService,
+    PageExceptionFilter,
+  ],
+  exports: [SessionService],
+})
+export class OAuthModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // Only the browser pages read cookies; the token and user endpoints never do.
+    consumer.apply(cookieParser()).forRoutes(OAuthPagesController);
+  }
+}

@@ -1,0 +1,187 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { Application } from '../applications/application.entity';
+import type { User } from '../users/user.entity';
+import type { AuthorizationRequest } from './authorization-request';
+import { GrantService } from './grant.service';
+import { OAuthError, PageError } from './oauth-error';
+import type { BrowserContext, PageResult } from './page-result';
+import { cspSourceOf } from './page-result';
+import { PendingAuthorizationsService } from './pending-authorizations.service';
+import { SessionService } from './session.service';
+import { checkApplicationEnabled } from './steps/check-application-enabled';
+import { checkClient } from './steps/check-client';
+import { checkPkce } from './steps/check-pkce';
+import { checkPrompt } from './steps/check-prompt';
+import { checkRedirectUri } from './steps/check-redirect-uri';
+import { checkResponseType } from './steps/check-response-type';
+import { checkScope } from './steps/check-scope';
+import { param, type Params } from './steps/params';
+import { readUpstreamProviders } from './steps/upstream-providers';
+
+/**
+ * GET /oauth2/authorize (spec section 4.2): validates the request step by step, then sends the
+ * browser to login, to consent, or back to the client with a code or an error.
+ */
+@Injectable()
+export class AuthorizeService {
+  constructor(
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly sessions: SessionService,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly grants: GrantService,
+  ) {}
+
+  async start(query: Params, browser: BrowserContext): Promise<PageResult> {
+    // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
+    const application = await checkClient(query, this.applications);
+    const redirectUri = checkRedirectUri(query, application);
+    const state = typeof query.state === 'string' ? query.state : null;
+    let request: AuthorizationRequest;
+    try {
+      request = validate(query, application, redirectUri);
+    } catch (error) {
+      if (error instanceof OAuthError) return this.redirectError(redirectUri, state, error, 302);
+      throw error;
+    }
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (request.prompt === 'none') return this.silent(application, user, request);
+    if (!user) {
+      const id = await this.pending.create(request);
+      return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(id)}` };
+    }
+    return this.proceed(application, user, request, null, 302);
+  }
+
+  /**
+   * The interactive flow once the user is known: deny, send to consent, or (when an earlier
+   * grant covers the scopes) issue a code at once.
+   */
+  async proceed(
+    application: Application,
+    user: User,
+    request: AuthorizationRequest,
+    pendingId: string | null,
+    status: 302 | 303,
+  ): Promise<PageResult> {
+    const decision = await this.grants.decide(application, user, request.scope);
+    if (decision.kind === 'consent') {
+      const id = pendingId ?? (await this.pending.create(request));
+      return { status, location: `/oauth2/consent?request=${encodeURIComponent(id)}` };
+    }
+    if (pendingId !== null && !(await this.pending.take(pendingId))) throw requestGone();
+    if (decision.kind === 'denied')
+      return this.redirectError(
+        request.redirectUri,
+        request.state,
+        interactive(decision.error),
+        status,
+      );
+    return this.finish(application, user, request, false, status);
+  }
+
+  /** Grants and redirects with the code, or redirects with the error found under lock. */
+  async finish(
+    application: Application,
+    user: User,
+    request: AuthorizationRequest,
+    consented: boolean,
+    status: 302 | 303,
+  ): Promise<PageResult> {
+    const outcome = await this.grants.grant(application, user, request, consented);
+    if ('error' in outcome) {
+      const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);
+      return this.redirectError(request.redirectUri, request.state, error, status);
+    }
+    return this.redirectTo(
+      request.redirectUri,
+      { code: outcome.code, state: request.state },
+      status,
+    );
+  }
+
+  /** prompt=none (spec sections 4.2 and 7): never a page, always straight back to the client. */
+  private async silent(
+    application: Application,
+    user: User | null,
+    request: AuthorizationRequest,
+  ): Promise<PageResult> {
+    if (!user) {
+      return this.redirectError(
+        request.redirectUri,
+        request.state,
+        new OAuthError('login_required', 'The user is not signed in'),
+        302,
+      );
+    }
+    return this.finish(application, user, request, false, 302);
+  }
+
+  redirectError(
+    redirectUri: string,
+    state: string | null,
+    error: OAuthError,
+    status: 302 | 303,
+  ): PageResult {
+    return this.redirectTo(
+      redirectUri,
+      { error: error.error, error_description: error.description, state },
+      status,
+    );
+  }
+
+  /** A redirect to the validated redirect_uri, always with `iss` (RFC 9207). */
+  redirectTo(
+    redirectUri: string,
+    params: Record<string, string | null>,
+    status: 302 | 303,
+  ): PageResult {
+    const url = new URL(redirectUri);
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== null) url.searchParams.set(name, value);
+    }
+    url.searchParams.set('iss', this.config.publicBaseUrl);
+    return { status, location: url.toString(), formTarget: cspSourceOf(redirectUri) };
+  }
+}
+
+/** The steps after redirect_uri validation; each throws an OAuthError to be redirected. */
+function validate(
+  query: Params,
+  application: Application,
+  redirectUri: string,
+): AuthorizationRequest {
+  checkResponseType(query);
+  const state = param(query, 'state') ?? null;
+  const scope = checkScope(query);
+  const codeChallenge = checkPkce(query, application);
+  const prompt = checkPrompt(query);
+  checkApplicationEnabled(application);
+  return {
+    applicationId: application.id,
+    redirectUri,
+    scope,
+    state,
+    codeChallenge,
+    prompt,
+    upstreamProviders: readUpstreamProviders(query),
+  };
+}
+
+/** interaction_required is a prompt=none answer; in the interactive flow the user is denied. */
+function interactive(error: OAuthError): OAuthError {
+  return error.error === 'interaction_required'
+    ? new OAuthError('access_denied', error.description)
+    : error;
+}
+
+export function requestGone(): PageError {
+  return new PageError(
+    400,
+    'Request expired',
+    'This sign-in request has expired or was already used. Return to the application and start again.',
+  );
+}

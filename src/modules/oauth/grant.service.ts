@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import type { Application } from '../applications/application.entity';
+import { EventsService } from '../events/events.service';
+import { DEFAULT_GROUP } from '../users/groups';
+import type { User } from '../users/user.entity';
+import type { AuthorizationRequest } from './authorization-request';
+import { OAuthCode } from './oauth-code.entity';
+import { OAuthError } from './oauth-error';
+import { hashToken, newOpaqueToken } from './opaque-token';
+import { scopeUnion } from './scopes';
+import { AccessDecision, checkUserAccess } from './steps/check-user-access';
+
+export type GrantOutcome = { code: string } | { error: OAuthError };
+
+/**
+ * Completes an authorization: in one transaction it re-checks access under row locks, records
+ * the grant on the user–application relation (created in group t0 on first authorization),
+ * issues the code and records `authorization_granted` and `code_issued`.
+ */
+@Injectable()
+export class GrantService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Read-only access check, for deciding which page to show. */
+  decide(application: Application, user: User, scope: string): Promise<AccessDecision> {
+    return checkUserAccess(this.dataSource.manager, application, user, scope);
+  }
+
+  /** `consented`: the user just approved; otherwise an earlier grant must cover the scopes. */
+  grant(
+    application: Application,
+    user: User,
+    request: AuthorizationRequest,
+    consented: boolean,
+  ): Promise<GrantOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      const decision = await checkUserAccess(manager, application, user, request.scope, true);
+      if (decision.kind === 'denied') return { error: decision.error };
+      if (decision.kind === 'consent' && !consented) {
+        return {
+          error: new OAuthError('consent_required', 'The user has not authorized this application'),
+        };
+      }
+      await this.recordGrant(
+        manager,
+        application.id,
+        user.id,
+        request.scope,
+        decision.relation?.grantedScope ?? null,
+      );
+      const code = await this.issueCode(manager, application.id, user.id, request);
+      return { code };
+    });
+  }
+
+  private async recordGrant(
+    manager: EntityManager,
+    applicationId: number,
+    userId: string,
+    scope: string,
+    previousScope: string | null,
+  ): Promise<void> {
+    const now = this.clock.now();
+    await manager.query(
+      `INSERT INTO app_users (application_id, user_id, "group", enabled, granted_scope, auth_count, first_auth_at, last_auth_at, created_at)
+       VALUES ($1, $2, $3, true, $4, 1, $5, $5, $5)
+       ON CONFLICT (application_id, user_id) DO UPDATE
+       SET granted_scope = $4, auth_count = app_users.auth_count + 1, last_auth_at = $5,
+           first_auth_at = COALESCE(app_users.first_auth_at, $5)`,
+      [applicationId, userId, DEFAULT_GROUP, scopeUnion(previousScope, scope), now],
+    );
+    await this.events.record(manager, {
+      applicationId,
+      userId,
+      eventType: 'authorization_granted',
+      scope,
+    });
+  }
+
+  private async issueCode(
+    manager: EntityManager,
+    applicationId: number,
+    userId: string,
+    request: AuthorizationRequest,
+  ): Promise<string> {
+    const code = newOpaqueToken();
+    const now = this.clock.now();
+    await manager.getRepository(OAuthCode).insert({
+      codeHash: hashToken(code),
+      applicationId,
+      userId,
+      redirectUri: request.redirectUri,
+      codeChallenge: request.codeChallenge,
+      scope: request.scope,
+      expiresAt: new Date(now.getTime() + this.config.authCodeTtlSeconds * 1000),
+      createdAt: now,
+    });
+    await this.events.record(manager, {
+      applicationId,
+      userId,
+      eventType: 'code_issued',
+      scope: request.scope,
+    });
+    return code;
+  }
+}

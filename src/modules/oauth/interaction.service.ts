@@ -1,0 +1,193 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { Application } from '../applications/application.entity';
+import type { User } from '../users/user.entity';
+import { AuthorizeService, requestGone } from './authorize.service';
+import { Csrf } from './csrf';
+import { GrantService } from './grant.service';
+import { LoginService } from './login.service';
+import { OAuthError, PageError } from './oauth-error';
+import {
+  CSRF_COOKIE,
+  SESSION_COOKIE,
+  type BrowserContext,
+  type CookieSpec,
+  type PageResult,
+} from './page-result';
+import { consentPage } from './pages/consent.page';
+import { messagePage } from './pages/html';
+import { loginPage } from './pages/login.page';
+import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
+import { SessionService } from './session.service';
+import type { Params } from './steps/params';
+
+const LOGIN_FAILED = 'The username or password is incorrect.';
+const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
+
+/** The login and consent pages of a pending authorization, and logout. */
+@Injectable()
+export class InteractionService {
+  private readonly csrf: Csrf;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    private readonly authorize: AuthorizeService,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly sessions: SessionService,
+    private readonly login: LoginService,
+    private readonly grants: GrantService,
+  ) {
+    this.csrf = new Csrf(config.sessionSecret);
+  }
+
+  async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(requestId);
+    return this.renderLogin(pending, browser, 200);
+  }
+
+  async submitLogin(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(body.request);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    const username = typeof body.username === 'string' ? body.username : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const outcome = await this.login.authenticate(username, password, browser.ip);
+    if (outcome.kind !== 'ok') {
+      const throttled = outcome.kind === 'throttled';
+      return this.renderLogin(
+        pending,
+        browser,
+        throttled ? 429 : 401,
+        throttled ? LOGIN_THROTTLED : LOGIN_FAILED,
+        username,
+      );
+    }
+    const session = await this.sessions.create(outcome.user.id);
+    const application = await this.application(pending);
+    const next = await this.authorize.proceed(
+      application,
+      outcome.user,
+      pending.request,
+      pending.id,
+      303,
+    );
+    const cookie = {
+      name: SESSION_COOKIE,
+      value: session.cookieValue,
+      maxAge: session.maxAgeSeconds,
+    };
+    return { ...next, cookies: [...(next.cookies ?? []), cookie] };
+  }
+
+  async showConsent(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(requestId);
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (!user)
+      return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(pending.id)}` };
+    const application = await this.application(pending);
+    const decision = await this.grants.decide(application, user, pending.request.scope);
+    if (decision.kind !== 'consent') {
+      return this.authorize.proceed(application, user, pending.request, pending.id, 302);
+    }
+    return this.renderConsent(pending, application, user, browser);
+  }
+
+  async submitConsent(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(body.request);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (!user)
+      return { status: 303, location: `/oauth2/login?request=${encodeURIComponent(pending.id)}` };
+    const decision = body.decision;
+    if (decision !== 'approve' && decision !== 'deny') {
+      throw new PageError(400, 'Invalid request', 'Choose approve or deny.');
+    }
+    if (!(await this.pending.take(pending.id))) throw requestGone();
+    const { redirectUri, state } = pending.request;
+    if (decision === 'deny') {
+      const error = new OAuthError('access_denied', 'The user denied the authorization request');
+      return this.authorize.redirectError(redirectUri, state, error, 303);
+    }
+    return this.authorize.finish(await this.application(pending), user, pending.request, true, 303);
+  }
+
+  async logout(browser: BrowserContext): Promise<PageResult> {
+    await this.sessions.destroy(browser.sessionCookie);
+    return {
+      status: 200,
+      html: messagePage('Signed out', 'You are signed out.'),
+      cookies: [{ name: SESSION_COOKIE, value: '', maxAge: 0 }],
+    };
+  }
+
+  private async renderLogin(
+    pending: Pending,
+    browser: BrowserContext,
+    status: number,
+    error?: string,
+    username?: string,
+  ): Promise<PageResult> {
+    const application = await this.application(pending);
+    const { browserValue, cookies } = this.csrfCookie(browser);
+    const html = loginPage({
+      applicationName: application.name,
+      requestId: pending.id,
+      csrfToken: this.csrf.tokenFor(browserValue, pending.id),
+      upstreamProviders: pending.request.upstreamProviders,
+      error,
+      username,
+    });
+    return { status, html, cookies };
+  }
+
+  private renderConsent(
+    pending: Pending,
+    application: Application,
+    user: User,
+    browser: BrowserContext,
+  ): PageResult {
+    const { browserValue, cookies } = this.csrfCookie(browser);
+    const html = consentPage({
+      applicationName: application.name,
+      logo: application.logo,
+      username: user.username,
+      scope: pending.request.scope,
+      requestId: pending.id,
+      csrfToken: this.csrf.tokenFor(browserValue, pending.id),
+    });
+    return { status: 200, html, cookies };
+  }
+
+  /** The browser's CSRF cookie, set now if it has none yet. */
+  private csrfCookie(browser: BrowserContext): { browserValue: string; cookies: CookieSpec[] } {
+    if (browser.csrfCookie !== undefined && browser.csrfCookie.length <= 100) {
+      return { browserValue: browser.csrfCookie, cookies: [] };
+    }
+    const browserValue = this.csrf.newBrowserValue();
+    return { browserValue, cookies: [{ name: CSRF_COOKIE, value: browserValue }] };
+  }
+
+  private checkCsrf(browser: BrowserContext, pending: Pending, token: unknown): void {
+    if (!this.csrf.verify(browser.csrfCookie, pending.id, token)) {
+      throw new PageError(
+        403,
+        'Form expired',
+        'The form could not be verified. Go back, reload the page and try again.',
+      );
+    }
+  }
+
+  private async findPending(requestId: unknown): Promise<Pending> {
+    const pending = await this.pending.find(requestId);
+    if (!pending) throw requestGone();
+    return pending;
+  }
+
+  private async application(pending: Pending): Promise<Application> {
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    if (!application) throw requestGone();
+    return application;
+  }
+}

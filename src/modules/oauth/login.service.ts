@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { hashPassword, verifyPassword } from '../users/password';
+import { User } from '../users/user.entity';
+import { LoginThrottle } from './login-throttle';
+
+export type LoginOutcome = { kind: 'ok'; user: User } | { kind: 'failed' } | { kind: 'throttled' };
+
+/** Local-account sign-in: username or email plus password (scrypt, see users/password.ts). */
+@Injectable()
+export class LoginService {
+  private dummyHash?: Promise<string>;
+
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
+  ) {}
+
+  async authenticate(identifier: string, password: string, address: string): Promise<LoginOutcome> {
+    const account = identifier.trim().toLowerCase();
+    if (this.throttle.isBlocked(address, account)) return { kind: 'throttled' };
+    const user = await this.findByIdentifier(identifier.trim());
+    // Unknown users and users without a password cost one hash too, so timing tells nothing.
+    const ok = user?.passwordHash
+      ? await verifyPassword(password, user.passwordHash)
+      : await this.burnHash(password);
+    if (!user || !ok) {
+      this.throttle.recordFailure(address, account);
+      return { kind: 'failed' };
+    }
+    this.throttle.recordSuccess(account);
+    user.lastLoginAt = this.clock.now();
+    await this.users.update({ id: user.id }, { lastLoginAt: user.lastLoginAt });
+    return { kind: 'ok', user };
+  }
+
+  private findByIdentifier(identifier: string): Promise<User | null> {
+    if (identifier === '' || identifier.length > 254) return Promise.resolve(null);
+    return identifier.includes('@')
+      ? this.users.findOneBy({ email: identifier.toLowerCase() })
+      : this.users.findOneBy({ username: identifier });
+  }
+
+  private async burnHash(password: string): Promise<false> {
+    this.dummyHash ??= hashPassword('not-a-real-password');
+    await verifyPassword(password, await this.dummyHash);
+    return false;
+  }
+}

@@ -1,0 +1,48 @@
+import { Controller, Get, Header, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
+import type { Request } from 'express';
+import { Public } from '../keys/auth.decorators';
+import { invalidRequest } from './oauth-error';
+import { OAuthExceptionFilter } from './oauth-exception.filter';
+import type { Params } from './steps/params';
+import { TokenResponse } from './token-issuer';
+import { TokenService } from './token.service';
+import { UserEmailEntry, UserInfo, UserinfoService } from './userinfo.service';
+
+/** Token, user info and user emails endpoints (spec section 4.2). */
+@Public()
+@Controller('api/oauth2')
+@UseFilters(OAuthExceptionFilter)
+export class OAuthApiController {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly users: UserinfoService,
+  ) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  token(@Req() req: Request): Promise<TokenResponse> {
+    return this.tokens.token(formBody(req), req.headers.authorization);
+  }
+
+  @Get('userinfo')
+  @Header('Cache-Control', 'no-store')
+  userinfo(@Req() req: Request): Promise<UserInfo> {
+    return this.users.userinfo(req.headers.authorization);
+  }
+
+  @Get('user/emails')
+  @Header('Cache-Control', 'no-store')
+  emails(@Req() req: Request): Promise<UserEmailEntry[]> {
+    return this.users.emails(req.headers.authorization);
+  }
+}
+
+/** RFC 6749 section 4.1.3: the token request is application/x-www-form-urlencoded only. */
+function formBody(req: Request): Params {
+  if (!req.is('application/x-www-form-urlencoded')) {
+    throw invalidRequest('Content-Type must be application/x-www-form-urlencoded');
+  }
+  return (req.body ?? {}) as Params;
+}

@@ -1,0 +1,39 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { OAuthError } from './oauth-error';
+
+/**
+ * Errors of /api/oauth2/* in RFC 6749 section 5.2 / RFC 6750 section 3 form:
+ * `{error, error_description}` plus WWW-Authenticate where those sections ask for it.
+ * Scoped to the OAuth controllers, so the application API's `{error, message}` filter stays there.
+ */
+@Catch()
+export class OAuthExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('OAuthErrors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const request = host.switchToHttp().getRequest<Request>();
+    if (response.headersSent) return;
+    const error = this.toOAuthError(exception, request);
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('Pragma', 'no-cache');
+    if (error.wwwAuthenticate) response.setHeader('WWW-Authenticate', error.wwwAuthenticate);
+    response
+      .status(error.status)
+      .json({ error: error.error, error_description: error.description });
+  }
+
+  private toOAuthError(exception: unknown, request: Request): OAuthError {
+    if (exception instanceof OAuthError) return exception;
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      return new OAuthError('invalid_request', 'The request is malformed', exception.getStatus());
+    }
+    const id = (request as Request & { id?: unknown }).id;
+    this.logger.error(
+      { err: exception, requestId: id, route: `${request.method} ${request.path}` },
+      'OAuth request failed',
+    );
+    return new OAuthError('server_error', 'Internal server error', 500);
+  }
+}

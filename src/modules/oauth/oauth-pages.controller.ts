@@ -1,0 +1,70 @@
+import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../../config/app-config';
+import { Public } from '../keys/auth.decorators';
+import { AuthorizeService } from './authorize.service';
+import { InteractionService } from './interaction.service';
+import { PageExceptionFilter } from './page-exception.filter';
+import { browserContext, sendPage, type BrowserContext, type PageResult } from './page-result';
+import type { Params } from './steps/params';
+
+/** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
+@Public()
+@Controller('oauth2')
+@UseFilters(PageExceptionFilter)
+export class OAuthPagesController {
+  private readonly secure: boolean;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly authorizeService: AuthorizeService,
+    private readonly interaction: InteractionService,
+  ) {
+    // Secure cookies when the public base URL is https (behind a TLS-terminating proxy too).
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
+
+  @Get('authorize')
+  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.authorizeService.start(req.query as Params, this.browser(req)));
+  }
+
+  @Get('login')
+  async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.showLogin(req.query.request, this.browser(req)));
+  }
+
+  @Post('login')
+  async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.submitLogin(formOf(req), this.browser(req)));
+  }
+
+  @Get('consent')
+  async showConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.showConsent(req.query.request, this.browser(req)));
+  }
+
+  @Post('consent')
+  async submitConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.submitConsent(formOf(req), this.browser(req)));
+  }
+
+  @Post('logout')
+  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.logout(this.browser(req)));
+  }
+
+  private browser(req: Request): BrowserContext {
+    return browserContext(req, this.secure);
+  }
+
+  private send(res: Response, result: PageResult): void {
+    sendPage(res, result, this.secure);
+  }
+}
+
+function formOf(req: Request): Params {
+  return req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object'
+    ? (req.body as Params)
+    : {};
+}

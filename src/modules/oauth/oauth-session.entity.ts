@@ -1,0 +1,32 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+} from 'typeorm';
+import { User } from '../users/user.entity';
+
+/** A browser login session at the authorization server; the id is the SHA-256 of the cookie value. */
+@Entity({ name: 'oauth_sessions' })
+export class OAuthSession {
+  @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'pk_oauth_sessions' })
+  id!: string;
+
+  @Index('idx_oauth_sessions_user_id')
+  @Column({ name: 'user_id', type: 'bigint' })
+  userId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_oauth_sessions_user' })
+  user?: User;
+
+  @Index('idx_oauth_sessions_expires_at')
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt!: Date;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

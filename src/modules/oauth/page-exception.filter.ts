@@ -1,0 +1,51 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../../config/app-config';
+import { OAuthError, PageError } from './oauth-error';
+import { sendPage } from './page-result';
+import { messagePage } from './pages/html';
+
+/** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
+@Catch()
+export class PageExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('OAuthPages');
+
+  constructor(private readonly config: AppConfig) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const request = host.switchToHttp().getRequest<Request>();
+    if (response.headersSent) return;
+    const { status, title, message } = this.describe(exception, request);
+    sendPage(
+      response,
+      { status, html: messagePage(title, message) },
+      this.config.publicBaseUrl.startsWith('https://'),
+    );
+  }
+
+  private describe(
+    exception: unknown,
+    request: Request,
+  ): { status: number; title: string; message: string } {
+    if (exception instanceof PageError) {
+      return { status: exception.status, title: exception.title, message: exception.message };
+    }
+    if (exception instanceof OAuthError) {
+      return { status: 400, title: 'Invalid request', message: exception.description };
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      return {
+        status: exception.getStatus(),
+        title: 'Invalid request',
+        message: 'The request could not be processed.',
+      };
+    }
+    const id = (request as Request & { id?: unknown }).id;
+    this.logger.error(
+      { err: exception, requestId: id, route: `${request.method} ${request.path}` },
+      'Page failed',
+    );
+    return { status: 500, title: 'Something went wrong', message: 'Please try again later.' };
+  }
+}

@@ -1,0 +1,81 @@
+import type { Request, Response } from 'express';
+
+export interface CookieSpec {
+  name: string;
+  value: string;
+  /** Seconds; undefined = a browser-session cookie; 0 = delete. */
+  maxAge?: number;
+}
+
+/** What a login/consent/authorize handler answers: an HTML page or a redirect, plus cookies. */
+export interface PageResult {
+  status: number;
+  html?: string;
+  location?: string;
+  cookies?: CookieSpec[];
+  /** Extra origin the page's forms may lead to (CSP form-action, followed redirects included). */
+  formTarget?: string;
+}
+
+/** The browser side of a request: its cookies and address. */
+export interface BrowserContext {
+  ip: string;
+  sessionCookie?: string;
+  csrfCookie?: string;
+  secure: boolean;
+}
+
+export const SESSION_COOKIE = 'idsvc_session';
+export const CSRF_COOKIE = 'idsvc_csrf';
+
+export function browserContext(req: Request, secure: boolean): BrowserContext {
+  const cookies = (req.cookies ?? {}) as Record<string, unknown>;
+  const pick = (name: string): string | undefined =>
+    typeof cookies[name] === 'string' && cookies[name] !== '' ? cookies[name] : undefined;
+  return {
+    ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    sessionCookie: pick(SESSION_COOKIE),
+    csrfCookie: pick(CSRF_COOKIE),
+    secure,
+  };
+}
+
+/**
+ * Writes a PageResult with the headers every page and redirect of the flow carries: never
+ * cached, never framed (clickjacking), no referrer leaking codes or request ids.
+ */
+export function sendPage(res: Response, result: PageResult, secure: boolean): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  const formAction = ["'self'", result.formTarget].filter(Boolean).join(' ');
+  res.setHeader(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; ` +
+      `form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  for (const cookie of result.cookies ?? []) {
+    res.cookie(cookie.name, cookie.value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure,
+      path: '/',
+      ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge * 1000 }),
+    });
+  }
+  if (result.location !== undefined) {
+    res.redirect(result.status, result.location);
+    return;
+  }
+  res
+    .status(result.status)
+    .type('html')
+    .send(result.html ?? '');
+}
+
+/** The CSP source of a redirect URI: its origin, or its scheme for a native app's private-use URI. */
+export function cspSourceOf(uri: string): string {
+  const url = new URL(uri);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol;
+}

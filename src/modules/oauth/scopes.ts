@@ -1,0 +1,55 @@
+/**
+ * Scopes a client may request at /oauth2/authorize (spec section 4.2 leaves the list open; see
+ * docs/oauth.md). `read` is the one the spec shows in use and covers both user endpoints.
+ */
+export const OAUTH_SCOPES = ['read', 'profile', 'email'] as const;
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+
+export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {
+  read: 'Read your profile (username, nickname, avatar, email, groups) and your email addresses',
+  profile: 'Read your profile (username, nickname, avatar, email, groups)',
+  email: 'Read the list of your email addresses',
+};
+
+/** Which scopes open which endpoint. */
+export const USERINFO_SCOPES: readonly OAuthScope[] = ['read', 'profile'];
+export const EMAILS_SCOPES: readonly OAuthScope[] = ['read', 'email'];
+
+function isOAuthScope(value: string): value is OAuthScope {
+  return (OAUTH_SCOPES as readonly string[]).includes(value);
+}
+
+/**
+ * Parses a scope parameter (RFC 6749 section 3.3: space-delimited, order irrelevant) into the
+ * canonical list, or null when it is empty or names an unknown scope.
+ */
+export function parseScope(raw: string): OAuthScope[] | null {
+  const names = raw.split(' ').filter((name) => name !== '');
+  if (names.length === 0 || !names.every(isOAuthScope)) return null;
+  return OAUTH_SCOPES.filter((scope) => names.includes(scope));
+}
+
+/** The canonical text of a scope list: known scopes, each once, in a fixed order. */
+export function formatScope(scopes: readonly string[]): string {
+  return OAUTH_SCOPES.filter((scope) => scopes.includes(scope)).join(' ');
+}
+
+export function splitScope(text: string | null): string[] {
+  return text === null ? [] : text.split(' ').filter((name) => name !== '');
+}
+
+/** Whether every requested scope is among the granted ones. */
+export function scopeCovers(granted: string | null, requested: string): boolean {
+  if (granted === null) return false;
+  const have = splitScope(granted);
+  return splitScope(requested).every((scope) => have.includes(scope));
+}
+
+export function scopeUnion(a: string | null, b: string): string {
+  return formatScope([...splitScope(a), ...splitScope(b)]);
+}
+
+export function scopeAllows(scope: string, anyOf: readonly OAuthScope[]): boolean {
+  const have = splitScope(scope);
+  return anyOf.some((name) => have.includes(name));
+}

@@ -1,0 +1,68 @@
+import type { EntityManager } from 'typeorm';
+import type { Application } from '../../applications/application.entity';
+import { AppUser } from '../../users/app-user.entity';
+import type { User } from '../../users/user.entity';
+import { OAuthError } from '../oauth-error';
+import { scopeCovers } from '../scopes';
+
+export type AccessDecision =
+  | { kind: 'grant'; relation: AppUser | null }
+  | { kind: 'consent'; relation: AppUser | null }
+  | { kind: 'denied'; error: OAuthError };
+
+/**
+ * May this signed-in user authorize this application for these scopes, and is consent still
+ * needed? Spec sections 3 and 7: a disabled relation or a full user quota is access_denied; an
+ * unverified email where the app requires one needs interaction; no (or a revoked, or a
+ * narrower) earlier grant needs consent. `lock` takes row locks for the granting transaction.
+ */
+export async function checkUserAccess(
+  manager: EntityManager,
+  application: Application,
+  user: User,
+  scope: string,
+  lock = false,
+): Promise<AccessDecision> {
+  // Re-checked here: the application may have been disabled while the user was on a page.
+  if (!application.enabled) return denied('access_denied', 'The application is disabled');
+  const relation = await manager.getRepository(AppUser).findOne({
+    where: { applicationId: application.id, userId: user.id },
+    ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+  });
+  if (relation && !relation.enabled) {
+    return denied('access_denied', 'Your access to this application is disabled');
+  }
+  if (
+    !relation &&
+    application.userQuota !== null &&
+    (await quotaFull(manager, application, lock))
+  ) {
+    return denied('access_denied', 'The application has reached its user quota');
+  }
+  if (application.requireVerifiedEmail && !user.emailVerified) {
+    return denied('interaction_required', 'The application requires a verified email address');
+  }
+  return relation && scopeCovers(relation.grantedScope, scope)
+    ? { kind: 'grant', relation }
+    : { kind: 'consent', relation };
+}
+
+async function quotaFull(
+  manager: EntityManager,
+  application: Application,
+  lock: boolean,
+): Promise<boolean> {
+  // Serialises first authorizations of one application, so the quota cannot be overshot.
+  if (lock) {
+    await manager.query('SELECT 1 FROM applications WHERE id = $1 FOR UPDATE', [application.id]);
+  }
+  const count = await manager.getRepository(AppUser).countBy({ applicationId: application.id });
+  return count >= (application.userQuota ?? Infinity);
+}
+
+function denied(
+  error: 'access_denied' | 'interaction_required',
+  description: string,
+): AccessDecision {
+  return { kind: 'denied', error: new OAuthError(error, description) };
+}

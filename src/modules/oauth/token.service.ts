@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { Application } from '../applications/application.entity';
+import { EventsService } from '../events/events.service';
+import { OAuthError, invalidRequest } from './oauth-error';
+import { formatScope, parseScope, scopeCovers } from './scopes';
+import { authenticateClient } from './steps/authenticate-client';
+import { checkCodeBinding } from './steps/check-code-binding';
+import { checkRelation } from './steps/check-relation';
+import { consumeCode } from './steps/consume-code';
+import { nonEmptyParam, type Params } from './steps/params';
+import { lockRefreshToken, markRotated } from './steps/rotate-refresh-token';
+import { CODE_VERIFIER, verifyPkce } from './steps/verify-pkce';
+import { TokenIssuer, TokenResponse } from './token-issuer';
+
+type Outcome = TokenResponse | OAuthError;
+
+/** POST /api/oauth2/token (spec section 4.2; RFC 6749 sections 4.1.3 and 6). */
+@Injectable()
+export class TokenService {
+  constructor(
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly issuer: TokenIssuer,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async token(body: Params, authorization: string | undefined): Promise<TokenResponse> {
+    const grantType = nonEmptyParam(body, 'grant_type');
+    if (grantType === undefined) throw invalidRequest('grant_type is required');
+    const client = await authenticateClient(authorization, body, this.applications);
+    let outcome: Outcome;
+    if (grantType === 'authorization_code') outcome = await this.exchangeCode(client, body);
+    else if (grantType === 'refresh_token') outcome = await this.refresh(client, body);
+    else
+      throw new OAuthError(
+        'unsupported_grant_type',
+        'grant_type must be authorization_code or refresh_token',
+      );
+    // Failures are returned, not thrown, inside the transaction so that spending the code or
+    // revoking a family is committed before the error goes out.
+    if (outcome instanceof OAuthError) throw outcome;
+    return outcome;
+  }
+
+  private async exchangeCode(client: Application, body: Params): Promise<Outcome> {
+    const code = nonEmptyParam(body, 'code');
+    const redirectUri = nonEmptyParam(body, 'redirect_uri');
+    const verifier = nonEmptyParam(body, 'code_verifier');
+    if (code === undefined) throw invalidRequest('code is required');
+    if (redirectUri === undefined) throw invalidRequest('redirect_uri is required');
+    if (verifier !== undefined && !CODE_VERIFIER.test(verifier)) {
+      throw invalidRequest('code_verifier must be 43 to 128 unreserved characters');
+    }
+    if (client.clientAuthMethod === 'none' && verifier === undefined) {
+      throw invalidRequest('Public clients must send code_verifier');
+    }
+    return this.dataSource.transaction(async (manager): Promise<Outcome> => {
+      const now = this.clock.now();
+      const consumed = await consumeCode(manager, code, now, this.events);
+      if (consumed instanceof OAuthError) return consumed;
+      const failure =
+        checkCodeBinding(consumed, client, redirectUri, now) ??
+        verifyPkce(consumed.codeChallenge, verifier) ??
+        (await checkRelation(manager, client.id, consumed.userId));
+      if (failure) return failure;
+      const grant = {
+        applicationId: client.id,
+        userId: consumed.userId,
+        scope: consumed.scope,
+        codeId: consumed.id,
+      };
+      return this.issuer.issue(manager, grant, 'token_issued');
+    });
+  }
+
+  private async refresh(client: Application, body: Params): Promise<Outcome> {
+    const refreshToken = nonEmptyParam(body, 'refresh_token');
+    const requested = nonEmptyParam(body, 'scope');
+    if (refreshToken === undefined) throw invalidRequest('refresh_token is required');
+    const requestedScopes = requested === undefined ? undefined : parseScope(requested);
+    if (requestedScopes === null) throw new OAuthError('invalid_scope', 'Unknown scope requested');
+    return this.dataSource.transaction(async (manager): Promise<Outcome> => {
+      const now = this.clock.now();
+      const token = await lockRefreshToken(manager, refreshToken, client, now, this.events);
+      if (token instanceof OAuthError) return token;
+      // RFC 6749 section 6: the scope may narrow, never widen.
+      const scope = requestedScopes === undefined ? token.scope : formatScope(requestedScopes);
+      if (!scopeCovers(token.scope, scope)) {
+        return new OAuthError('invalid_scope', 'The requested scope exceeds the original grant');
+      }
+      const failure = await checkRelation(manager, client.id, token.userId);
+      if (failure) return failure;
+      await markRotated(manager, token, now);
+      const grant = {
+        applicationId: client.id,
+        userId: token.userId,
+        scope,
+        familyId: token.familyId,
+        codeId: token.codeId,
+        parentId: token.id,
+      };
+      return this.issuer.issue(manager, grant, 'token_refreshed');
+    });
+  }
+}
