@@ -78,7 +78,11 @@ describeWithRedis('rate limiter when Redis fails', () => {
     return outcomes;
   }
 
-  const readiness = async () => (await fetch(`${url}/health/ready`)).json();
+  interface Readiness {
+    status: string;
+    details: { redis: { status: string; rateLimiterStorage: string; gatesReadiness: boolean } };
+  }
+  const readiness = async () => (await (await fetch(`${url}/health/ready`)).json()) as Readiness;
 
   it('reports Redis in readiness while it is up', async () => {
     const body = await readiness();

@@ -136,6 +136,15 @@ describe('rate limit of the application API', () => {
     expect(next.headers['x-ratelimit-remaining']).toBe('4');
   });
 
+  it('charges a 403 insufficient_scope request and sends the headers with it', async () => {
+    const { keys } = await appWithKeys('Scopeless');
+    const res = await t.http().get('/api/v1/app/stats').set('Authorization', `Bearer ${keys[0]}`);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('insufficient_scope');
+    expect(limitHeaders(res)).toEqual({ limit: '5', remaining: '4', reset: resetAt });
+    expect(limitHeaders(await me(keys[0]))).toEqual({ limit: '5', remaining: '3', reset: resetAt });
+  });
+
   it('leaves public routes alone', async () => {
     const res = await t.http().get('/health/live');
     expect(res.status).toBe(200);

@@ -1,0 +1,160 @@
+/**
+ * Throughput of GET /api/v1/app/me with the Redis rate limiter and with the limiter switched off
+ * (RATE_LIMIT_ENABLED=false), side by side in one run, and their ratio (docs/performance-limiter.md).
+ *
+ *   npm run bench:limiter
+ *   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNECTIONS=32 npm run bench:limiter
+ *
+ * Each variant is a separate server process (the same code, one env switch apart), loaded in
+ * turn from this process over keep-alive loopback connections; rounds alternate so drift
+ * affects both alike and the median round is reported. Database: DATABASE_URL if set (both
+ * servers share it), else an embedded PGlite per server. Redis: REDIS_URL if set, else a
+ * private redis-server. The per-application limit is set far above the load, so every request
+ * takes the full limiter path and is admitted.
+ */
+import 'reflect-metadata';
+import { ChildProcess, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { createInterface } from 'node:readline';
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../src/app.module';
+import { configureApp } from '../src/app.setup';
+import { loadConfig } from '../src/config/app-config';
+import { ApplicationsService } from '../src/modules/applications/applications.service';
+import { ApiKeysService } from '../src/modules/keys/api-keys.service';
+import { RedisServer } from '../test/utils/redis-server';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+interface Target {
+  url: string;
+  key: string;
+}
+
+/** Child role: boot the app, create an application and key, report them, serve until killed. */
+async function serve(): Promise<void> {
+  const config = loadConfig(process.env);
+  const app = await NestFactory.create(AppModule.forRoot(config), { bufferLogs: true });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const { application } = await app.get(ApplicationsService).create({
+    name: `bench ${randomUUID()}`,
+    redirectUris: ['https://client.example/cb'],
+    authMethod: 'secret',
+  });
+  const { plaintext } = await app.get(ApiKeysService).create(application.id, 'bench', []);
+  process.stdout.write(`${JSON.stringify({ url: await app.getUrl(), key: plaintext })}\n`);
+}
+
+function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; target: Target }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename], {
+    env: { ...process.env, ...env, BENCH_ROLE: 'server' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (line.startsWith('{"url"')) resolve({ child, target: JSON.parse(line) as Target });
+    });
+  });
+}
+
+/** Requests per second over SECONDS with CONNECTIONS requests in flight; any non-200 aborts. */
+async function measure({ url, key }: Target): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const { hostname, port } = new URL(url);
+  const once = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        {
+          agent,
+          hostname,
+          port,
+          path: '/api/v1/app/me',
+          headers: { Authorization: `Bearer ${key}` },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  let done = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      const status = await once();
+      if (status !== 200) throw new Error(`unexpected status ${status}`);
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  return done / elapsed;
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<void> {
+  const redis = process.env.REDIS_URL ? undefined : await RedisServer.start();
+  const common = {
+    NODE_ENV: 'production',
+    PUBLIC_BASE_URL: 'https://bench.example',
+    SESSION_SECRET: randomUUID() + randomUUID(),
+    LOG_LEVEL: 'warn',
+    EMBEDDED_DATA_DIR: 'memory://',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_KEY_PREFIX: `idsvc-bench:${randomUUID()}:`,
+  };
+  const withRedis = await startServer({
+    ...common,
+    REDIS_URL: process.env.REDIS_URL ?? redis!.url,
+  });
+  const disabled = await startServer({ ...common, RATE_LIMIT_ENABLED: 'false' });
+  try {
+    await measure(withRedis.target); // warm-up: JIT, connection pools, lastUsedAt write
+    await measure(disabled.target);
+    const results = { redis: [] as number[], off: [] as number[] };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      results.redis.push(await measure(withRedis.target));
+      results.off.push(await measure(disabled.target));
+    }
+    report(results.redis, results.off);
+  } finally {
+    withRedis.child.kill();
+    disabled.child.kill();
+    await redis?.kill();
+  }
+}
+
+function report(redis: number[], off: number[]): void {
+  const fmt = (values: number[]): string => values.map((v) => v.toFixed(0)).join(' / ');
+  const ratio = median(redis) / median(off);
+  process.stdout.write(
+    [
+      `GET /api/v1/app/me, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds (median)`,
+      `database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}; ` +
+        `redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'private redis-server'}`,
+      `limiter on (Redis)  : ${median(redis).toFixed(0)} req/s   rounds ${fmt(redis)}`,
+      `limiter off         : ${median(off).toFixed(0)} req/s   rounds ${fmt(off)}`,
+      `ratio on/off        : ${ratio.toFixed(3)}   (target >= 0.9: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
+      '',
+    ].join('\n'),
+  );
+}
+
+const run = process.env.BENCH_ROLE === 'server' ? serve : main;
+run().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
