@@ -22,6 +22,8 @@ export function createLimiterRedis(config: AppConfig): Redis | null {
     autoResendUnfulfilledCommands: false,
     retryStrategy: retryDelayMs,
     connectionName: 'identity-service-rate-limit',
+    // Commands of concurrent requests issued in one tick share one write and one read.
+    enableAutoPipelining: true,
   });
   const logger = new Logger('RateLimit');
   // Without a listener ioredis reports every failed reconnect as an unhandled error event;
