@@ -14,6 +14,7 @@
  */
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +33,23 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 interface Target {
   url: string;
   key: string;
+  pid?: number;
+}
+
+interface Round {
+  rps: number;
+  /** Server process CPU (user + system) per request, microseconds; NaN off Linux. */
+  cpuUs: number;
+}
+
+/** CPU seconds a process has used, from /proc (Linux; USER_HZ is 100 there). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Child role: boot the app, create an application and key, report them, serve until killed. */
@@ -59,13 +77,14 @@ function startServer(
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.startsWith('{"url"')) resolve({ child, target: JSON.parse(line) as Target });
+      if (!line.startsWith('{"url"')) return;
+      resolve({ child, target: { ...(JSON.parse(line) as Target), pid: child.pid } });
     });
   });
 }
 
 /** Requests per second over SECONDS with CONNECTIONS requests in flight; any non-200 aborts. */
-async function measure({ url, key }: Target): Promise<number> {
+async function measure({ url, key, pid }: Target): Promise<Round> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const { hostname, port } = new URL(url);
   const once = (): Promise<number> =>
@@ -89,6 +108,7 @@ async function measure({ url, key }: Target): Promise<number> {
   let done = 0;
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
+  const cpuBefore = cpuSeconds(pid);
   const worker = async (): Promise<void> => {
     while (performance.now() < deadline) {
       const status = await once();
@@ -99,7 +119,7 @@ async function measure({ url, key }: Target): Promise<number> {
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
-  return done / elapsed;
+  return { rps: done / elapsed, cpuUs: ((cpuSeconds(pid) - cpuBefore) * 1e6) / done };
 }
 
 const median = (values: number[]): number =>
@@ -124,7 +144,7 @@ async function main(): Promise<void> {
   try {
     await measure(withRedis.target); // warm-up: JIT, connection pools, lastUsedAt write
     await measure(disabled.target);
-    const results = { redis: [] as number[], off: [] as number[] };
+    const results = { redis: [] as Round[], off: [] as Round[] };
     for (let round = 0; round < ROUNDS; round += 1) {
       // ABBA order: a slow drift of the machine's load weighs on both variants alike.
       if (round % 2 === 0) results.redis.push(await measure(withRedis.target));
@@ -139,7 +159,10 @@ async function main(): Promise<void> {
   }
 }
 
-function report(redis: number[], off: number[]): void {
+function report(redisRounds: Round[], offRounds: Round[]): void {
+  const redis = redisRounds.map((r) => r.rps);
+  const off = offRounds.map((r) => r.rps);
+  const cpu = (rounds: Round[]): string => median(rounds.map((r) => r.cpuUs)).toFixed(0);
   const fmt = (values: number[]): string => values.map((v) => v.toFixed(0)).join(' / ');
   const fmtRatios = (a: number[], b: number[]): string =>
     a.map((value, i) => (value / b[i]).toFixed(2)).join(' / ');
@@ -151,8 +174,8 @@ function report(redis: number[], off: number[]): void {
       `GET /api/v1/app/me, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds (median)`,
       `database: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}; ` +
         `redis: ${process.env.REDIS_URL ? 'REDIS_URL' : 'private redis-server'}`,
-      `limiter on (Redis)  : ${median(redis).toFixed(0)} req/s   rounds ${fmt(redis)}`,
-      `limiter off         : ${median(off).toFixed(0)} req/s   rounds ${fmt(off)}`,
+      `limiter on (Redis)  : ${median(redis).toFixed(0)} req/s, ${cpu(redisRounds)} µs server CPU/request   rounds ${fmt(redis)}`,
+      `limiter off         : ${median(off).toFixed(0)} req/s, ${cpu(offRounds)} µs server CPU/request   rounds ${fmt(off)}`,
       `ratio on/off        : ${ratio.toFixed(3)} (median of per-round ratios ${fmtRatios(redis, off)})   (target >= 0.9: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
       '',
     ].join('\n'),
