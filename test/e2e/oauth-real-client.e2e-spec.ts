@@ -1,7 +1,7 @@
 import { hiddenInput, ISSUER, oauthSetup, PASSWORD, REDIRECT_URI } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-type OpenIdClient = typeof import('openid-client');
+type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 'import' } });
 
 /** A browser made of fetch: keeps cookies, follows nothing by itself. */
 class FetchBrowser {

@@ -26,7 +26,7 @@ export class OAuthPagesController {
 
   @Get('authorize')
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.authorizeService.start(req.query as Params, this.browser(req)));
+    this.send(res, await this.authorizeService.start(req.query, this.browser(req)));
   }
 
   @Get('login')

@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
-import { Application } from '../applications/application.entity';
 import { EventsService } from '../events/events.service';
 import { OAuthError, invalidRequest } from './oauth-error';
 import { formatScope, parseScope, scopeCovers } from './scopes';
-import { authenticateClient } from './steps/authenticate-client';
+import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
 import { checkCodeBinding } from './steps/check-code-binding';
 import { checkRelation } from './steps/check-relation';
-import { consumeCode } from './steps/consume-code';
+import { redeemCode, revokeReplayedCode } from './steps/consume-code';
+import { s256 } from './opaque-token';
 import { nonEmptyParam, type Params } from './steps/params';
-import { lockRefreshToken, markRotated } from './steps/rotate-refresh-token';
+import { lockRefreshToken } from './steps/rotate-refresh-token';
 import { CODE_VERIFIER, verifyPkce } from './steps/verify-pkce';
 import { TokenIssuer, TokenResponse } from './token-issuer';
 
@@ -21,7 +21,6 @@ type Outcome = TokenResponse | OAuthError;
 @Injectable()
 export class TokenService {
   constructor(
-    @InjectRepository(Application) private readonly applications: Repository<Application>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issuer: TokenIssuer,
     private readonly events: EventsService,
@@ -31,7 +30,7 @@ export class TokenService {
   async token(body: Params, authorization: string | undefined): Promise<TokenResponse> {
     const grantType = nonEmptyParam(body, 'grant_type');
     if (grantType === undefined) throw invalidRequest('grant_type is required');
-    const client = await authenticateClient(authorization, body, this.applications);
+    const client = await authenticateClient(authorization, body, this.dataSource.manager);
     let outcome: Outcome;
     if (grantType === 'authorization_code') outcome = await this.exchangeCode(client, body);
     else if (grantType === 'refresh_token') outcome = await this.refresh(client, body);
@@ -46,7 +45,7 @@ export class TokenService {
     return outcome;
   }
 
-  private async exchangeCode(client: Application, body: Params): Promise<Outcome> {
+  private async exchangeCode(client: OAuthClient, body: Params): Promise<Outcome> {
     const code = nonEmptyParam(body, 'code');
     const redirectUri = nonEmptyParam(body, 'redirect_uri');
     const verifier = nonEmptyParam(body, 'code_verifier');
@@ -58,26 +57,35 @@ export class TokenService {
     if (client.clientAuthMethod === 'none' && verifier === undefined) {
       throw invalidRequest('Public clients must send code_verifier');
     }
-    return this.dataSource.transaction(async (manager): Promise<Outcome> => {
-      const now = this.clock.now();
-      const consumed = await consumeCode(manager, code, now, this.events);
-      if (consumed instanceof OAuthError) return consumed;
-      const failure =
-        checkCodeBinding(consumed, client, redirectUri, now) ??
-        verifyPkce(consumed.codeChallenge, verifier) ??
-        (await checkRelation(manager, client.id, consumed.userId));
-      if (failure) return failure;
-      const grant = {
-        applicationId: client.id,
-        userId: consumed.userId,
-        scope: consumed.scope,
-        codeId: consumed.id,
-      };
-      return this.issuer.issue(manager, grant, 'token_issued');
-    });
+    const tokens = this.issuer.mint();
+    const redemption = {
+      code,
+      clientId: client.id,
+      redirectUri,
+      tokens,
+      verifierHash: verifier === undefined ? null : s256(verifier),
+    };
+    const consumed = await redeemCode(this.dataSource.manager, redemption);
+    if (!consumed) {
+      await this.dataSource.transaction((manager) =>
+        revokeReplayedCode(manager, code, tokens.now, this.events),
+      );
+      return new OAuthError(
+        'invalid_grant',
+        'The authorization code is invalid, expired or already used',
+      );
+    }
+    if (consumed.issued) return this.issuer.response(tokens, consumed.scope);
+    // Nothing was issued: name the binding that failed (the code is spent either way).
+    return (
+      checkCodeBinding(consumed, client, redirectUri, tokens.now) ??
+      verifyPkce(consumed.codeChallenge, verifier) ??
+      checkRelation(consumed) ??
+      new OAuthError('server_error', 'The code could not be redeemed', 500)
+    );
   }
 
-  private async refresh(client: Application, body: Params): Promise<Outcome> {
+  private async refresh(client: OAuthClient, body: Params): Promise<Outcome> {
     const refreshToken = nonEmptyParam(body, 'refresh_token');
     const requested = nonEmptyParam(body, 'scope');
     if (refreshToken === undefined) throw invalidRequest('refresh_token is required');
@@ -92,9 +100,8 @@ export class TokenService {
       if (!scopeCovers(token.scope, scope)) {
         return new OAuthError('invalid_scope', 'The requested scope exceeds the original grant');
       }
-      const failure = await checkRelation(manager, client.id, token.userId);
+      const failure = checkRelation(token);
       if (failure) return failure;
-      await markRotated(manager, token, now);
       const grant = {
         applicationId: client.id,
         userId: token.userId,

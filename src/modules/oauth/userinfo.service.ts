@@ -63,10 +63,10 @@ export class UserinfoService {
 
   async emails(authorization: string | undefined): Promise<UserEmailEntry[]> {
     const owner = await this.authenticate(authorization, EMAILS_SCOPES);
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<UserEmailEntry[]>(
       'SELECT email, verified, "primary", visibility FROM user_emails WHERE user_id = $1 ORDER BY "primary" DESC, id ASC',
       [owner.id],
-    )) as UserEmailEntry[];
+    );
     return rows.map((row) => ({
       email: row.email,
       verified: row.verified,
@@ -90,7 +90,7 @@ export class UserinfoService {
     const token = BEARER.exec(authorization)?.[1];
     if (token === undefined)
       throw invalidToken('The Authorization header must be Bearer <access token>');
-    const rows = (await this.dataSource.query(
+    const rows = await this.dataSource.query<TokenOwner[]>(
       `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, au."group"
        FROM oauth_tokens t
        JOIN users u ON u.id = t.user_id
@@ -99,7 +99,7 @@ export class UserinfoService {
          AND au.enabled AND au.granted_scope IS NOT NULL
        WHERE t.access_token_hash = $1 AND t.revoked_at IS NULL AND t.access_expires_at > $2`,
       [hashToken(token), this.clock.now()],
-    )) as TokenOwner[];
+    );
     const owner = rows[0];
     if (!owner) throw invalidToken('The access token is invalid, expired or revoked');
     if (!scopeAllows(owner.scope, anyOf)) {

@@ -1,5 +1,5 @@
-import type { Repository } from 'typeorm';
-import type { Application } from '../../applications/application.entity';
+import type { EntityManager } from 'typeorm';
+import type { ClientAuthMethod } from '../../applications/application.entity';
 import { digestsEqual, sha256Hex } from '../../keys/key-format';
 import { OAuthError, invalidRequest } from '../oauth-error';
 import { nonEmptyParam, type Params } from './params';
@@ -7,6 +7,14 @@ import { nonEmptyParam, type Params } from './params';
 /** RFC 6749 section 5.2: invalid_client is 401 with a challenge for the scheme the client may use. */
 const invalidClient = (description: string): OAuthError =>
   new OAuthError('invalid_client', description, 401, 'Basic realm="oauth2", charset="UTF-8"');
+
+/** The client columns the token endpoint needs. */
+export interface OAuthClient {
+  id: number;
+  clientAuthMethod: ClientAuthMethod;
+  clientSecretHash: string | null;
+  enabled: boolean;
+}
 
 interface Credentials {
   clientId: string;
@@ -22,10 +30,10 @@ interface Credentials {
 export async function authenticateClient(
   authorization: string | undefined,
   body: Params,
-  applications: Repository<Application>,
-): Promise<Application> {
+  manager: EntityManager,
+): Promise<OAuthClient> {
   const { clientId, clientSecret } = readCredentials(authorization, body);
-  const application = clientId.length <= 64 ? await applications.findOneBy({ clientId }) : null;
+  const application = clientId.length <= 64 ? await findClient(manager, clientId) : null;
   if (!application) throw invalidClient('Client authentication failed');
   if (application.clientAuthMethod === 'none') {
     if (clientSecret !== undefined)
@@ -41,6 +49,15 @@ export async function authenticateClient(
     throw new OAuthError('unauthorized_client', 'The application is disabled');
   }
   return application;
+}
+
+async function findClient(manager: EntityManager, clientId: string): Promise<OAuthClient | null> {
+  const rows = await manager.query<OAuthClient[]>(
+    `SELECT id, client_auth_method AS "clientAuthMethod", client_secret_hash AS "clientSecretHash", enabled
+     FROM applications WHERE client_id = $1`,
+    [clientId],
+  );
+  return rows[0] ?? null;
 }
 
 function readCredentials(authorization: string | undefined, body: Params): Credentials {

@@ -1,4 +1,3 @@
-import type { Application } from '../../applications/application.entity';
 import { OAuthError } from '../oauth-error';
 import type { ConsumedCode } from './consume-code';
 
@@ -8,7 +7,7 @@ import type { ConsumedCode } from './consume-code';
  */
 export function checkCodeBinding(
   code: ConsumedCode,
-  client: Application,
+  client: { id: number },
   redirectUri: string,
   now: Date,
 ): OAuthError | null {

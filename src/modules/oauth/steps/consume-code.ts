@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { EventsService } from '../../events/events.service';
-import { OAuthError } from '../oauth-error';
 import { hashToken } from '../opaque-token';
+import type { MintedTokens } from '../token-issuer';
+import type { RelationState } from './check-relation';
 
-export interface ConsumedCode {
+export interface ConsumedCode extends RelationState {
   id: string;
   applicationId: number;
   userId: string;
@@ -11,6 +13,17 @@ export interface ConsumedCode {
   codeChallenge: string | null;
   scope: string;
   expiresAt: Date;
+  /** Whether the statement also issued the tokens (every binding held). */
+  issued: boolean;
+}
+
+export interface Redemption {
+  code: string;
+  clientId: number;
+  redirectUri: string;
+  /** BASE64URL(SHA256(code_verifier)), or null when no verifier was sent. */
+  verifierHash: string | null;
+  tokens: MintedTokens;
 }
 
 interface CodeRow {
@@ -21,64 +34,95 @@ interface CodeRow {
   code_challenge: string | null;
   scope: string;
   expires_at: Date;
+  relation_enabled: boolean | null;
+  granted_scope: string | null;
+  issued: boolean;
 }
 
 /**
- * Redeems a code with one atomic UPDATE: of concurrent redemptions exactly one sees the row
- * unconsumed. A code seen consumed is a replay (RFC 6749 section 4.1.2): every token issued
- * from it is revoked, then the request fails with invalid_grant.
+ * Redeems a code in ONE statement (atomic on its own): consume it (of concurrent redemptions
+ * exactly one sees it unconsumed, the others wait for its row lock and then find it spent),
+ * and only if every binding holds, insert the token pair and the `token_issued` event.
+ * The conditions mirror checkCodeBinding, verifyPkce and checkRelation, which name the failure
+ * when nothing was issued. Null: the code is unknown or already consumed.
  */
-export async function consumeCode(
+export async function redeemCode(
+  manager: EntityManager,
+  r: Redemption,
+): Promise<ConsumedCode | null> {
+  const rows = await manager.query<CodeRow[]>(
+    `WITH c AS (
+       UPDATE oauth_codes SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL
+       RETURNING id, application_id, user_id, redirect_uri, code_challenge, scope, expires_at),
+     r AS (
+       SELECT c.*, au.enabled AS relation_enabled, au.granted_scope,
+              (c.application_id = $3 AND c.expires_at > $2 AND c.redirect_uri = $4
+               AND c.code_challenge IS NOT DISTINCT FROM $5::varchar AND au.enabled AND au.granted_scope IS NOT NULL) AS ok
+       FROM c LEFT JOIN app_users au ON au.application_id = c.application_id AND au.user_id = c.user_id),
+     issued AS (
+       INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
+         access_expires_at, refresh_expires_at, family_id, code_id, created_at)
+       SELECT application_id, user_id, $6::varchar, $7::varchar, scope, $8::timestamptz, $9::timestamptz, $10::uuid, id, $2 FROM r WHERE ok
+       RETURNING application_id, user_id, scope),
+     event AS (
+       INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description, created_at)
+       SELECT application_id, 'token_issued', 'oauth2', 'success', user_id, scope, '', $2 FROM issued)
+     SELECT r.*, EXISTS (SELECT 1 FROM issued) AS issued FROM r`,
+    [
+      hashToken(r.code),
+      r.tokens.now,
+      r.clientId,
+      r.redirectUri,
+      r.verifierHash,
+      r.tokens.accessHash,
+      r.tokens.refreshHash,
+      r.tokens.accessExpiresAt,
+      r.tokens.refreshExpiresAt,
+      randomUUID(),
+    ],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: String(row.id),
+    applicationId: row.application_id,
+    userId: String(row.user_id),
+    redirectUri: row.redirect_uri,
+    codeChallenge: row.code_challenge,
+    scope: row.scope,
+    expiresAt: new Date(row.expires_at),
+    relationEnabled: row.relation_enabled,
+    grantedScope: row.granted_scope,
+    issued: row.issued,
+  };
+}
+
+/**
+ * A code presented again after it was consumed (RFC 6749 section 4.1.2): every token issued from
+ * it is revoked. Runs after the winning redemption committed (its row lock was waited for).
+ */
+export async function revokeReplayedCode(
   manager: EntityManager,
   code: string,
   now: Date,
   events: EventsService,
-): Promise<ConsumedCode | OAuthError> {
-  const codeHash = hashToken(code);
-  const [rows] = (await manager.query(
-    `UPDATE oauth_codes SET consumed_at = $2 WHERE code_hash = $1 AND consumed_at IS NULL
-     RETURNING id, application_id, user_id, redirect_uri, code_challenge, scope, expires_at`,
-    [codeHash, now],
-  )) as [CodeRow[], number];
-  const row = rows[0];
-  if (row) {
-    return {
-      id: String(row.id),
-      applicationId: row.application_id,
-      userId: String(row.user_id),
-      redirectUri: row.redirect_uri,
-      codeChallenge: row.code_challenge,
-      scope: row.scope,
-      expiresAt: new Date(row.expires_at),
-    };
-  }
-  const spent = (await manager.query(
-    'SELECT id, application_id, user_id, scope FROM oauth_codes WHERE code_hash = $1',
-    [codeHash],
-  )) as CodeRow[];
-  if (spent[0]) await revokeCodeTokens(manager, spent[0], now, events);
-  return new OAuthError(
-    'invalid_grant',
-    'The authorization code is invalid, expired or already used',
-  );
-}
-
-async function revokeCodeTokens(
-  manager: EntityManager,
-  code: CodeRow,
-  now: Date,
-  events: EventsService,
 ): Promise<void> {
-  const [, revoked] = (await manager.query(
+  const spent = await manager.query<CodeRow[]>(
+    'SELECT id, application_id, user_id, scope FROM oauth_codes WHERE code_hash = $1',
+    [hashToken(code)],
+  );
+  const row = spent[0];
+  if (!row) return;
+  const [, revoked] = await manager.query<[unknown, number]>(
     'UPDATE oauth_tokens SET revoked_at = $2 WHERE code_id = $1 AND revoked_at IS NULL',
-    [code.id, now],
-  )) as [unknown, number];
+    [row.id, now],
+  );
   if (revoked === 0) return;
   await events.record(manager, {
-    applicationId: code.application_id,
-    userId: String(code.user_id),
+    applicationId: row.application_id,
+    userId: String(row.user_id),
     eventType: 'token_revoked',
-    scope: code.scope,
+    scope: row.scope,
     description: `authorization code reused: ${revoked} token(s) revoked`,
   });
 }

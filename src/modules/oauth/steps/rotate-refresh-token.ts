@@ -1,10 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import type { Application } from '../../applications/application.entity';
 import type { EventsService } from '../../events/events.service';
 import { OAuthError } from '../oauth-error';
 import { hashToken } from '../opaque-token';
+import type { RelationState } from './check-relation';
 
-export interface RefreshableToken {
+export interface RefreshableToken extends RelationState {
   id: string;
   userId: string;
   scope: string;
@@ -22,26 +22,32 @@ interface TokenRow {
   refresh_expires_at: Date | null;
   revoked_at: Date | null;
   rotated_at: Date | null;
+  relation_enabled: boolean | null;
+  granted_scope: string | null;
 }
 
 const invalid = (description: string): OAuthError => new OAuthError('invalid_grant', description);
 
 /**
- * Finds and locks the presented refresh token (RFC 9700 section 4.14.2). A token that was already
- * rotated is a replay: the whole family is revoked and the request fails.
+ * Finds and locks the presented refresh token, with its relation (RFC 9700 section 4.14.2). A
+ * token that was already rotated is a replay: the whole family is revoked and the request fails.
+ * The successor is issued by TokenIssuer, which marks this one rotated in the same statement.
  */
 export async function lockRefreshToken(
   manager: EntityManager,
   refreshToken: string,
-  client: Application,
+  client: { id: number },
   now: Date,
   events: EventsService,
 ): Promise<RefreshableToken | OAuthError> {
-  const rows = (await manager.query(
-    `SELECT id, application_id, user_id, scope, family_id, code_id, refresh_expires_at, revoked_at, rotated_at
-     FROM oauth_tokens WHERE refresh_token_hash = $1 FOR UPDATE`,
+  const rows = await manager.query<TokenRow[]>(
+    `SELECT t.id, t.application_id, t.user_id, t.scope, t.family_id, t.code_id, t.refresh_expires_at,
+            t.revoked_at, t.rotated_at, au.enabled AS relation_enabled, au.granted_scope
+     FROM oauth_tokens t
+     LEFT JOIN app_users au ON au.application_id = t.application_id AND au.user_id = t.user_id
+     WHERE t.refresh_token_hash = $1 FOR UPDATE OF t`,
     [hashToken(refreshToken)],
-  )) as TokenRow[];
+  );
   const row = rows[0];
   // Bound to its client: another client's token is treated as unknown (RFC 6749 section 6).
   if (!row || row.application_id !== client.id) return invalid('The refresh token is invalid');
@@ -62,6 +68,8 @@ export async function lockRefreshToken(
     scope: row.scope,
     familyId: row.family_id,
     codeId: row.code_id === null ? null : String(row.code_id),
+    relationEnabled: row.relation_enabled,
+    grantedScope: row.granted_scope,
   };
 }
 
@@ -71,10 +79,10 @@ async function revokeFamily(
   now: Date,
   events: EventsService,
 ): Promise<void> {
-  const [, revoked] = (await manager.query(
+  const [, revoked] = await manager.query<[unknown, number]>(
     'UPDATE oauth_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL',
     [row.family_id, now],
-  )) as [unknown, number];
+  );
   if (revoked === 0) return;
   await events.record(manager, {
     applicationId: row.application_id,
@@ -83,13 +91,4 @@ async function revokeFamily(
     scope: row.scope,
     description: `refresh token reused: ${revoked} token(s) of the family revoked`,
   });
-}
-
-/** Retires the refresh token once its successor is about to be issued in the same transaction. */
-export async function markRotated(
-  manager: EntityManager,
-  token: RefreshableToken,
-  now: Date,
-): Promise<void> {
-  await manager.query('UPDATE oauth_tokens SET rotated_at = $2 WHERE id = $1', [token.id, now]);
 }

@@ -1,0 +1,76 @@
+import type { Application } from '../../applications/application.entity';
+import { OAuthError } from '../oauth-error';
+import { s256 } from '../opaque-token';
+import { checkPkce } from './check-pkce';
+import { checkPrompt } from './check-prompt';
+import { verifyPkce } from './verify-pkce';
+
+const app = (clientAuthMethod: 'secret' | 'none') => ({ clientAuthMethod }) as Application;
+const challenge = s256('v'.repeat(43));
+
+function errorOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof OAuthError) return `${error.error}: ${error.description}`;
+  }
+  return 'no error';
+}
+
+describe('authorize steps', () => {
+  describe('checkPkce', () => {
+    it('returns an S256 challenge and null for a secret client without one', () => {
+      expect(
+        checkPkce({ code_challenge: challenge, code_challenge_method: 'S256' }, app('none')),
+      ).toBe(challenge);
+      expect(checkPkce({}, app('secret'))).toBeNull();
+    });
+    it('refuses plain, a missing method, bad lengths and public clients without PKCE', () => {
+      expect(
+        errorOf(() =>
+          checkPkce({ code_challenge: challenge, code_challenge_method: 'plain' }, app('none')),
+        ),
+      ).toBe('invalid_request: code_challenge_method must be S256');
+      expect(errorOf(() => checkPkce({ code_challenge: challenge }, app('none')))).toBe(
+        'invalid_request: code_challenge_method must be S256',
+      );
+      expect(
+        errorOf(() =>
+          checkPkce(
+            { code_challenge: `${challenge}A`, code_challenge_method: 'S256' },
+            app('none'),
+          ),
+        ),
+      ).toMatch(/^invalid_request: code_challenge must be 43/);
+      expect(errorOf(() => checkPkce({}, app('none')))).toBe(
+        'invalid_request: Public clients must send a PKCE code_challenge',
+      );
+    });
+  });
+  describe('checkPrompt', () => {
+    it('accepts none only, alone', () => {
+      expect(checkPrompt({ prompt: 'none' })).toBe('none');
+      expect(checkPrompt({})).toBeNull();
+      expect(errorOf(() => checkPrompt({ prompt: 'none login' }))).toBe(
+        'invalid_request: prompt=none cannot be combined with other values',
+      );
+      expect(errorOf(() => checkPrompt({ prompt: 'consent' }))).toBe(
+        'invalid_request: The only supported prompt value is none',
+      );
+      expect(errorOf(() => checkPrompt({ prompt: ['none', 'none'] }))).toBe(
+        'invalid_request: The prompt parameter is repeated or malformed',
+      );
+    });
+  });
+  describe('verifyPkce', () => {
+    it('matches S256 and refuses downgrade and mismatch', () => {
+      expect(verifyPkce(challenge, 'v'.repeat(43))).toBeNull();
+      expect(verifyPkce(challenge, 'w'.repeat(43))?.error).toBe('invalid_grant');
+      expect(verifyPkce(challenge, undefined)?.error).toBe('invalid_grant');
+      expect(verifyPkce(null, 'v'.repeat(43))?.description).toBe(
+        'The code was issued without a PKCE challenge',
+      );
+      expect(verifyPkce(null, undefined)).toBeNull();
+    });
+  });
+});
