@@ -66,6 +66,17 @@ describe('application API: events', () => {
     expect(res.body.items[2].createdAt).toBe('2030-01-01T12:00:00.250Z');
   });
 
+  it('orders ties numerically by id, also past one digit', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      ids.push(await insertEvent(appA, 'token_issued', '2030-01-01T00:00:00Z'));
+    }
+    const res = await get(keyA);
+    expect(res.body.items.map((e: { id: number }) => e.id)).toEqual([...ids].reverse());
+    const page = await get(keyA, '?limit=5');
+    expect(page.body.items.map((e: { id: number }) => e.id)).toEqual(ids.slice(-5).reverse());
+  });
+
   it('never shows another application its events', async () => {
     await insertEvent(appA, 'token_issued', '2030-01-01T00:00:00Z');
     const res = await get(keyB);

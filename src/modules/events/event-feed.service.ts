@@ -47,12 +47,13 @@ export class EventFeedService {
       clauses.push(`created_at < $${params.length}::timestamptz`);
     }
     params.push(q.limit);
-    // Ties in created_at are broken by id, so the order is total (docs/events.md).
+    // Ties in created_at are broken by id, so the order is total (docs/events.md). The table's
+    // numeric id, not the text alias of the select list (which would order 10 before 9).
     const rows = await this.dataSource.query<EventRow[]>(
       `SELECT id::text AS id, event_type, protocol, status, user_id::text AS user_id, scope,
               description, created_at
        FROM events WHERE ${clauses.join(' AND ')}
-       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+       ORDER BY events.created_at DESC, events.id DESC LIMIT $${params.length}`,
       params,
     );
     return { items: rows.map(toEventView), limit: q.limit };
