@@ -1,6 +1,6 @@
 import { AdminCommands } from '../../src/cli/admin-commands';
 import { runCommand } from '../../src/cli/run-command';
-import { createApiKey, createApplication } from '../factories';
+import { createApiKey, createApplication, createUser } from '../factories';
 import { bearer } from '../utils/app-users';
 import { createTestApp, TestApp } from '../utils/test-app';
 
@@ -36,11 +36,13 @@ describe('CLI seed', () => {
     const result = JSON.parse(out.stdout);
     // n = 1..30: k = 1 + n % 3 authorizations each → 10 × (2 + 3 + 1) = 60 events;
     // groups: n % 100 < 5 viewer (n = 1..4), else t(n % 6); every tenth user disabled.
+    // Names and domains are fixed functions of n (hashes), the same on every database.
     expect(result).toMatchObject({
       applicationId: application.id,
       users: 30,
+      skipped: 0,
       events: 60,
-      firstUsername: `seed${application.id}_1`,
+      firstUsername: 'lucas1',
       days: 10,
       batches: 1,
     });
@@ -68,8 +70,10 @@ describe('CLI seed', () => {
       .set(...bearer(plaintext));
     expect(list.body.total).toBe(30);
     expect(list.body.items[0]).toMatchObject({
-      username: `seed${application.id}_1`,
-      email: `seed${application.id}_1@example.org`,
+      username: 'lucas1',
+      email: 'lroux1@example.com',
+      nickname: 'Lucas Roux',
+      avatar: 'https://avatars.example/seed/1.png',
       authCount: 2,
       group: 'viewer',
       enabled: true,
@@ -98,8 +102,12 @@ describe('CLI seed', () => {
     const again = JSON.parse(
       (await cli(['seed', '--app', String(a), '--users', '5', '--json'])).stdout,
     );
-    expect(again.firstUsername).toBe(`seed${a}_6`);
-    await cli(['seed', '--app', String(b), '--users', '2', '--json']);
+    expect(again.firstUsername).toBe('ferrari.ciaran6');
+    // Numbers are unique across applications: b's users are n = 11 and 12.
+    const other = JSON.parse(
+      (await cli(['seed', '--app', String(b), '--users', '2', '--json'])).stdout,
+    );
+    expect(other.firstUsername).toBe('morrisa11');
     const rows = await t.dataSource.query(
       `SELECT application_id, count(*)::int AS n FROM app_users GROUP BY 1 ORDER BY 1`,
     );
@@ -107,6 +115,22 @@ describe('CLI seed', () => {
       { application_id: a, n: 10 },
       { application_id: b, n: 2 },
     ]);
+  });
+
+  it('skips a generated user whose username is already taken, with its relation', async () => {
+    const { application } = await createApplication(t.app);
+    // n = 4 would be robert_walker4.
+    const taken = await createUser(t.app, { username: 'robert_walker4' });
+    const out = JSON.parse(
+      (await cli(['seed', '--app', String(application.id), '--users', '5', '--json'])).stdout,
+    );
+    expect(out).toMatchObject({ users: 4, skipped: 1, events: 2 + 3 + 1 + 3 });
+    const [row] = await t.dataSource.query(
+      `SELECT count(*)::int AS relations, count(*) FILTER (WHERE user_id = $2)::int AS real
+         FROM app_users WHERE application_id = $1`,
+      [application.id, taken.id],
+    );
+    expect(row).toEqual({ relations: 4, real: 0 });
   });
 
   it('rejects bad arguments and unknown applications', async () => {

@@ -177,6 +177,31 @@ describe('application API: users', () => {
     expect((await list(keyA, '?keyword=')).body.total).toBe(3);
   });
 
+  it('keyword sees username and email changes, never spans the two, and ignores other apps', async () => {
+    const u = await createUser(t.app, { username: 'carol', email: 'carol@example.org' });
+    await relate(t, appA, u.id);
+    await relate(t, appB, u.id);
+    const names = async (key: string, kw: string) =>
+      (await list(key, `?keyword=${encodeURIComponent(kw)}`)).body.items.map(
+        (x: { username: string }) => x.username,
+      );
+    // The search key is username, a newline, then email (migration AppUserSearch).
+    expect(await names(keyA, 'carolcarol')).toEqual([]);
+    expect(await names(keyA, 'carol\ncarol')).toEqual([]);
+    expect(await names(keyA, 'carol carol')).toEqual([]);
+    await t.dataSource.query(
+      `UPDATE users SET username = 'Caroline', email = 'cb@example.net' WHERE id = $1`,
+      [u.id],
+    );
+    expect(await names(keyA, 'CAROLINE')).toEqual(['Caroline']);
+    expect(await names(keyB, 'example.net')).toEqual(['Caroline']);
+    expect(await names(keyA, 'carol@')).toEqual([]);
+    // A value written into the column directly is replaced by the trigger.
+    await t.dataSource.query(`UPDATE app_users SET search = 'zzz' WHERE user_id = $1`, [u.id]);
+    expect(await names(keyA, 'zzz')).toEqual([]);
+    expect(await names(keyA, 'cb@')).toEqual(['Caroline']);
+  });
+
   it('matches %, _ and \\ in a keyword literally', async () => {
     const users = [
       ['a_b', 'ab1@example.org'],

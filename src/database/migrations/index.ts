@@ -2,6 +2,7 @@ import { Foundation1795302517432 } from './1795302517432-Foundation';
 import { UsersRelationsTokensEvents1795302850823 } from './1795302850823-UsersRelationsTokensEvents';
 import { UserQueryIndexes1795310000000 } from './1795310000000-UserQueryIndexes';
 import { OAuthCodesSessionsPending1795320000000 } from './1795320000000-OAuthCodesSessionsPending';
+import { AppUserSearch1795330000000 } from './1795330000000-AppUserSearch';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   UsersRelationsTokensEvents1795302850823,
   UserQueryIndexes1795310000000,
   OAuthCodesSessionsPending1795320000000,
+  AppUserSearch1795330000000,
 ];

@@ -16,6 +16,8 @@ import { User } from './user.entity';
 // GET /users filters with INCLUDE columns (hand-written in migration UserQueryIndexes).
 @Index('idx_app_users_app_group_user', { synchronize: false })
 @Index('idx_app_users_app_enabled_user', { synchronize: false })
+// GET /users keyword: GIN (application_id, search gin_trgm_ops) (migration AppUserSearch).
+@Index('idx_app_users_app_search_trgm', { synchronize: false })
 export class AppUser {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_app_users' })
   id!: string;
@@ -57,6 +59,13 @@ export class AppUser {
 
   @Column({ name: 'last_auth_at', type: 'timestamptz', nullable: true })
   lastAuthAt!: Date | null;
+
+  /**
+   * `lower(username) || E'\n' || lower(email)` of the user, for GET /users?keyword= within one
+   * application. Written only by database triggers (migration AppUserSearch), never by the app.
+   */
+  @Column({ type: 'text', select: false, insert: false, update: false })
+  search!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -9,9 +9,6 @@ import {
 
 /** An end user. The id is a bigint, carried as decimal text (spec section 2, userId). */
 @Entity({ name: 'users' })
-// Trigram indexes for GET /users?keyword= (hand-written in migration UserQueryIndexes).
-@Index('idx_users_username_trgm', { synchronize: false })
-@Index('idx_users_email_trgm', { synchronize: false })
 export class User {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_users' })
   id!: string;
