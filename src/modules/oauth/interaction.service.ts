@@ -10,6 +10,7 @@ import { GrantService } from './grant.service';
 import { LoginService } from './login.service';
 import { OAuthError, PageError } from './oauth-error';
 import {
+  cspSourceOf,
   CSRF_COOKIE,
   SESSION_COOKIE,
   type BrowserContext,
@@ -139,7 +140,7 @@ export class InteractionService {
       error,
       username,
     });
-    return { status, html, cookies };
+    return { status, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
   }
 
   private renderConsent(
@@ -157,7 +158,7 @@ export class InteractionService {
       requestId: pending.id,
       csrfToken: this.csrf.tokenFor(browserValue, pending.id),
     });
-    return { status: 200, html, cookies };
+    return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
   }
 
   /** The browser's CSRF cookie, set now if it has none yet. */
