@@ -137,6 +137,44 @@ describe('PKCE (RFC 7636) at the token endpoint', () => {
     expect(wrong.body.error).toBe('invalid_grant');
   });
 
+  it('spends nothing for a disabled public client or a confidential client sending only its client_id', async () => {
+    const { application, verifier, code } = await codeFor('none');
+    const form = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: application.clientId,
+      code_verifier: verifier,
+    };
+    const setEnabled = (enabled: boolean) =>
+      t.dataSource.query('UPDATE applications SET enabled = $2 WHERE id = $1', [
+        application.id,
+        enabled,
+      ]);
+    await setEnabled(false);
+    const disabled = await tokenRequest(t.app, form);
+    expect(disabled.status).toBe(400);
+    expect(disabled.body).toEqual({
+      error: 'unauthorized_client',
+      error_description: 'The application is disabled',
+    });
+    await t.dataSource.query(
+      "UPDATE applications SET enabled = true, client_auth_method = 'secret' WHERE id = $1",
+      [application.id],
+    );
+    const withoutSecret = await tokenRequest(t.app, form);
+    expect(withoutSecret.status).toBe(401);
+    expect(withoutSecret.body.error).toBe('invalid_client');
+    const [{ consumed }] = await t.dataSource.query(
+      'SELECT count(*)::int AS consumed FROM oauth_codes WHERE consumed_at IS NOT NULL',
+    );
+    expect(consumed).toBe(0);
+    await t.dataSource.query("UPDATE applications SET client_auth_method = 'none' WHERE id = $1", [
+      application.id,
+    ]);
+    expect((await tokenRequest(t.app, form)).status).toBe(200);
+  });
+
   it('refuses a client_secret from a public client', async () => {
     const { application, code, verifier } = await codeFor('none');
     const res = await tokenRequest(t.app, {

@@ -91,6 +91,31 @@ describe('Refresh token rotation', () => {
     ]);
   });
 
+  it('lets exactly one of twenty concurrent refreshes of one token succeed; the rest replay it', async () => {
+    const { first, refresh } = await tokens();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => refresh(first.refresh_token)),
+    );
+    const statuses = results.map((res) => res.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(19);
+    for (const res of results.filter((r) => r.status === 400))
+      expect(res.body.error).toBe('invalid_grant');
+    // The first loser found the token rotated and revoked the family, the winner's pair included.
+    const winner = results.find((r) => r.status === 200)!;
+    expect((await userinfo(winner.body.access_token)).status).toBe(401);
+    const rows = await t.dataSource.query(
+      'SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM oauth_tokens',
+    );
+    expect(rows).toEqual([{ n: 2, revoked: 2 }]);
+    const revoked = await t.dataSource.query(
+      "SELECT description FROM events WHERE event_type = 'token_revoked'",
+    );
+    expect(revoked).toEqual([
+      { description: 'refresh token reused: 2 token(s) of the family revoked' },
+    ]);
+  });
+
   it('binds refresh tokens to their client', async () => {
     const { first } = await tokens();
     const other = await createApplication(t.app, {

@@ -1,8 +1,17 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import type { EventsService } from '../../events/events.service';
 import { OAuthError } from '../oauth-error';
 import { hashToken } from '../opaque-token';
+import type { MintedTokens } from '../token-issuer';
 import type { RelationState } from './check-relation';
+import { preparedQuery } from './prepared-query';
+import {
+  CLIENT_CTE,
+  clientKind,
+  clientParam,
+  type ClientKind,
+  type RedeemingClient,
+} from './redeeming-client';
 
 export interface RefreshableToken extends RelationState {
   id: string;
@@ -27,6 +36,73 @@ interface TokenRow {
 }
 
 const invalid = (description: string): OAuthError => new OAuthError('invalid_grant', description);
+
+export interface Rotation {
+  refreshToken: string;
+  client: RedeemingClient;
+  /** The requested scope in canonical form, or null to keep the token's scope. */
+  scope: string | null;
+  tokens: MintedTokens;
+}
+
+// The WHERE clause is every condition lockRefreshToken, scopeCovers and checkRelation check. A
+// concurrent refresh of the same token waits for the row lock and then no longer matches
+// (rotated_at is set), so it issues nothing and goes on to the replay handling.
+const rotateStatement = (kind: ClientKind): string =>
+  `WITH ${CLIENT_CTE[kind]},
+   t AS (
+     UPDATE oauth_tokens t SET rotated_at = $2
+     FROM cl, app_users au
+     WHERE t.refresh_token_hash = $1 AND t.application_id = cl.id
+       AND t.revoked_at IS NULL AND t.rotated_at IS NULL AND t.refresh_expires_at > $2
+       AND au.application_id = t.application_id AND au.user_id = t.user_id
+       AND au.enabled AND au.granted_scope IS NOT NULL
+       AND ($4::text IS NULL OR string_to_array($4::text, ' ') <@ string_to_array(t.scope, ' '))
+     RETURNING t.id, t.application_id, t.user_id, COALESCE($4::text, t.scope) AS scope, t.family_id, t.code_id),
+   issued AS (
+     INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
+       access_expires_at, refresh_expires_at, family_id, code_id, parent_id, created_at)
+     SELECT application_id, user_id, $5::varchar, $6::varchar, scope, $7::timestamptz, $8::timestamptz,
+       family_id, code_id, id, $2 FROM t),
+   event AS (
+     INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description, created_at)
+     SELECT application_id, 'token_refreshed', 'oauth2', 'success', user_id, scope, '', $2 FROM t)
+   SELECT scope FROM t`;
+
+const ROTATE: Record<ClientKind, string> = {
+  authenticated: rotateStatement('authenticated'),
+  public: rotateStatement('public'),
+};
+
+/**
+ * The successful refresh in ONE statement (RFC 6749 section 6, RFC 9700 section 4.14.2): marks
+ * the presented token rotated and inserts its successor and the `token_refreshed` event, only if
+ * the token belongs to the client, is live, the relation stands and the scope does not widen.
+ * Returns the new token's scope, or null when nothing changed: the caller then runs the
+ * step-by-step path (lockRefreshToken) that names the failure and revokes a replayed family.
+ */
+export async function rotateRefreshToken(
+  dataSource: DataSource,
+  r: Rotation,
+): Promise<string | null> {
+  const kind = clientKind(r.client);
+  const rows = await preparedQuery<{ scope: string }>(
+    dataSource,
+    `oauth_rotate_refresh_${kind}`,
+    ROTATE[kind],
+    [
+      hashToken(r.refreshToken),
+      r.tokens.now,
+      clientParam(r.client),
+      r.scope,
+      r.tokens.accessHash,
+      r.tokens.refreshHash,
+      r.tokens.accessExpiresAt,
+      r.tokens.refreshExpiresAt,
+    ],
+  );
+  return rows[0]?.scope ?? null;
+}
 
 /**
  * Finds and locks the presented refresh token, with its relation (RFC 9700 section 4.14.2). A
