@@ -1,14 +1,18 @@
 /**
  * Code→token exchanges per second and refreshes per second: this service on PostgreSQL versus
- * panva's oidc-provider (opaque tokens, its default in-memory adapter), same machine, same load
- * generator, same concurrency, one after the other (docs/performance-oauth.md).
+ * panva's oidc-provider (opaque tokens, its in-memory adapter), same machine, same process, same
+ * load generator, same concurrency. Both are started and warmed up first, then measured in
+ * alternating rounds (ABBA) so that a changing load on the machine weighs on both alike; the
+ * medians and the median of the per-round ratios are printed (docs/performance-oauth.md).
  *
  *   npm run bench:oauth        (BENCH_OAUTH_DATABASE_URL, or DATABASE_URL's server with db idsvc_oauth_bench)
- *   BENCH_OPS=2000 BENCH_CONCURRENCY=16 npm run bench:oauth
+ *   BENCH_OPS=3000 BENCH_ROUNDS=4 BENCH_CONCURRENCY=16 BENCH_WARMUP=2000 npm run bench:oauth
+ *   BENCH_ONLY=ours|theirs     one side only;  BENCH_PROFILE=<dir>  V8 CPU profile of each phase
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,8 +25,9 @@ import { ApplicationsService } from '../src/modules/applications/applications.se
 import { UsersService } from '../src/modules/users/users.service';
 
 const OPS = Number(process.env.BENCH_OPS ?? 3000);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const REDIRECT_URI = 'https://client.example/cb';
 // A variable, so TypeScript does not look for the ESM-only package's types.
 const OIDC_PROVIDER = 'oidc-provider';
@@ -37,11 +42,6 @@ interface Target {
   /** Makes `n` fresh authorization codes bound to REDIRECT_URI and CHALLENGE. */
   makeCodes(n: number): Promise<string[]>;
   close(): Promise<void>;
-}
-
-interface Result {
-  exchangesPerSecond: number;
-  refreshesPerSecond: number;
 }
 
 function benchUrl(): string {
@@ -228,9 +228,36 @@ async function post(url: string, form: Record<string, string>): Promise<{ refres
   return body;
 }
 
-/** Runs `tasks` with CONCURRENCY workers; returns operations per second. */
-async function run<T>(inputs: T[], task: (input: T) => Promise<void>): Promise<number> {
+/** Busy and total jiffies of the whole machine (Linux /proc/stat), or null elsewhere. */
+function machineCpu(): { busy: number; total: number } | null {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const jiffies = fields.map(Number);
+    const total = jiffies.reduce((a, b) => a + b, 0);
+    return { busy: total - jiffies[3] - jiffies[4], total };
+  } catch {
+    return null;
+  }
+}
+
+interface Phase {
+  perSecond: number;
+  /** CPU of the whole machine (all cores: server, database, load generator) per operation, µs. */
+  machineUs: number | null;
+  /** CPU of this process (server and load generator; not the database) per operation, µs. */
+  processUs: number;
+}
+
+/** Runs `task` over `inputs` with CONCURRENCY workers. */
+async function run<T>(
+  label: string,
+  inputs: T[],
+  task: (input: T) => Promise<void>,
+): Promise<Phase> {
   let next = 0;
+  const profiler = await startProfile();
+  const before = machineCpu();
+  const ownBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -238,76 +265,136 @@ async function run<T>(inputs: T[], task: (input: T) => Promise<void>): Promise<n
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return inputs.length / seconds;
+  const own = process.cpuUsage(ownBefore);
+  const after = machineCpu();
+  await profiler?.(label);
+  const jiffiesPerSecond = 100; // USER_HZ on Linux
+  return {
+    perSecond: inputs.length / seconds,
+    machineUs:
+      before && after
+        ? (((after.busy - before.busy) / jiffiesPerSecond) * 1e6) / inputs.length
+        : null,
+    processUs: (own.user + own.system) / inputs.length,
+  };
 }
 
-async function measure(target: Target): Promise<Result> {
-  const exchange = (code: string) =>
-    post(target.tokenUrl, {
+/** With BENCH_PROFILE=<dir>, a V8 CPU profile of each measured phase of this process. */
+async function startProfile(): Promise<((label: string) => Promise<void>) | null> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return null;
+  const { Session } = await import('node:inspector/promises');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (label) => {
+    const { profile } = await session.post('Profiler.stop');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, `${label}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+interface Round {
+  exchanges: Phase;
+  refreshes: Phase;
+}
+
+/** One round on one target: OPS fresh codes exchanged, then each resulting refresh token used once. */
+async function measure(target: Target, label: string, ops: number): Promise<Round> {
+  const codes = await target.makeCodes(ops);
+  const refreshTokens: string[] = [];
+  const exchanges = await run(`${label}-exchanges`, codes, async (code) => {
+    const body = await post(target.tokenUrl, {
       grant_type: 'authorization_code',
       code,
       redirect_uri: REDIRECT_URI,
       client_id: target.clientId,
       code_verifier: VERIFIER,
     });
-  const refreshTokens: string[] = [];
-  const warm = await target.makeCodes(WARMUP);
-  await run(warm, async (code) => void refreshTokens.push((await exchange(code)).refresh_token));
-  await run(
-    refreshTokens.splice(0),
-    async (rt) =>
-      void (await post(target.tokenUrl, {
-        grant_type: 'refresh_token',
-        refresh_token: rt,
-        client_id: target.clientId,
-      })),
+    refreshTokens.push(body.refresh_token);
+  });
+  const refreshes = await run(`${label}-refreshes`, refreshTokens, async (refreshToken) => {
+    await post(target.tokenUrl, {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: target.clientId,
+    });
+  });
+  return { exchanges, refreshes };
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function report(targets: Target[], rounds: Round[][]): void {
+  const [ours, theirs] = rounds;
+  const pick = (rs: Round[], k: keyof Round) => rs.map((r) => r[k].perSecond);
+  const cpu = (rs: Round[], k: keyof Round, f: 'machineUs' | 'processUs') => {
+    const values = rs.map((r) => r[k][f]).filter((v): v is number => v !== null);
+    return values.length ? median(values).toFixed(0) : '-';
+  };
+  const cell = (v: string, w: number) => v.padStart(w);
+  console.log(
+    '\n| server                 | storage                                | exchanges/s | refreshes/s | CPU µs/exchange (machine / this process) |',
   );
-  const codes = await target.makeCodes(OPS);
-  const exchangesPerSecond = await run(
-    codes,
-    async (code) => void refreshTokens.push((await exchange(code)).refresh_token),
+  console.log(
+    '| ---------------------- | -------------------------------------- | ----------: | ----------: | ---------------------------------------: |',
   );
-  const refreshesPerSecond = await run(
-    refreshTokens,
-    async (rt) =>
-      void (await post(target.tokenUrl, {
-        grant_type: 'refresh_token',
-        refresh_token: rt,
-        client_id: target.clientId,
-      })),
+  targets.forEach((target, i) => {
+    const rs = rounds[i];
+    console.log(
+      `| ${target.name.padEnd(22)} | ${target.storage.padEnd(38)} | ${cell(median(pick(rs, 'exchanges')).toFixed(0), 11)} | ${cell(median(pick(rs, 'refreshes')).toFixed(0), 11)} | ${cell(`${cpu(rs, 'exchanges', 'machineUs')} / ${cpu(rs, 'exchanges', 'processUs')}`, 40)} |`,
+    );
+  });
+  if (!theirs) return;
+  // Each round pairs two adjacent measurements; the median of the per-round ratios resists a
+  // drifting load on the machine better than a ratio of medians.
+  const ratio = (k: keyof Round) =>
+    median(ours.map((r, i) => r[k].perSecond / theirs[i][k].perSecond));
+  console.log(
+    `| ratio (ours / theirs)  | ${''.padEnd(38)} | ${cell(`${ratio('exchanges').toFixed(2)}×`, 11)} | ${cell(`${ratio('refreshes').toFixed(2)}×`, 11)} | ${''.padEnd(40)} |`,
   );
-  return { exchangesPerSecond, refreshesPerSecond };
+  const fmt = (rs: Round[], k: keyof Round) =>
+    pick(rs, k)
+      .map((v) => v.toFixed(0))
+      .join(', ');
+  console.log('\nper round (exchanges/s | refreshes/s):');
+  targets.forEach((target, i) =>
+    console.log(
+      `  ${target.name}: ${fmt(rounds[i], 'exchanges')} | ${fmt(rounds[i], 'refreshes')}`,
+    ),
+  );
+  const target = ratio('exchanges') >= 1 ? 'met' : 'NOT met';
+  console.log(`target (ours >= 1.0x theirs on exchanges): ${target}`);
 }
 
 async function main(): Promise<void> {
   console.log(
-    `OAuth token endpoint benchmark: ${OPS} operations each, ${CONCURRENCY} concurrent clients, ${WARMUP} warm-up; node ${process.version}`,
+    `OAuth token endpoint benchmark: ${ROUNDS} rounds x ${OPS} operations per target and phase, ${CONCURRENCY} concurrent clients, ${WARMUP} warm-up; node ${process.version}`,
   );
-  const results: { target: Target; result: Result }[] = [];
-  for (const factory of [ours, theirs]) {
-    const target = await factory();
-    try {
-      results.push({ target, result: await measure(target) });
-    } finally {
-      await target.close();
+  const only = process.env.BENCH_ONLY; // 'ours' or 'theirs', e.g. to profile one side
+  const targets: Target[] = [];
+  try {
+    for (const factory of [ours, theirs])
+      if (only === undefined || factory.name === only) targets.push(await factory());
+    for (const target of targets) await measure(target, 'warmup', WARMUP);
+    const rounds: Round[][] = targets.map(() => []);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Alternating order (ABBA): a slow drift of the machine's load weighs on both alike.
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      for (const i of order.filter((j) => j < targets.length))
+        rounds[i].push(await measure(targets[i], `${targets[i].name}-${round}`, OPS));
     }
+    report(targets, rounds);
+  } finally {
+    for (const target of targets) await target.close();
   }
-  const [a, b] = results;
-  const row = (name: string, storage: string, x: number, y: number) =>
-    `| ${name.padEnd(22)} | ${storage.padEnd(38)} | ${x.toFixed(0).padStart(11)} | ${y.toFixed(0).padStart(11)} |`;
-  console.log(
-    '\n| server                 | storage                                | exchanges/s | refreshes/s |',
-  );
-  console.log(
-    '| ---------------------- | -------------------------------------- | ----------- | ----------- |',
-  );
-  for (const { target, result } of results)
-    console.log(
-      row(target.name, target.storage, result.exchangesPerSecond, result.refreshesPerSecond),
-    );
-  console.log(
-    `| ratio (ours / theirs)  | ${''.padEnd(38)} | ${(a.result.exchangesPerSecond / b.result.exchangesPerSecond).toFixed(2).padStart(10)}× | ${(a.result.refreshesPerSecond / b.result.refreshesPerSecond).toFixed(2).padStart(10)}× |`,
-  );
 }
 
 main().then(
