@@ -3,7 +3,7 @@
  * (RATE_LIMIT_ENABLED=false), side by side in one run, and their ratio (docs/performance-limiter.md).
  *
  *   npm run bench:limiter
- *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONNECTIONS=32 npm run bench:limiter
+ *   BENCH_SECONDS=5 BENCH_ROUNDS=10 BENCH_CONNECTIONS=32 npm run bench:limiter
  *
  * Each variant is a separate server process (the same code, one env switch apart), loaded in
  * turn from this process over keep-alive loopback connections; rounds alternate (ABBA) so
@@ -26,8 +26,8 @@ import { ApplicationsService } from '../src/modules/applications/applications.se
 import { ApiKeysService } from '../src/modules/keys/api-keys.service';
 import { RedisServer } from '../test/utils/redis-server';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 interface Target {

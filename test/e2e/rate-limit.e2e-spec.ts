@@ -1,3 +1,5 @@
+import { AppConfig } from '../../src/config/app-config';
+import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
 import { createApiKey, createApplication } from '../factories';
 import { FixedClock } from '../utils/fixed-clock';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -134,6 +136,23 @@ describe('rate limit of the application API', () => {
     const next = await me(keys[0]);
     expect(next.status).toBe(200);
     expect(next.headers['x-ratelimit-remaining']).toBe('4');
+  });
+
+  it('notices an address block earned on other instances within one second', async () => {
+    const { keys } = await appWithKeys('Memo');
+    expect((await me(keys[0])).status).toBe(200); // this instance now knows the address is clear
+    // Other instances charge this address's failed-authentication bucket to its limit (3).
+    const store = t.app.get(LimiterStore);
+    const window = Math.floor(start.getTime() / 60_000);
+    const prefix = t.app.get(AppConfig).rateLimitKeyPrefix;
+    for (let i = 0; i < 3; i += 1) {
+      await store.increment(`${prefix}ip:127.0.0.1:${window}`, 3, 65_000, 'unauthenticated');
+    }
+    expect((await me(keys[0])).status).toBe(200); // remembered as clear for up to 1 s
+    t.clock.advance(1001);
+    const blocked = await me(keys[0]);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error).toBe('rate_limited');
   });
 
   it('charges a 403 insufficient_scope request and sends the headers with it', async () => {
