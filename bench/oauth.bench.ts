@@ -16,13 +16,13 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { configureApp } from '../src/app.setup';
 import { loadConfig } from '../src/config/app-config';
 import { ApplicationsService } from '../src/modules/applications/applications.service';
 import { UsersService } from '../src/modules/users/users.service';
+import { benchDatabaseUrl, recreateDatabase } from './bench-database';
 
 const OPS = Number(process.env.BENCH_OPS ?? 3000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
@@ -44,27 +44,8 @@ interface Target {
   close(): Promise<void>;
 }
 
-function benchUrl(): string {
-  if (process.env.BENCH_OAUTH_DATABASE_URL) return process.env.BENCH_OAUTH_DATABASE_URL;
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  base.pathname = '/idsvc_oauth_bench';
-  return base.toString();
-}
-
-async function recreateDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = target.pathname.slice(1);
-  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`refusing odd database name ${name}`);
-  target.pathname = '/postgres';
-  const admin = new Client({ connectionString: target.toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-}
-
 async function ours(): Promise<Target> {
-  const url = benchUrl();
+  const url = benchDatabaseUrl(process.env.BENCH_OAUTH_DATABASE_URL, 'idsvc_oauth_bench');
   await recreateDatabase(url);
   const config = loadConfig({
     NODE_ENV: 'test',

@@ -10,7 +10,6 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { configureApp } from '../src/app.setup';
@@ -18,31 +17,12 @@ import { loadConfig } from '../src/config/app-config';
 import { ApplicationsService } from '../src/modules/applications/applications.service';
 import { ApiKeysService } from '../src/modules/keys/api-keys.service';
 import { SeedService } from '../src/modules/users/seed.service';
+import { benchDatabaseUrl, recreateDatabase } from './bench-database';
 
 const APPS = 10;
 const PER_APP = Number(process.env.BENCH_USERS_PER_APP ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = 20;
-
-function benchUrl(): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  base.pathname = '/idsvc_bench';
-  return base.toString();
-}
-
-/** Drops and re-creates the benchmark database, so every run starts from the same state. */
-async function recreateDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = target.pathname.slice(1);
-  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`refusing odd database name ${name}`);
-  target.pathname = '/postgres';
-  const admin = new Client({ connectionString: target.toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-}
 
 interface Query {
   name: string;
@@ -116,7 +96,7 @@ async function measure(
 const fmt = (ms: number): string => ms.toFixed(2).padStart(8);
 
 async function main(): Promise<void> {
-  const url = benchUrl();
+  const url = benchDatabaseUrl(process.env.BENCH_DATABASE_URL, 'idsvc_bench');
   await recreateDatabase(url);
   const config = loadConfig({
     NODE_ENV: 'test',
