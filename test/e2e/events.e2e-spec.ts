@@ -1,5 +1,5 @@
-import { createApiKey, createApplication, createUser } from '../factories';
-import { bearer } from '../utils/app-users';
+import { createApiKey, createUser } from '../factories';
+import { bearer, twoApplications } from '../utils/app-users';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /** GET /events (spec 2, 4.1, 6, 8; docs/events.md). */
@@ -16,10 +16,7 @@ describe('application API: events', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.truncate();
-    appA = (await createApplication(t.app, { name: 'A' })).application.id;
-    appB = (await createApplication(t.app, { name: 'B' })).application.id;
-    keyA = (await createApiKey(t.app, appA, ['user:read'])).plaintext;
-    keyB = (await createApiKey(t.app, appB, ['user:read'])).plaintext;
+    ({ appA, appB, keyA, keyB } = await twoApplications(t, ['user:read']));
   });
 
   const get = (key: string, query = '') =>

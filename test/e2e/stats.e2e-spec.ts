@@ -1,5 +1,5 @@
-import { createApiKey, createApplication, createUser } from '../factories';
-import { bearer, relate } from '../utils/app-users';
+import { createApiKey, createUser } from '../factories';
+import { bearer, relate, twoApplications } from '../utils/app-users';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 const NOW = new Date('2031-06-15T10:00:00.000Z');
@@ -21,10 +21,7 @@ describe('application API: stats', () => {
   beforeEach(async () => {
     await t.truncate();
     t.clock.set(NOW);
-    appA = (await createApplication(t.app, { name: 'A' })).application.id;
-    appB = (await createApplication(t.app, { name: 'B' })).application.id;
-    keyA = (await createApiKey(t.app, appA, ['stats:read'])).plaintext;
-    keyB = (await createApiKey(t.app, appB, ['stats:read'])).plaintext;
+    ({ appA, appB, keyA, keyB } = await twoApplications(t, ['stats:read']));
   });
 
   const stats = (key: string) =>

@@ -1,5 +1,5 @@
-import { createApiKey, createApplication, createUser } from '../factories';
-import { bearer, insertToken, relate } from '../utils/app-users';
+import { createApiKey, createUser } from '../factories';
+import { bearer, insertToken, relate, twoApplications } from '../utils/app-users';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 const NOW = new Date('2031-03-04T05:06:07.000Z');
@@ -21,10 +21,7 @@ describe('application API: changing users', () => {
   beforeEach(async () => {
     await t.truncate();
     t.clock.set(NOW);
-    appA = (await createApplication(t.app, { name: 'A' })).application.id;
-    appB = (await createApplication(t.app, { name: 'B' })).application.id;
-    keyA = (await createApiKey(t.app, appA, [...ALL])).plaintext;
-    keyB = (await createApiKey(t.app, appB, [...ALL])).plaintext;
+    ({ appA, appB, keyA, keyB } = await twoApplications(t, [...ALL]));
     userId = (await createUser(t.app, { username: 'bob', email: 'bob@example.org' })).id;
     await relate(t, appA, userId, { group: 't0', authCount: 3, grantedScope: 'openid email' });
   });

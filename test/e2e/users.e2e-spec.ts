@@ -1,5 +1,5 @@
-import { createApiKey, createApplication, createUser } from '../factories';
-import { bearer, relate } from '../utils/app-users';
+import { createApiKey, createUser } from '../factories';
+import { bearer, relate, twoApplications } from '../utils/app-users';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /** GET /users and GET /users/:userId (spec 4.1, 7, 8; docs/users-api.md). */
@@ -16,10 +16,7 @@ describe('application API: users', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.truncate();
-    appA = (await createApplication(t.app, { name: 'A' })).application.id;
-    appB = (await createApplication(t.app, { name: 'B' })).application.id;
-    keyA = (await createApiKey(t.app, appA, ['user:read'])).plaintext;
-    keyB = (await createApiKey(t.app, appB, ['user:read'])).plaintext;
+    ({ appA, appB, keyA, keyB } = await twoApplications(t, ['user:read']));
   });
 
   const list = (key: string, query = '') =>

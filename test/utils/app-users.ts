@@ -1,3 +1,5 @@
+import type { ApiScope } from '../../src/modules/keys/scopes';
+import { createApiKey, createApplication } from '../factories';
 import type { TestApp } from './test-app';
 
 export interface RelationInput {
@@ -64,3 +66,19 @@ export async function insertToken(
 }
 
 export const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
+
+export interface TwoApplications {
+  appA: number;
+  appB: number;
+  keyA: string;
+  keyB: string;
+}
+
+/** Applications A and B, each with one key of the given scopes: the isolation fixture. */
+export async function twoApplications(t: TestApp, scopes: ApiScope[]): Promise<TwoApplications> {
+  const appA = (await createApplication(t.app, { name: 'A' })).application.id;
+  const appB = (await createApplication(t.app, { name: 'B' })).application.id;
+  const keyA = (await createApiKey(t.app, appA, scopes)).plaintext;
+  const keyB = (await createApiKey(t.app, appB, scopes)).plaintext;
+  return { appA, appB, keyA, keyB };
+}
