@@ -10,7 +10,8 @@ import type { User } from '../users/user.entity';
 import type { AuthorizationRequest } from './authorization-request';
 import { OAuthCode } from './oauth-code.entity';
 import { OAuthError } from './oauth-error';
-import { hashToken, newOpaqueToken } from './opaque-token';
+import { newOpaqueToken } from './opaque-token';
+import { sha256Hex } from '../keys/key-format';
 import { scopeUnion } from './scopes';
 import { AccessDecision, checkUserAccess } from './steps/check-user-access';
 
@@ -95,7 +96,7 @@ export class GrantService {
     const code = newOpaqueToken();
     const now = this.clock.now();
     await manager.getRepository(OAuthCode).insert({
-      codeHash: hashToken(code),
+      codeHash: sha256Hex(code),
       applicationId,
       userId,
       redirectUri: request.redirectUri,

@@ -1,13 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** 256 bits from the CSPRNG as base64url (43 characters): codes, tokens, session and request ids. */
+/**
+ * 256 bits from the CSPRNG as base64url (43 characters): codes, tokens, session and request ids.
+ * Stored and looked up as sha256Hex (keys/key-format.ts), like API keys.
+ */
 export function newOpaqueToken(): string {
   return randomBytes(32).toString('base64url');
-}
-
-/** SHA-256 hex: how every opaque secret is stored and looked up. */
-export function hashToken(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
 /** BASE64URL(SHA256(code_verifier)) (RFC 7636 section 4.2). */

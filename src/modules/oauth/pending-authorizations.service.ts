@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { MoreThan, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import type { AuthorizationRequest } from './authorization-request';
-import { hashToken, newOpaqueToken } from './opaque-token';
+import { newOpaqueToken } from './opaque-token';
+import { sha256Hex } from '../keys/key-format';
 import { PendingAuthorization } from './pending-authorization.entity';
 
 /** How long a user has to sign in and consent before the request must be started again. */
@@ -27,7 +28,7 @@ export class PendingAuthorizationsService {
     const id = newOpaqueToken();
     const now = this.clock.now();
     await this.pending.insert({
-      id: hashToken(id),
+      id: sha256Hex(id),
       applicationId: request.applicationId,
       request,
       expiresAt: new Date(now.getTime() + PENDING_TTL_SECONDS * 1000),
@@ -39,7 +40,7 @@ export class PendingAuthorizationsService {
   async find(id: unknown): Promise<Pending | null> {
     if (typeof id !== 'string' || id === '' || id.length > 100) return null;
     const row = await this.pending.findOneBy({
-      id: hashToken(id),
+      id: sha256Hex(id),
       expiresAt: MoreThan(this.clock.now()),
     });
     return row ? { id, request: row.request } : null;
@@ -50,7 +51,7 @@ export class PendingAuthorizationsService {
    * submission already took it (only the one that deletes the row may go on).
    */
   async take(id: string): Promise<boolean> {
-    const result = await this.pending.delete({ id: hashToken(id) });
+    const result = await this.pending.delete({ id: sha256Hex(id) });
     return (result.affected ?? 0) > 0;
   }
 }

@@ -6,7 +6,8 @@ import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { User } from '../users/user.entity';
 import { OAuthSession } from './oauth-session.entity';
-import { hashToken, newOpaqueToken } from './opaque-token';
+import { newOpaqueToken } from './opaque-token';
+import { sha256Hex } from '../keys/key-format';
 import { PgSessionStore, RedisSessionStore, SessionStore } from './session.store';
 
 export interface NewSession {
@@ -47,20 +48,20 @@ export class SessionService implements OnApplicationShutdown {
     const cookieValue = newOpaqueToken();
     const ttl = this.config.sessionTtlSeconds;
     const expiresAt = new Date(this.clock.now().getTime() + ttl * 1000);
-    await this.store.put(hashToken(cookieValue), { userId, expiresAt }, ttl);
+    await this.store.put(sha256Hex(cookieValue), { userId, expiresAt }, ttl);
     return { cookieValue, maxAgeSeconds: ttl };
   }
 
   /** The signed-in user, or null for no, unknown or expired session. */
   async currentUser(cookieValue: string | undefined): Promise<User | null> {
     if (cookieValue === undefined || cookieValue.length > 100) return null;
-    const record = await this.store.get(hashToken(cookieValue));
+    const record = await this.store.get(sha256Hex(cookieValue));
     if (!record || record.expiresAt.getTime() <= this.clock.now().getTime()) return null;
     return this.users.findOneBy({ id: record.userId });
   }
 
   async destroy(cookieValue: string | undefined): Promise<void> {
-    if (cookieValue !== undefined) await this.store.delete(hashToken(cookieValue));
+    if (cookieValue !== undefined) await this.store.delete(sha256Hex(cookieValue));
   }
 
   async onApplicationShutdown(): Promise<void> {

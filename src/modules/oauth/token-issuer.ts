@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
-import { hashToken, newOpaqueToken } from './opaque-token';
+import { newOpaqueToken } from './opaque-token';
+import { sha256Hex } from '../keys/key-format';
 
 /** The token response (spec section 2; RFC 6749 section 5.1). */
 export interface TokenResponse {
@@ -87,8 +88,8 @@ export class TokenIssuer {
     return {
       accessToken,
       refreshToken,
-      accessHash: hashToken(accessToken),
-      refreshHash: hashToken(refreshToken),
+      accessHash: sha256Hex(accessToken),
+      refreshHash: sha256Hex(refreshToken),
       now,
       accessExpiresAt: new Date(now.getTime() + this.config.accessTokenTtlSeconds * 1000),
       refreshExpiresAt: new Date(now.getTime() + this.config.refreshTokenTtlSeconds * 1000),

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
-import { hashToken } from './opaque-token';
+import { sha256Hex } from '../keys/key-format';
 import { EMAILS_SCOPES, OAuthScope, USERINFO_SCOPES, scopeAllows } from './scopes';
 
 /** User info (spec section 2). */
@@ -98,7 +98,7 @@ export class UserinfoService {
        JOIN app_users au ON au.application_id = t.application_id AND au.user_id = t.user_id
          AND au.enabled AND au.granted_scope IS NOT NULL
        WHERE t.access_token_hash = $1 AND t.revoked_at IS NULL AND t.access_expires_at > $2`,
-      [hashToken(token), this.clock.now()],
+      [sha256Hex(token), this.clock.now()],
     );
     const owner = rows[0];
     if (!owner) throw invalidToken('The access token is invalid, expired or revoked');

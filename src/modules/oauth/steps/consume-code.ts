@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventsService } from '../../events/events.service';
-import { hashToken } from '../opaque-token';
+import { sha256Hex } from '../../keys/key-format';
 import type { MintedTokens } from '../token-issuer';
 import type { RelationState } from './check-relation';
 import { preparedQuery } from './prepared-query';
@@ -91,7 +91,7 @@ export async function redeemCode(
 ): Promise<ConsumedCode | null> {
   const kind = clientKind(r.client);
   const rows = await preparedQuery<CodeRow>(dataSource, `oauth_redeem_code_${kind}`, REDEEM[kind], [
-    hashToken(r.code),
+    sha256Hex(r.code),
     r.tokens.now,
     clientParam(r.client),
     r.redirectUri,
@@ -131,7 +131,7 @@ export async function revokeReplayedCode(
 ): Promise<void> {
   const spent = await manager.query<CodeRow[]>(
     'SELECT id, application_id, user_id, scope FROM oauth_codes WHERE code_hash = $1',
-    [hashToken(code)],
+    [sha256Hex(code)],
   );
   const row = spent[0];
   if (!row) return;

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventsService } from '../../events/events.service';
 import { OAuthError } from '../oauth-error';
-import { hashToken } from '../opaque-token';
+import { sha256Hex } from '../../keys/key-format';
 import type { MintedTokens } from '../token-issuer';
 import type { RelationState } from './check-relation';
 import { preparedQuery } from './prepared-query';
@@ -91,7 +91,7 @@ export async function rotateRefreshToken(
     `oauth_rotate_refresh_${kind}`,
     ROTATE[kind],
     [
-      hashToken(r.refreshToken),
+      sha256Hex(r.refreshToken),
       r.tokens.now,
       clientParam(r.client),
       r.scope,
@@ -122,7 +122,7 @@ export async function lockRefreshToken(
      FROM oauth_tokens t
      LEFT JOIN app_users au ON au.application_id = t.application_id AND au.user_id = t.user_id
      WHERE t.refresh_token_hash = $1 FOR UPDATE OF t`,
-    [hashToken(refreshToken)],
+    [sha256Hex(refreshToken)],
   );
   const row = rows[0];
   // Bound to its client: another client's token is treated as unknown (RFC 6749 section 6).
