@@ -171,6 +171,38 @@ describe('admin CLI commands (--json output)', () => {
     ]);
   });
 
+  it('refuses a taken username or email with conflict, also when two creations race', async () => {
+    await cli('user', 'create', '--username', 'carol', '--email', 'carol@example.org', '--json');
+    const sameEmail = await cli(
+      'user',
+      'create',
+      '--username',
+      'carol2',
+      '--email',
+      'Carol@Example.org',
+      '--json',
+    );
+    expect(onlyJson(sameEmail.stdout)).toEqual({
+      error: 'conflict',
+      message: 'username or email already in use',
+    });
+
+    const raced = await Promise.all(
+      ['d1@example.org', 'd2@example.org'].map((email) =>
+        cli('user', 'create', '--username', 'dave', '--email', email, '--json'),
+      ),
+    );
+    expect(raced.map((r) => r.exitCode).sort()).toEqual([0, 1]);
+    expect(raced.map((r) => onlyJson(r.stdout).error ?? 'created').sort()).toEqual([
+      'conflict',
+      'created',
+    ]);
+    const rows = await t.dataSource.query(
+      "SELECT count(*)::int AS n FROM users WHERE username = 'dave'",
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
   it('reports failures as one JSON object and a non-zero exit', async () => {
     const usage = await cli('key', 'create', '--app', 'x', '--name', 'k', '--json');
     expect(usage.exitCode).toBe(2);

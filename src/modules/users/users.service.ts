@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { hashPassword } from './password';
@@ -41,26 +41,34 @@ export class UsersService {
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const verified = input.emailVerified ?? false;
 
-    return this.dataSource.transaction(async (manager) => {
-      const taken = await manager
-        .getRepository(User)
-        .createQueryBuilder('u')
-        .where('u.username = :username OR u.email = :email', { username: input.username, email })
-        .getExists();
-      const emailTaken = await manager.getRepository(UserEmail).existsBy({ email });
-      if (taken || emailTaken)
-        throw new AppError(ErrorCode.Conflict, 409, 'username or email already in use');
-      const user = await manager.getRepository(User).save({
-        username: input.username,
-        email,
-        nickname: input.nickname ?? '',
-        emailVerified: verified,
-        passwordHash,
+    // The unique indexes on username and email decide, so two concurrent creations cannot both
+    // pass a check; a violation is the client's conflict, not a server failure.
+    return this.dataSource
+      .transaction(async (manager) => {
+        const user = await manager.getRepository(User).save({
+          username: input.username,
+          email,
+          nickname: input.nickname ?? '',
+          emailVerified: verified,
+          passwordHash,
+        });
+        await manager
+          .getRepository(UserEmail)
+          .save({ userId: user.id, email, verified, primary: true, visibility: 'public' });
+        return user;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) {
+          throw new AppError(ErrorCode.Conflict, 409, 'username or email already in use');
+        }
+        throw error;
       });
-      await manager
-        .getRepository(UserEmail)
-        .save({ userId: user.id, email, verified, primary: true, visibility: 'public' });
-      return user;
-    });
   }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    error instanceof QueryFailedError &&
+    (error.driverError as { code?: string } | undefined)?.code === '23505'
+  );
 }
