@@ -3,6 +3,7 @@ import { UsersRelationsTokensEvents1795302850823 } from './1795302850823-UsersRe
 import { UserQueryIndexes1795310000000 } from './1795310000000-UserQueryIndexes';
 import { OAuthCodesSessionsPending1795320000000 } from './1795320000000-OAuthCodesSessionsPending';
 import { AppUserSearch1795330000000 } from './1795330000000-AppUserSearch';
+import { EventCommitOrder1795350000000 } from './1795350000000-EventCommitOrder';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   UserQueryIndexes1795310000000,
   OAuthCodesSessionsPending1795320000000,
   AppUserSearch1795330000000,
+  EventCommitOrder1795350000000,
 ];

@@ -5,7 +5,7 @@ import {
   Index,
   JoinColumn,
   ManyToOne,
-  PrimaryGeneratedColumn,
+  PrimaryColumn,
 } from 'typeorm';
 import { Application } from '../applications/application.entity';
 
@@ -13,8 +13,14 @@ import { Application } from '../applications/application.entity';
 @Entity({ name: 'events' })
 @Index('idx_events_application_created_id', ['applicationId', 'createdAt', 'id'])
 @Index('idx_events_app_type_created_id', ['applicationId', 'eventType', 'createdAt', 'id'])
+@Index('idx_events_application_id', ['applicationId', 'id'])
 export class AuthEvent {
-  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_events' })
+  /**
+   * Drawn from events_id_seq by the trigger trg_events_assign_id, never by the caller: the
+   * trigger first takes the application's event-writer lock (migration EventCommitOrder,
+   * docs/events.md), which is what makes GET /events?after safe.
+   */
+  @PrimaryColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_events' })
   id!: string;
 
   @Column({ name: 'application_id', type: 'integer' })
@@ -43,6 +49,7 @@ export class AuthEvent {
   @Column({ type: 'text', default: '' })
   description!: string;
 
+  /** Stored at millisecond precision (the trigger cuts it), the precision the API shows. */
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
-import { AuthEvent } from './event.entity';
 import type { EventType } from './event-types';
 
 export interface NewEvent {
@@ -18,18 +17,23 @@ export class EventsService {
 
   /**
    * Records an event through the caller's transaction manager, so the event is written
-   * if and only if the change it reports is committed.
+   * if and only if the change it reports is committed. The id comes from the events trigger
+   * (docs/events.md), so it is read back with RETURNING. Returns the new event's id.
    */
-  async record(manager: EntityManager, event: NewEvent): Promise<AuthEvent> {
-    return manager.getRepository(AuthEvent).save({
-      applicationId: event.applicationId,
-      eventType: event.eventType,
-      protocol: 'oauth2',
-      status: 'success',
-      userId: event.userId,
-      scope: event.scope ?? '',
-      description: event.description ?? '',
-      createdAt: this.clock.now(),
-    });
+  async record(manager: EntityManager, event: NewEvent): Promise<string> {
+    const [row] = await manager.query<{ id: string }[]>(
+      `INSERT INTO events (application_id, event_type, protocol, status, user_id, scope,
+                           description, created_at)
+       VALUES ($1, $2, 'oauth2', 'success', $3, $4, $5, $6) RETURNING id::text AS id`,
+      [
+        event.applicationId,
+        event.eventType,
+        event.userId,
+        event.scope ?? '',
+        event.description ?? '',
+        this.clock.now(),
+      ],
+    );
+    return row.id;
   }
 }
