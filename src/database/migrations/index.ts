@@ -4,6 +4,7 @@ import { UserQueryIndexes1795310000000 } from './1795310000000-UserQueryIndexes'
 import { OAuthCodesSessionsPending1795320000000 } from './1795320000000-OAuthCodesSessionsPending';
 import { AppUserSearch1795330000000 } from './1795330000000-AppUserSearch';
 import { EventCommitOrder1795350000000 } from './1795350000000-EventCommitOrder';
+import { CaseInsensitiveUserNames1795360000000 } from './1795360000000-CaseInsensitiveUserNames';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   OAuthCodesSessionsPending1795320000000,
   AppUserSearch1795330000000,
   EventCommitOrder1795350000000,
+  CaseInsensitiveUserNames1795360000000,
 ];

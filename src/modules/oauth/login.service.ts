@@ -37,11 +37,18 @@ export class LoginService {
     return { kind: 'ok', user };
   }
 
+  /**
+   * Usernames and emails are unique regardless of case, so either spelling names one account;
+   * the comparison is the expression of the unique indexes on lower(...) (migration
+   * CaseInsensitiveUserNames), which serve it.
+   */
   private findByIdentifier(identifier: string): Promise<User | null> {
     if (identifier === '' || identifier.length > 254) return Promise.resolve(null);
-    return identifier.includes('@')
-      ? this.users.findOneBy({ email: identifier.toLowerCase() })
-      : this.users.findOneBy({ username: identifier });
+    const column = identifier.includes('@') ? 'email' : 'username';
+    return this.users
+      .createQueryBuilder('u')
+      .where(`lower(u.${column}) = lower(:identifier)`, { identifier })
+      .getOne();
   }
 
   private async burnHash(password: string): Promise<false> {

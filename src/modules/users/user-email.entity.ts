@@ -11,6 +11,8 @@ import { User } from './user.entity';
 
 /** One of a user's email addresses (spec section 2, user email entry). */
 @Entity({ name: 'user_emails' })
+// Unique regardless of case: unique index on lower(email) (migration CaseInsensitiveUserNames).
+@Index('uq_user_emails_lower_email', { synchronize: false })
 export class UserEmail {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_user_emails' })
   id!: string;
@@ -23,7 +25,6 @@ export class UserEmail {
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_user_emails_user' })
   user?: User;
 
-  @Index('uq_user_emails_email', { unique: true })
   @Column({ type: 'varchar', length: 254 })
   email!: string;
 

@@ -9,16 +9,19 @@ import {
 
 /** An end user. The id is a bigint, carried as decimal text (spec section 2, userId). */
 @Entity({ name: 'users' })
+// Unique regardless of case: unique indexes on lower(username) and lower(email), which TypeORM
+// cannot declare (hand-written in migration CaseInsensitiveUserNames).
+@Index('uq_users_lower_username', { synchronize: false })
+@Index('uq_users_lower_email', { synchronize: false })
 export class User {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_users' })
   id!: string;
 
-  @Index('uq_users_username', { unique: true })
+  /** As typed at creation; unique case-insensitively. */
   @Column({ type: 'varchar', length: 64 })
   username!: string;
 
   /** Primary email, lower-cased. */
-  @Index('uq_users_email', { unique: true })
   @Column({ type: 'varchar', length: 254 })
   email!: string;
 
