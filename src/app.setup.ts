@@ -3,8 +3,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { applicationApiJsonBody } from './common/http/json-body';
+import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
+import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
+
+/** Options of NestFactory.create: bodies are parsed by configureApp, not Nest's default parsers. */
+export const NEST_APP_OPTIONS = { bufferLogs: true, bodyParser: false } as const;
 
 /** HTTP-level settings shared by main.ts and the e2e tests, so tests run the real stack. */
 export function configureApp(app: INestApplication): void {
@@ -14,8 +18,7 @@ export function configureApp(app: INestApplication): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
-  // Malformed JSON on the application API is 400 invalid_body (spec section 7).
-  express.use('/api/v1/app', applicationApiJsonBody);
+  useBodyParsers(express, config.publicBaseUrl.startsWith('https://'));
   app.enableShutdownHooks();
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json).
   const openApi = new DocumentBuilder()
@@ -24,4 +27,18 @@ export function configureApp(app: INestApplication): void {
     .addBearerAuth()
     .build();
   SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, openApi));
+}
+
+/**
+ * Every body is read here, once, before routing (main.ts turns Nest's own parsers off), with
+ * limits and strict UTF-8 (docs/errors.md). Errors raised here never reach the controllers'
+ * filters, so the OAuth families render theirs right after their parsers; the application API
+ * and the rest go on to the global filter's `{error, message}`.
+ */
+function useBodyParsers(express: NestExpressApplication, secure: boolean): void {
+  express.use('/api/oauth2', readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
+  express.use('/oauth2', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
+  // The application API's PATCH answers other media types itself (400 invalid_body).
+  express.use('/api/v1/app', readBody({ json: true, otherTypes: 'ignore' }));
+  express.use(readBody({ json: true, form: true, otherTypes: 'ignore' }));
 }

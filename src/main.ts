@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
+import { configureApp, NEST_APP_OPTIONS } from './app.setup';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
 
@@ -18,7 +18,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create(AppModule.forRoot(config), { bufferLogs: true });
+  const app = await NestFactory.create(AppModule.forRoot(config), NEST_APP_OPTIONS);
   configureApp(app);
   await app.listen(config.port, config.host);
   process.stderr.write(

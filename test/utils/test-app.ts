@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import supertest from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
+import { configureApp, NEST_APP_OPTIONS } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app-config';
 import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
@@ -36,7 +36,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication({ bufferLogs: true });
+  const app = moduleRef.createNestApplication(NEST_APP_OPTIONS);
   configureApp(app);
   await app.init();
   await app.listen(0, '127.0.0.1');

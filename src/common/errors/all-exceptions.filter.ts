@@ -8,6 +8,8 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import { appErrorForBody } from '../http/json-body';
+import { BodyError } from '../http/request-body';
 import { AppError } from './app-error';
 import { ErrorCode } from './error-code';
 
@@ -61,6 +63,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     exception: unknown,
     request: Request,
   ): { status: number; body: Record<string, unknown> } {
+    // Refused before routing (src/common/http/request-body.ts), already logged as a warning.
+    if (exception instanceof BodyError) exception = appErrorForBody(exception);
     if (exception instanceof AppError) {
       if (exception.status >= 500) this.logFailure(exception, request);
       return { status: exception.status, body: exception.toBody() };

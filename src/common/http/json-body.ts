@@ -1,33 +1,27 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { json } from 'express';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
+import { BodyError, BodyFailure, JSON_BODY_LIMIT } from './request-body';
 
-/** Same limits as Nest's default JSON parser (100 kB, objects and arrays only). */
-const parser = json({ limit: '100kb', strict: true });
+const APP_ERRORS: Record<BodyFailure, [ErrorCode, string]> = {
+  too_large: [
+    ErrorCode.PayloadTooLarge,
+    `Request body too large (limit ${JSON_BODY_LIMIT / 1024} kB)`,
+  ],
+  malformed: [ErrorCode.InvalidBody, 'The request body is not valid JSON'],
+  invalid_utf8: [ErrorCode.InvalidBody, 'The request body is not valid UTF-8'],
+  unsupported_type: [ErrorCode.UnsupportedMediaType, 'Unsupported content type'],
+  unsupported_charset: [ErrorCode.UnsupportedMediaType, 'Unsupported body charset (UTF-8 only)'],
+  unsupported_encoding: [ErrorCode.UnsupportedMediaType, 'Content-Encoding is not supported'],
+};
 
 /**
- * JSON body parsing for the application API, answering malformed JSON with the spec's
- * 400 invalid_body (section 7) instead of a generic error. It runs before Nest's own parser,
- * which then sees the body as parsed and skips it.
+ * A refused body in the application API's `{error, message}` form (spec section 7): malformed
+ * JSON is 400 invalid_body; the body is read before authentication, so even without a key.
  */
-export const applicationApiJsonBody: RequestHandler = (
-  req: Request,
-  res: Response,
-  next: NextFunction,
-) => {
-  parser(req, res, (error?: unknown) => {
-    if (error === undefined || error === null) return next();
-    const status = (error as { status?: number }).status;
-    if (status === 413) {
-      return next(new AppError(ErrorCode.PayloadTooLarge, 413, 'Request body too large'));
-    }
-    if (status === 415) {
-      return next(new AppError(ErrorCode.UnsupportedMediaType, 415, 'Unsupported body encoding'));
-    }
-    return next(new AppError(ErrorCode.InvalidBody, 400, 'The request body is not valid JSON'));
-  });
-};
+export function appErrorForBody(error: BodyError): AppError {
+  const [code, message] = APP_ERRORS[error.failure];
+  return new AppError(code, error.status, message);
+}
 
 /** True for application/json and +json media types (RFC 6839), with or without parameters. */
 export function isJsonContentType(value: string | undefined): boolean {

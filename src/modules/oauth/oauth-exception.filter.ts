@@ -15,13 +15,7 @@ export class OAuthExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const request = host.switchToHttp().getRequest<Request>();
     if (response.headersSent) return;
-    const error = this.toOAuthError(exception, request);
-    response.setHeader('Cache-Control', 'no-store');
-    response.setHeader('Pragma', 'no-cache');
-    if (error.wwwAuthenticate) response.setHeader('WWW-Authenticate', error.wwwAuthenticate);
-    response
-      .status(error.status)
-      .json({ error: error.error, error_description: error.description });
+    sendOAuthError(response, this.toOAuthError(exception, request));
   }
 
   private toOAuthError(exception: unknown, request: Request): OAuthError {
@@ -36,4 +30,12 @@ export class OAuthExceptionFilter implements ExceptionFilter {
     );
     return new OAuthError('server_error', 'Internal server error', 500);
   }
+}
+
+/** Writes an OAuth error response (also used for bodies refused before routing). */
+export function sendOAuthError(response: Response, error: OAuthError): void {
+  response.setHeader('Cache-Control', 'no-store');
+  response.setHeader('Pragma', 'no-cache');
+  if (error.wwwAuthenticate) response.setHeader('WWW-Authenticate', error.wwwAuthenticate);
+  response.status(error.status).json({ error: error.error, error_description: error.description });
 }

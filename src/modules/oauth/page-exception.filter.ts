@@ -16,18 +16,14 @@ export class PageExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const request = host.switchToHttp().getRequest<Request>();
     if (response.headersSent) return;
-    const { status, title, message } = this.describe(exception, request);
-    sendPage(
+    sendErrorPage(
       response,
-      { status, html: messagePage(title, message) },
+      this.describe(exception, request),
       this.config.publicBaseUrl.startsWith('https://'),
     );
   }
 
-  private describe(
-    exception: unknown,
-    request: Request,
-  ): { status: number; title: string; message: string } {
+  private describe(exception: unknown, request: Request): ErrorPage {
     if (exception instanceof PageError) {
       return { status: exception.status, title: exception.title, message: exception.message };
     }
@@ -48,4 +44,15 @@ export class PageExceptionFilter implements ExceptionFilter {
     );
     return { status: 500, title: 'Something went wrong', message: 'Please try again later.' };
   }
+}
+
+export interface ErrorPage {
+  status: number;
+  title: string;
+  message: string;
+}
+
+/** Writes an HTML error page (also used for bodies refused before routing). */
+export function sendErrorPage(response: Response, page: ErrorPage, secure: boolean): void {
+  sendPage(response, { status: page.status, html: messagePage(page.title, page.message) }, secure);
 }
