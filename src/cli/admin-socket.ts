@@ -5,10 +5,11 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { rmSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 import { createConnection, createServer, Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import { AppConfig } from '../config/app-config';
+import { OWNER_ONLY_SOCKET } from '../database/data-dir-lock';
 import { AdminCommands } from './admin-commands';
 import { CliResult, runCommand } from './run-command';
 
@@ -22,7 +23,7 @@ export function adminSocketPath(dataDir: string): string {
 /**
  * The embedded database belongs to one process at a time, so while the service runs on it
  * the CLI hands its command line to the service through this unix socket (mode 0600, inside
- * the data directory: only the operator's account reaches it). One JSON line each way.
+ * the 0700 data directory: only the operator's account reaches it). One JSON line each way.
  */
 @Injectable()
 export class AdminSocketServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -53,12 +54,10 @@ export class AdminSocketServer implements OnApplicationBootstrap, OnApplicationS
       });
       socket.on('error', () => socket.destroy());
     });
-    await new Promise<void>((done, fail) =>
-      this.server!.once('error', fail).listen(
-        { path, readableAll: false, writableAll: false },
-        done,
-      ),
-    );
+    await new Promise<void>((done, fail) => this.server!.once('error', fail).listen(path, done));
+    // bind() creates the file under the umask; until this chmod only the owner can reach it
+    // anyway, the data directory being 0700 (data-dir-lock.ts).
+    chmodSync(path, OWNER_ONLY_SOCKET);
     this.logger.log(`Admin socket for the CLI at ${path}`);
   }
 

@@ -1,8 +1,23 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireDataDirLock, DataDirLockedError, lockHolder } from './data-dir-lock';
+import {
+  acquireDataDirLock,
+  DataDirLockedError,
+  lockHolder,
+  restrictToOwner,
+} from './data-dir-lock';
+
+const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
 describe('acquireDataDirLock', () => {
   let dir: string;
@@ -42,5 +57,27 @@ describe('acquireDataDirLock', () => {
     const release = acquireDataDirLock(dir);
     expect(lockHolder(dir)).toBe(process.pid);
     release();
+  });
+
+  it('creates the directory 0700 and the lock 0600 even under umask 0', () => {
+    const previous = process.umask(0);
+    try {
+      const data = join(dir, 'new', 'data');
+      const release = acquireDataDirLock(data);
+      expect([modeOf(data), modeOf(join(data, 'LOCK'))]).toEqual(['700', '600']);
+      release();
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it('narrows a directory open to other accounts to 0700, and says so', () => {
+    chmodSync(dir, 0o755);
+    expect(restrictToOwner(dir)).toBe(
+      `The embedded data directory ${dir} was open to other accounts (mode 0755); ` +
+        'restricted it to its owner (0700).',
+    );
+    expect(modeOf(dir)).toBe('700');
+    expect(restrictToOwner(dir)).toBeUndefined();
   });
 });

@@ -1,4 +1,13 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 export class DataDirLockedError extends Error {
@@ -12,6 +21,28 @@ export class DataDirLockedError extends Error {
     );
     this.name = 'DataDirLockedError';
   }
+}
+
+/**
+ * The data directory holds the database files and the unix sockets (admin, PGlite) that act with
+ * the operator's rights, so only its owner may enter it, and only the owner may connect to the
+ * sockets, whatever the umask (which bind() and mkdir() apply).
+ */
+const OWNER_ONLY = 0o700;
+export const OWNER_ONLY_SOCKET = 0o600;
+
+/**
+ * Sets dataDir to 0700. A directory that other accounts could reach (made by an earlier version
+ * under a permissive umask, or by hand) is narrowed too; the returned note says so, for the log.
+ */
+export function restrictToOwner(dataDir: string): string | undefined {
+  const before = statSync(dataDir).mode & 0o777;
+  if (before === OWNER_ONLY) return undefined;
+  chmodSync(dataDir, OWNER_ONLY);
+  return before & 0o077
+    ? `The embedded data directory ${dataDir} was open to other accounts ` +
+        `(mode ${before.toString(8).padStart(4, '0')}); restricted it to its owner (0700).`
+    : undefined;
 }
 
 function isAlive(pid: number): boolean {
@@ -40,7 +71,7 @@ export function lockHolder(dataDir: string): number | undefined {
  * owner is dead is stale and taken over.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: OWNER_ONLY });
   const path = join(dataDir, 'LOCK');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { Logger } from '@nestjs/common';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite' with { 'resolution-mode': 'import' };
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket' with {
   'resolution-mode': 'import',
 };
-import { acquireDataDirLock } from './data-dir-lock';
+import { acquireDataDirLock, OWNER_ONLY_SOCKET, restrictToOwner } from './data-dir-lock';
 
 /** Port number only names the socket file (`.s.PGSQL.<port>`); nothing listens on TCP. */
 const SOCKET_PORT = 5432;
@@ -22,6 +23,7 @@ export interface EmbeddedConnection {
  * only safe with exactly one client connection, so TypeORM must use a pool of 1.
  */
 export class EmbeddedPostgres {
+  private readonly logger = new Logger('Database');
   private db?: PGlite;
   private server?: PGLiteSocketServer;
   private releaseLock?: () => void;
@@ -42,6 +44,8 @@ export class EmbeddedPostgres {
     let socketDir: string;
     if (this.directory) {
       this.releaseLock = acquireDataDirLock(this.directory);
+      const widened = restrictToOwner(this.directory);
+      if (widened) this.logger.warn(widened);
       socketDir = this.directory;
     } else {
       this.tempDir = mkdtempSync(join(tmpdir(), 'pglite-'));
@@ -65,6 +69,7 @@ export class EmbeddedPostgres {
       rmSync(path, { force: true }); // a socket file left by a crash; the lock is ours
       this.server = new PGLiteSocketServer({ db, path, maxConnections: 1 });
       await this.server.start();
+      chmodSync(path, OWNER_ONLY_SOCKET); // a connection is the database superuser
       return { socketDir, port: SOCKET_PORT };
     } catch (error) {
       await this.stop();
