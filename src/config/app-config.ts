@@ -28,6 +28,10 @@ export class AppConfig {
   readonly rateLimitKeyPrefix: string;
   readonly redisCommandTimeoutMs: number;
   readonly redisConnectTimeoutMs: number;
+  readonly databasePoolMax: number;
+  readonly databaseConnectTimeoutMs: number;
+  readonly databaseQueryTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
   readonly trustProxyHops: number;
   readonly accessTokenTtlSeconds: number;
   readonly refreshTokenTtlSeconds: number;
@@ -57,6 +61,10 @@ export class AppConfig {
     this.rateLimitKeyPrefix = env.RATE_LIMIT_KEY_PREFIX;
     this.redisCommandTimeoutMs = env.REDIS_COMMAND_TIMEOUT_MS;
     this.redisConnectTimeoutMs = env.REDIS_CONNECT_TIMEOUT_MS;
+    this.databasePoolMax = env.DATABASE_POOL_MAX;
+    this.databaseConnectTimeoutMs = env.DATABASE_CONNECT_TIMEOUT_MS;
+    this.databaseQueryTimeoutMs = env.DATABASE_QUERY_TIMEOUT_MS;
+    this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
     this.trustProxyHops = env.TRUST_PROXY_HOPS;
     this.accessTokenTtlSeconds = env.ACCESS_TOKEN_TTL_SECONDS;
     this.refreshTokenTtlSeconds = env.REFRESH_TOKEN_TTL_SECONDS;

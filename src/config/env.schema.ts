@@ -112,6 +112,30 @@ export class EnvSchema {
   @Min(10)
   REDIS_CONNECT_TIMEOUT_MS = 1000;
 
+  /** Largest PostgreSQL pool (DATABASE_URL only; the embedded database has one connection). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DATABASE_POOL_MAX = 10;
+
+  /** Time allowed to open a PostgreSQL connection before the request answers 503 (docs/adr/0004). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DATABASE_CONNECT_TIMEOUT_MS = 5000;
+
+  /** Longest a statement may run (server statement_timeout, and the client's own timer). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DATABASE_QUERY_TIMEOUT_MS = 15000;
+
+  /** After SIGTERM, time left to requests in flight before the process exits anyway. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS = 10000;
+
   /** Lifetime of OAuth access tokens, seconds (the token response's expires_in). */
   @Transform(toInt)
   @IsInt()

@@ -48,7 +48,11 @@ export class DatabaseTargetProvider implements OnApplicationShutdown {
       useFactory: async (config: AppConfig, target: DatabaseTargetProvider) => {
         const resolved = await target.resolve();
         return {
-          ...dataSourceOptions(resolved, config.migrationsRun),
+          ...dataSourceOptions(resolved, config.migrationsRun, {
+            max: config.databasePoolMax,
+            connectTimeoutMs: config.databaseConnectTimeoutMs,
+            queryTimeoutMs: config.databaseQueryTimeoutMs,
+          }),
           // A remote server may still be starting; the embedded one is up or failed for good.
           retryAttempts: 'url' in resolved ? 5 : 0,
           retryDelay: 1000,

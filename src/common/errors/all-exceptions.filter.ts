@@ -8,6 +8,11 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  logDatabaseUnavailable,
+} from '../../database/connection-errors';
 import { appErrorForBody } from '../http/json-body';
 import { BodyError } from '../http/request-body';
 import { AppError } from './app-error';
@@ -56,6 +61,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const { status, body } = this.describe(exception, request);
     if (response.headersSent) return;
+    if (status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
     response.status(status).json(body);
   }
 
@@ -73,6 +79,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       if (status >= 500) this.logFailure(exception, request);
       return { status, body: { error: codeForStatus(status), message: messageForStatus(status) } };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      logDatabaseUnavailable(this.logger, exception, request);
+      return {
+        status: 503,
+        body: { error: ErrorCode.DatabaseUnavailable, message: 'The database is unavailable' },
+      };
     }
     this.logFailure(exception, request);
     if (exception instanceof QueryFailedError) {

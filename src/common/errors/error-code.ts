@@ -21,5 +21,6 @@ export enum ErrorCode {
   InvalidRequest = 'invalid_request',
   Conflict = 'conflict',
   ServiceUnavailable = 'service_unavailable',
+  DatabaseUnavailable = 'database_unavailable',
   InternalError = 'internal_error',
 }

@@ -1,11 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Res, ServiceUnavailableException } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
-import {
-  HealthCheck,
-  HealthCheckResult,
-  HealthCheckService,
-  TypeOrmHealthIndicator,
-} from '@nestjs/terminus';
+import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../keys/auth.decorators';
 import { LimiterStore } from '../rate-limit/limiter-store';
 
@@ -26,16 +22,16 @@ export class HealthController {
   }
 
   /**
-   * Readiness: the database answers a ping within a second. Redis is reported but does not
-   * gate readiness: the limiter fails open without it (docs/adr/0002), and pulling every
-   * instance out of the load balancer would turn a limiter outage into a full outage.
+   * Readiness: the database answers a ping within a second; otherwise 503 with
+   * `error.database.status = "down"` (terminus's body, kept rather than the generic 503 of the
+   * global filter). Redis is reported but does not gate readiness: the limiter fails open
+   * without it (docs/adr/0002), and pulling every instance out of the load balancer would turn
+   * a limiter outage into a full outage.
    */
   @Get('ready')
-  @HealthCheck()
-  async ready(): Promise<HealthCheckResult> {
-    const result = await this.health.check([
-      () => this.db.pingCheck('database', { timeout: 1000 }),
-    ]);
+  async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
+    const result = await this.checkDatabase();
+    if (result.status !== 'ok') res.status(HttpStatus.SERVICE_UNAVAILABLE);
     const redisUp = await this.limiterStore.pingRedis();
     if (redisUp === undefined) return result;
     const redis = {
@@ -44,5 +40,16 @@ export class HealthController {
       gatesReadiness: false,
     };
     return { ...result, details: { ...result.details, redis } };
+  }
+
+  private async checkDatabase(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([() => this.db.pingCheck('database', { timeout: 1000 })]);
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException) {
+        return error.getResponse() as HealthCheckResult;
+      }
+      throw error;
+    }
   }
 }

@@ -9,6 +9,7 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'access_denied'
   | 'server_error'
+  | 'temporarily_unavailable'
   | 'login_required'
   | 'consent_required'
   | 'interaction_required'

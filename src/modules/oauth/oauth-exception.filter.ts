@@ -1,5 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  logDatabaseUnavailable,
+} from '../../database/connection-errors';
 import { OAuthError } from './oauth-error';
 
 /**
@@ -23,6 +28,15 @@ export class OAuthExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       return new OAuthError('invalid_request', 'The request is malformed', exception.getStatus());
     }
+    if (isDatabaseUnavailable(exception)) {
+      logDatabaseUnavailable(this.logger, exception, request);
+      // RFC 6749 section 4.1.2.1 names temporarily_unavailable; used here with its 503.
+      return new OAuthError(
+        'temporarily_unavailable',
+        'The service is temporarily unavailable',
+        503,
+      );
+    }
     const id = (request as Request & { id?: unknown }).id;
     this.logger.error(
       { err: exception, requestId: id, route: `${request.method} ${request.path}` },
@@ -37,5 +51,6 @@ export function sendOAuthError(response: Response, error: OAuthError): void {
   response.setHeader('Cache-Control', 'no-store');
   response.setHeader('Pragma', 'no-cache');
   if (error.wwwAuthenticate) response.setHeader('WWW-Authenticate', error.wwwAuthenticate);
+  if (error.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
   response.status(error.status).json({ error: error.error, error_description: error.description });
 }

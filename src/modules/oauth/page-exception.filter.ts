@@ -1,6 +1,11 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  logDatabaseUnavailable,
+} from '../../database/connection-errors';
 import { OAuthError, PageError } from './oauth-error';
 import { sendPage } from './page-result';
 import { messagePage } from './pages/html';
@@ -37,6 +42,14 @@ export class PageExceptionFilter implements ExceptionFilter {
         message: 'The request could not be processed.',
       };
     }
+    if (isDatabaseUnavailable(exception)) {
+      logDatabaseUnavailable(this.logger, exception, request);
+      return {
+        status: 503,
+        title: 'Temporarily unavailable',
+        message: 'The service is temporarily unavailable. Please try again in a moment.',
+      };
+    }
     const id = (request as Request & { id?: unknown }).id;
     this.logger.error(
       { err: exception, requestId: id, route: `${request.method} ${request.path}` },
@@ -54,5 +67,6 @@ export interface ErrorPage {
 
 /** Writes an HTML error page (also used for bodies refused before routing). */
 export function sendErrorPage(response: Response, page: ErrorPage, secure: boolean): void {
+  if (page.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
   sendPage(response, { status: page.status, html: messagePage(page.title, page.message) }, secure);
 }
