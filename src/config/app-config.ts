@@ -26,7 +26,7 @@ export class AppConfig {
   readonly rateLimitUnauthenticatedPerMinute: number;
   readonly rateLimitEnabled: boolean;
   readonly rateLimitKeyPrefix: string;
-  readonly redisCommandTimeoutMs: number;
+  readonly redisStallMs: number;
   readonly redisConnectTimeoutMs: number;
   readonly databasePoolMax: number;
   readonly databaseConnectTimeoutMs: number;
@@ -37,6 +37,7 @@ export class AppConfig {
   readonly refreshTokenTtlSeconds: number;
   readonly authCodeTtlSeconds: number;
   readonly sessionTtlSeconds: number;
+  readonly purgeIntervalSeconds: number;
   /** Settings that only tests and benchmarks set; never read from the environment. */
   readonly overrides: Readonly<Record<string, unknown>>;
 
@@ -59,7 +60,7 @@ export class AppConfig {
     this.rateLimitUnauthenticatedPerMinute = env.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE;
     this.rateLimitEnabled = env.RATE_LIMIT_ENABLED;
     this.rateLimitKeyPrefix = env.RATE_LIMIT_KEY_PREFIX;
-    this.redisCommandTimeoutMs = env.REDIS_COMMAND_TIMEOUT_MS;
+    this.redisStallMs = env.REDIS_STALL_MS;
     this.redisConnectTimeoutMs = env.REDIS_CONNECT_TIMEOUT_MS;
     this.databasePoolMax = env.DATABASE_POOL_MAX;
     this.databaseConnectTimeoutMs = env.DATABASE_CONNECT_TIMEOUT_MS;
@@ -70,6 +71,7 @@ export class AppConfig {
     this.refreshTokenTtlSeconds = env.REFRESH_TOKEN_TTL_SECONDS;
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
+    this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
     this.overrides = overrides;
   }
 

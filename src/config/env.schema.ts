@@ -100,11 +100,14 @@ export class EnvSchema {
   @MinLength(1)
   RATE_LIMIT_KEY_PREFIX = 'idsvc:rl:';
 
-  /** A Redis command slower than this fails and the limiter falls back (docs/adr/0002). */
+  /**
+   * Redis counts as hung when commands are outstanding and no reply at all has arrived for
+   * this long; the connection is then dropped and the limiter falls back (docs/adr/0002).
+   */
   @Transform(toInt)
   @IsInt()
-  @Min(10)
-  REDIS_COMMAND_TIMEOUT_MS = 200;
+  @Min(100)
+  REDIS_STALL_MS = 2500;
 
   /** Time allowed to open a Redis connection before it counts as failed. */
   @Transform(toInt)
@@ -160,6 +163,12 @@ export class EnvSchema {
   @IsInt()
   @Min(60)
   SESSION_TTL_SECONDS = 43200;
+
+  /** Seconds between runs of the purge of expired OAuth rows (docs/oauth.md); 0 = off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  PURGE_INTERVAL_SECONDS = 600;
 
   /** Trust X-Forwarded-* from this many proxy hops (0 = none), for client addresses and https. */
   @Transform(toInt)

@@ -1,10 +1,5 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
-
-/** True when a redis-server binary can be started (the fault and multi-instance tests need one). */
-export function redisServerAvailable(): boolean {
-  return spawnSync('redis-server', ['--version']).status === 0;
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -58,9 +53,14 @@ export class RedisServer {
       '--appendonly',
       'no',
     ];
-    this.child = spawn('redis-server', args, { stdio: 'ignore' });
+    const child = spawn('redis-server', args, { stdio: 'ignore' });
+    this.child = child;
+    // A missing binary is a failure of the test, never a reason to skip it (issue 8, CI).
+    let spawnError: Error | undefined;
+    child.once('error', (error) => (spawnError = error));
     const deadline = Date.now() + 5_000;
     while (!(await accepts(this.port))) {
+      if (spawnError) throw new Error(`redis-server could not be started: ${spawnError.message}`);
       if (Date.now() > deadline) throw new Error(`redis-server did not start on ${this.port}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

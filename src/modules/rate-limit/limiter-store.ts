@@ -4,32 +4,37 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { describeRedisUrl, REDIS_CLIENT, waitUntilReady } from './redis-client';
+import { RedisWatchdog } from './redis-watchdog';
 
 /** Where counters are kept right now; reported by the readiness endpoint. */
 export type LimiterStorageMode = 'redis' | 'in-process' | 'in-process-fallback';
 
-/** While Redis is failing, at most one request per interval tries it again. */
-const PROBE_INTERVAL_MS = 1_000;
-
 /**
  * Atomic counters for the rate limiter: the throttler's Redis storage (one Lua script per
  * increment, so every instance shares the count) or, without REDIS_URL, the throttler's
- * in-process storage. When Redis fails the store fails open to in-process buckets kept per
- * instance, logs the transition, and goes back to Redis once it answers (docs/adr/0002).
+ * in-process storage. The store fails open to in-process buckets kept per instance only while
+ * Redis is unreachable: the connection is lost, refused, not ready yet, or hung (no reply at all
+ * for REDIS_STALL_MS, see RedisWatchdog). A slow reply is waited for. One log line per
+ * transition; the first successful command on a ready connection switches back (docs/adr/0002).
  */
 @Injectable()
 export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private readonly local = new ThrottlerStorageService();
   private readonly shared?: ThrottlerStorage;
+  private readonly watchdog?: RedisWatchdog;
   private redisHealthy = true;
-  private nextProbeAt = 0;
+  private shuttingDown = false;
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {
-    if (redis) this.shared = new ThrottlerStorageRedisService(redis);
+    if (!redis) return;
+    this.shared = new ThrottlerStorageRedisService(redis);
+    this.watchdog = new RedisWatchdog(redis, config.redisStallMs, () =>
+      this.markDown(`no reply for ${config.redisStallMs} ms, connection dropped`),
+    );
   }
 
   async onModuleInit(): Promise<void> {
@@ -40,30 +45,32 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
     } else if (await waitUntilReady(this.redis, this.config.redisConnectTimeoutMs)) {
       this.logger.log(`Rate limiter: Redis buckets at ${describeRedisUrl(this.config.redisUrl)}`);
     } else {
-      this.markDown(new Error('not reachable at boot'));
+      this.markDown('not reachable at boot');
     }
+    this.watchdog?.start();
+    this.redis?.on('close', () => {
+      if (!this.shuttingDown) this.markDown('connection closed');
+    });
   }
 
   onApplicationShutdown(): void {
+    this.shuttingDown = true;
+    this.watchdog?.stop();
     this.local.onApplicationShutdown();
     this.redis?.disconnect();
   }
 
   get mode(): LimiterStorageMode {
     if (!this.shared) return 'in-process';
-    return this.redisHealthy ? 'redis' : 'in-process-fallback';
+    return this.redisHealthy && this.redis?.status === 'ready' ? 'redis' : 'in-process-fallback';
   }
 
-  /** Counts one request in `bucket` and returns the count so far (it stops at limit + 1). */
+  /** Counts one request in `bucket` and returns the count so far. */
   async increment(key: string, limit: number, ttlMs: number, bucket: string): Promise<number> {
-    if (this.shared && this.shouldTryRedis()) {
-      try {
-        const record = await this.shared.increment(key, ttlMs, limit, ttlMs, bucket);
-        this.markUp();
-        return record.totalHits;
-      } catch (error) {
-        this.markDown(error);
-      }
+    const shared = this.shared;
+    if (shared) {
+      const record = await this.onRedis(() => shared.increment(key, ttlMs, limit, ttlMs, bucket));
+      if (record) return record.totalHits;
     }
     const record = await this.local.increment(key, ttlMs, limit, ttlMs, bucket);
     return record.totalHits;
@@ -71,30 +78,20 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
 
   /** The current count of a bucket, without counting anything. */
   async peek(key: string, bucket: string): Promise<number> {
-    if (this.redis && this.shouldTryRedis()) {
-      try {
-        // The key layout of ThrottlerStorageRedisService.increment.
-        const value = await this.redis.get(`{${key}:${bucket}}:hits`);
-        this.markUp();
-        return value === null ? 0 : Number(value);
-      } catch (error) {
-        this.markDown(error);
-      }
+    const redis = this.redis;
+    if (redis) {
+      // The key layout of ThrottlerStorageRedisService.increment.
+      const value = await this.onRedis(() => redis.get(`{${key}:${bucket}}:hits`));
+      if (value !== undefined) return value === null ? 0 : Number(value);
     }
     return this.local.storage.get(key)?.totalHits.get(bucket) ?? 0;
   }
 
-  /** Pings Redis (bounded by the command timeout); undefined when no Redis is configured. */
+  /** Pings Redis; undefined when no Redis is configured. */
   async pingRedis(): Promise<boolean | undefined> {
-    if (!this.redis) return undefined;
-    try {
-      await this.redis.ping();
-      this.markUp();
-      return true;
-    } catch (error) {
-      this.markDown(error);
-      return false;
-    }
+    const redis = this.redis;
+    if (!redis) return undefined;
+    return (await this.onRedis(() => redis.ping())) !== undefined;
   }
 
   /**
@@ -114,20 +111,29 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
     } while (cursor !== '0');
   }
 
-  private shouldTryRedis(): boolean {
-    if (this.redisHealthy) return true;
-    // Disconnected: ioredis rejects at once anyway, skip the attempt. Connected but failing
-    // (timeouts): let one request probe per interval instead of every request waiting.
-    if (this.redis?.status !== 'ready' || Date.now() < this.nextProbeAt) return false;
-    this.nextProbeAt = Date.now() + PROBE_INTERVAL_MS;
-    return true;
+  /**
+   * Runs a command on Redis when the connection is ready; undefined (the caller falls back)
+   * when it is not, or when the command fails: the connection was lost or dropped as hung,
+   * or Redis answered with an error and so cannot count.
+   */
+  private async onRedis<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (!this.redis || !this.watchdog || this.redis.status !== 'ready') {
+      if (this.redis) this.markDown(`connection ${this.redis.status}`);
+      return undefined;
+    }
+    try {
+      const result = await this.watchdog.watch(command());
+      this.markUp();
+      return result;
+    } catch (error) {
+      this.markDown(error instanceof Error ? error.message : String(error));
+      return undefined;
+    }
   }
 
-  private markDown(error: unknown): void {
-    this.nextProbeAt = Date.now() + PROBE_INTERVAL_MS;
+  private markDown(reason: string): void {
     if (!this.redisHealthy) return;
     this.redisHealthy = false;
-    const reason = error instanceof Error ? error.message : String(error);
     this.logger.warn(
       `Rate limiter: Redis unavailable (${reason}); failing open to per-instance in-process buckets`,
     );

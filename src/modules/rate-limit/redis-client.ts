@@ -8,16 +8,18 @@ export const REDIS_CLIENT = Symbol('RATE_LIMIT_REDIS_CLIENT');
 const retryDelayMs = (attempt: number): number => Math.min(attempt * 100, 2_000);
 
 /**
- * The limiter's Redis connection, tuned so that Redis never makes a request wait
- * (docs/adr/0002): no offline queue (a command fails at once while disconnected),
- * a short command timeout, no resending of commands after a reconnect.
+ * The limiter's Redis connection (docs/adr/0002): no offline queue (a command fails at once
+ * while disconnected), no resending of commands after a reconnect, and no command timeout:
+ * a slow reply is waited for; only a connection that is lost, refused or hung (RedisWatchdog)
+ * makes the limiter fall back.
  */
 export function createLimiterRedis(config: AppConfig): Redis | null {
   if (!config.redisUrl || !config.rateLimitEnabled) return null;
   const redis = new Redis(config.redisUrl, {
     enableOfflineQueue: false,
-    commandTimeout: config.redisCommandTimeoutMs,
     connectTimeout: config.redisConnectTimeoutMs,
+    // A dropped connection (a hung Redis never answers the FIN) is destroyed this soon.
+    disconnectTimeout: 50,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
     retryStrategy: retryDelayMs,

@@ -1,0 +1,72 @@
+import type Redis from 'ioredis';
+
+/**
+ * Tells a hung Redis from a slow one (docs/adr/0002). There is no per-command timeout: a reply
+ * that is late because this process or Redis was starved of CPU is still a reply, and treating
+ * it as an outage is how two instances admitted 945 of 1000 requests against a limit of 600.
+ *
+ * The connection is declared stalled only when commands are outstanding and no reply at all
+ * has arrived for `stallMs`. Before acting, the check waits one turn of the event loop
+ * (setImmediate runs after the poll phase), so replies that were already in the socket while
+ * the loop was busy are read first. A stalled connection is dropped: ioredis then rejects every
+ * outstanding command (the caller falls back) and reconnects by itself.
+ */
+export class RedisWatchdog {
+  private outstanding = 0;
+  /** performance.now() of the last reply, or of the moment commands started waiting. */
+  private lastProgressAt = 0;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly stallMs: number,
+    private readonly onStall: () => void,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.check(), Math.max(50, Math.floor(this.stallMs / 5)));
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Awaits a command sent on the watched connection, counting it as outstanding meanwhile. */
+  async watch<T>(command: Promise<T>): Promise<T> {
+    if (this.outstanding === 0) this.lastProgressAt = performance.now();
+    this.outstanding += 1;
+    try {
+      const result = await command;
+      this.lastProgressAt = performance.now();
+      return result;
+    } catch (error) {
+      // An error reply (OOM, NOSCRIPT…) is a reply too: the connection is alive.
+      if (error instanceof Error && error.name === 'ReplyError') {
+        this.lastProgressAt = performance.now();
+      }
+      throw error;
+    } finally {
+      this.outstanding -= 1;
+    }
+  }
+
+  private check(): void {
+    if (!this.stalled()) return;
+    setImmediate(() => {
+      if (!this.stalled()) return;
+      this.onStall();
+      // disconnect(true) ends the socket and destroys it after disconnectTimeout; the 'close'
+      // handler rejects the outstanding commands and schedules the reconnect.
+      this.redis.disconnect(true);
+    });
+  }
+
+  private stalled(): boolean {
+    return (
+      this.outstanding > 0 &&
+      this.redis.status === 'ready' &&
+      performance.now() - this.lastProgressAt >= this.stallMs
+    );
+  }
+}
