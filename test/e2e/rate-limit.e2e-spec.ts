@@ -1,5 +1,3 @@
-import { AppConfig } from '../../src/config/app-config';
-import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
 import { createApiKey, createApplication } from '../factories';
 import { FixedClock } from '../utils/fixed-clock';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -121,8 +119,8 @@ describe('rate limit of the application API', () => {
     const third = await me('svc_live_guess2');
     expect(third.body).toEqual({ error: 'invalid_api_key', message: 'The API key is invalid' });
 
-    // Budget of 3 used up: 429 whatever key is shown, so a guess cannot be confirmed.
-    const blocked = await me(keys[0]);
+    // Budget of 3 used up: further failures get 429 with the address bucket's headers.
+    const blocked = await me('svc_live_guess3');
     expect(blocked.status).toBe(429);
     expect(blocked.body).toEqual({
       error: 'rate_limited',
@@ -133,26 +131,17 @@ describe('rate limit of the application API', () => {
     expect(limitHeaders(blocked)).toEqual({ limit: '3', remaining: '0', reset: resetAt });
 
     t.clock.set(new Date(Date.UTC(2030, 0, 1, 12, 1, 0)));
-    const next = await me(keys[0]);
-    expect(next.status).toBe(200);
-    expect(next.headers['x-ratelimit-remaining']).toBe('4');
+    expect((await me('svc_live_guess4')).status).toBe(401);
   });
 
-  it('notices an address block earned on other instances within one second', async () => {
-    const { keys } = await appWithKeys('Memo');
-    expect((await me(keys[0])).status).toBe(200); // this instance now knows the address is clear
-    // Other instances charge this address's failed-authentication bucket to its limit (3).
-    const store = t.app.get(LimiterStore);
-    const window = Math.floor(start.getTime() / 60_000);
-    const prefix = t.app.get(AppConfig).rateLimitKeyPrefix;
-    for (let i = 0; i < 3; i += 1) {
-      await store.increment(`${prefix}ip:127.0.0.1:${window}`, 3, 65_000, 'unauthenticated');
-    }
-    expect((await me(keys[0])).status).toBe(200); // remembered as clear for up to 1 s
-    t.clock.advance(1001);
-    const blocked = await me(keys[0]);
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.error).toBe('rate_limited');
+  it('never refuses a valid key because of failures from the same address', async () => {
+    const { keys } = await appWithKeys('Behind one NAT');
+    for (let i = 0; i < 5; i += 1) await me(`svc_live_guess${i}`);
+    expect((await me('svc_live_guess')).status).toBe(429);
+
+    const valid = await me(keys[0]);
+    expect(valid.status).toBe(200);
+    expect(limitHeaders(valid)).toEqual({ limit: '5', remaining: '4', reset: resetAt });
   });
 
   it('charges a 403 insufficient_scope request and sends the headers with it', async () => {
@@ -168,6 +157,39 @@ describe('rate limit of the application API', () => {
     const res = await t.http().get('/health/live');
     expect(res.status).toBe(200);
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+});
+
+/** Issue 8 item 5 at the default budget (60 failed authentications per address and minute). */
+describe('failed-authentication bucket of a shared address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ clock: new FixedClock(new Date(Date.UTC(2030, 0, 1, 12, 0, 10))) });
+  });
+  afterAll(() => t.close());
+
+  it('answers bad keys beyond the budget 429 with the headers, and a valid key 200', async () => {
+    await t.truncate();
+    const { application } = await createApplication(t.app);
+    const { plaintext } = await createApiKey(t.app, application.id);
+    const me = (key: string) =>
+      t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${key}`);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i += 1) statuses.push((await me(`svc_live_bad${i}`)).status);
+    expect(statuses.slice(0, 60)).toEqual(Array(60).fill(401));
+    expect(statuses[60]).toBe(429);
+    const over = await me('svc_live_bad61');
+    expect(over.status).toBe(429);
+    expect(over.body.error).toBe('rate_limited');
+    expect(over.headers['retry-after']).toBe('50');
+    expect(over.headers['x-ratelimit-limit']).toBe('60');
+    expect(over.headers['x-ratelimit-remaining']).toBe('0');
+
+    const valid = await me(plaintext);
+    expect(valid.status).toBe(200);
+    expect(valid.headers['x-ratelimit-limit']).toBe('600');
+    expect(valid.headers['x-ratelimit-remaining']).toBe('599');
   });
 });
 

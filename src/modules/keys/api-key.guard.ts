@@ -16,8 +16,10 @@ const BEARER = /^Bearer ([^\s]+)$/i;
  * Authorization header unless it is marked @Public(). Spec section 5.
  *
  * One ordered pipeline, because the rate-limit bucket is the authenticated application
- * (spec section 8): client-address block → authenticate → charge the application → scopes.
- * A 403 insufficient_scope therefore counts against the bucket and carries X-RateLimit-*.
+ * (spec section 8): authenticate → charge the application → scopes. A failed authentication
+ * is charged to the client address instead (429 once over its budget); a valid key is never
+ * refused because of other callers' failures from the same address (docs/rate-limit.md).
+ * A 403 insufficient_scope counts against the bucket and carries X-RateLimit-*.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -34,7 +36,6 @@ export class ApiKeyGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<RequestWithApiKey>();
     const response = http.getResponse<Response>();
-    await this.limiter.rejectBlockedClient(request, response);
     const apiKeyContext = await this.authenticate(request).catch(async (error: unknown) => {
       // Failures cannot be charged to an application: they count against the client address.
       if (error instanceof AppError && error.status === 401) {

@@ -5,17 +5,10 @@ import { AppConfig } from '../../config/app-config';
 import type { Application } from '../applications/application.entity';
 import { windowAt } from './fixed-window';
 import { LimiterStore } from './limiter-store';
-import { BucketState, rateLimited, setRateLimitHeaders } from './rate-limit.headers';
+import { rateLimited, setRateLimitHeaders } from './rate-limit.headers';
 
 const APP_BUCKET = 'app';
 const CLIENT_BUCKET = 'unauthenticated';
-/**
- * How long an instance trusts "this address is not blocked" before asking the store again.
- * Saves a Redis round trip on nearly every authenticated request; the cost is that a block
- * earned through other instances is noticed here up to this late (docs/rate-limit.md).
- */
-const CLEAR_ADDRESS_MEMO_MS = 1000;
-const MAX_MEMO_ENTRIES = 10_000;
 
 /**
  * The application API's rate limits (spec section 8; docs/rate-limit.md):
@@ -24,9 +17,6 @@ const MAX_MEMO_ENTRIES = 10_000;
  */
 @Injectable()
 export class RateLimiter {
-  /** Address bucket key → until when (ms) it is known to be under its limit. */
-  private readonly clearAddresses = new Map<string, number>();
-
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly store: LimiterStore,
@@ -47,44 +37,23 @@ export class RateLimiter {
   }
 
   /**
-   * Before authentication: an address that has used up its failed-authentication budget gets
-   * 429 whatever key it presents, so a blocked client cannot learn which guess was valid.
+   * After a failed authentication: charges the client address; 429 instead of 401 once over.
+   * Only failures are charged, so a valid key is never refused because other callers at the
+   * same address (a NAT, a proxy) failed (issue 8 item 5).
    */
-  async rejectBlockedClient(request: Request, response: Response): Promise<void> {
-    if (!this.config.rateLimitEnabled) return;
-    const now = this.clock.now();
-    const window = windowAt(now);
-    const limit = this.config.rateLimitUnauthenticatedPerMinute;
-    const key = this.clientKey(request, window.index);
-    if ((this.clearAddresses.get(key) ?? 0) > now.getTime()) return;
-    const count = await this.store.peek(key, CLIENT_BUCKET);
-    if (count >= limit) this.throwClientLimited(response, { limit, count, window });
-    if (this.clearAddresses.size >= MAX_MEMO_ENTRIES) this.clearAddresses.clear();
-    this.clearAddresses.set(key, now.getTime() + CLEAR_ADDRESS_MEMO_MS);
-  }
-
-  /** After a failed authentication: charges the client address; 429 instead of 401 once over. */
   async chargeFailedAuthentication(request: Request, response: Response): Promise<void> {
     if (!this.config.rateLimitEnabled) return;
     const window = windowAt(this.clock.now());
     const limit = this.config.rateLimitUnauthenticatedPerMinute;
-    const key = this.clientKey(request, window.index);
-    this.clearAddresses.delete(key); // this address's count changed: ask the store next time
+    // request.ip honours TRUST_PROXY_HOPS, so behind a proxy it is the client, not the proxy.
+    const key = `${this.config.rateLimitKeyPrefix}ip:${request.ip ?? 'unknown'}:${window.index}`;
     const count = await this.store.increment(key, limit, window.storageTtlMs, CLIENT_BUCKET);
-    if (count > limit) this.throwClientLimited(response, { limit, count, window });
-  }
-
-  private throwClientLimited(response: Response, state: BucketState): never {
-    setRateLimitHeaders(response, state);
+    if (count <= limit) return;
+    setRateLimitHeaders(response, { limit, count, window });
     throw rateLimited(
       response,
-      state.window,
+      window,
       'Too many requests with a missing or invalid API key from this address',
     );
-  }
-
-  /** request.ip honours TRUST_PROXY_HOPS, so behind a proxy it is the client, not the proxy. */
-  private clientKey(request: Request, windowIndex: number): string {
-    return `${this.config.rateLimitKeyPrefix}ip:${request.ip ?? 'unknown'}:${windowIndex}`;
   }
 }
