@@ -19,7 +19,6 @@ export function configureApp(app: INestApplication): void {
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
   useBodyParsers(express, config.publicBaseUrl.startsWith('https://'));
-  app.enableShutdownHooks();
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json).
   const openApi = new DocumentBuilder()
     .setTitle('Identity service')

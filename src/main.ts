@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp, NEST_APP_OPTIONS } from './app.setup';
+import { exitGracefullyOnSignals } from './common/http/graceful-shutdown';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
 
@@ -21,9 +24,13 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create(AppModule.forRoot(config), NEST_APP_OPTIONS);
   configureApp(app);
   await app.listen(config.port, config.host);
-  process.stderr.write(
-    `Identity service listening on ${config.publicBaseUrl} (port ${config.port})\n`,
+  // Instead of Nest's enableShutdownHooks, which would close everything with requests in flight.
+  exitGracefullyOnSignals(app, config.shutdownTimeoutMs, (line) =>
+    process.stderr.write(`${line}\n`),
   );
+  // The bound port (PORT=0 picks a free one).
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
+  process.stderr.write(`Identity service listening on ${config.publicBaseUrl} (port ${port})\n`);
 }
 
 bootstrap().catch((error: unknown) => {
