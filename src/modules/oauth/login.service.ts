@@ -21,17 +21,16 @@ export class LoginService {
 
   async authenticate(identifier: string, password: string, address: string): Promise<LoginOutcome> {
     const account = identifier.trim().toLowerCase();
-    if (this.throttle.isBlocked(address, account)) return { kind: 'throttled' };
+    if (await this.throttle.isBlocked(address, account)) return { kind: 'throttled' };
     const user = await this.findByIdentifier(identifier.trim());
     // Unknown users and users without a password cost one hash too, so timing tells nothing.
     const ok = user?.passwordHash
       ? await verifyPassword(password, user.passwordHash)
       : await this.burnHash(password);
     if (!user || !ok) {
-      this.throttle.recordFailure(address, account);
+      await this.throttle.recordFailure(address, account);
       return { kind: 'failed' };
     }
-    this.throttle.recordSuccess(account);
     user.lastLoginAt = this.clock.now();
     await this.users.update({ id: user.id }, { lastLoginAt: user.lastLoginAt });
     return { kind: 'ok', user };

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
 import { EventsModule } from '../events/events.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { User } from '../users/user.entity';
 import { AuthorizeService } from './authorize.service';
 import { GrantService } from './grant.service';
@@ -27,6 +28,7 @@ import { UserinfoService } from './userinfo.service';
   imports: [
     TypeOrmModule.forFeature([Application, User, OAuthCode, OAuthSession, PendingAuthorization]),
     EventsModule,
+    RateLimitModule, // LoginThrottle counts failures in its LimiterStore
   ],
   controllers: [OAuthPagesController, OAuthApiController, MetadataController],
   providers: [
