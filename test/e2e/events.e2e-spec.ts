@@ -1,8 +1,9 @@
 import { createApiKey, createUser } from '../factories';
 import { bearer, twoApplications } from '../utils/app-users';
+import { insertEvent as insertOne } from '../utils/events';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** GET /events (spec 2, 4.1, 6, 8; docs/events.md). */
+/** GET /events (spec 2, 4.1, 6, 8; docs/events.md). Paging back: events-paging.e2e-spec.ts. */
 describe('application API: events', () => {
   let t: TestApp;
   let appA: number;
@@ -25,19 +26,10 @@ describe('application API: events', () => {
       .get(`/api/v1/app/events${query}`)
       .set(...bearer(key));
 
-  async function insertEvent(
-    app: number,
-    type: string,
-    at: string,
-    userId: string | null = '7',
-  ): Promise<number> {
-    const [row] = await t.dataSource.query(
-      `INSERT INTO events (application_id, event_type, user_id, scope, description, created_at)
-       VALUES ($1, $2, $3, 'openid email', 'd', $4) RETURNING id::int AS id`,
-      [app, type, userId, at],
-    );
-    return row.id;
-  }
+  const insertEvent = (app: number, type: string, at: string, userId: string | null = '7') =>
+    insertOne(t.dataSource, app, type, at, userId);
+  const ids = async (key: string, query: string): Promise<number[]> =>
+    (await get(key, query)).body.items.map((e: { id: number }) => e.id);
 
   it('lists the application events newest first, ties broken by id, with every field', async () => {
     const e1 = await insertEvent(appA, 'authorization_granted', '2030-01-01T00:00:00Z');
@@ -106,22 +98,40 @@ describe('application API: events', () => {
     const e1 = await insertEvent(appA, 'authorization_granted', '2030-01-01T00:00:00Z');
     const e2 = await insertEvent(appA, 'token_issued', '2030-01-01T01:00:00Z');
     const e3 = await insertEvent(appA, 'authorization_granted', '2030-01-01T02:00:00Z');
-    const ids = async (q: string) =>
-      (await get(keyA, q)).body.items.map((e: { id: number }) => e.id);
-    expect(await ids('?before=2030-01-01T02:00:00Z')).toEqual([e2, e1]);
-    expect(await ids(`?before=${encodeURIComponent('2030-01-01T03:00:00.000001+02:00')}`)).toEqual([
-      e2,
-      e1,
-    ]);
-    expect(await ids('?before=2030-01-01T00:00:00.000001Z')).toEqual([e1]);
-    expect(await ids('?eventType=authorization_granted')).toEqual([e3, e1]);
-    expect(await ids('?eventType=authorization_granted&before=2030-01-01T02:00:00Z')).toEqual([e1]);
+    expect(await ids(keyA, '?before=2030-01-01T02:00:00Z')).toEqual([e2, e1]);
+    expect(
+      await ids(keyA, `?before=${encodeURIComponent('2030-01-01T03:00:00.000001+02:00')}`),
+    ).toEqual([e2, e1]);
+    expect(await ids(keyA, '?before=2030-01-01T00:00:00.000001Z')).toEqual([e1]);
+    expect(await ids(keyA, '?eventType=authorization_granted')).toEqual([e3, e1]);
+    expect(await ids(keyA, '?eventType=authorization_granted&before=2030-01-01T02:00:00Z')).toEqual(
+      [e1],
+    );
   });
 
-  it('syncs incrementally by remembering the last createdAt', async () => {
-    for (let i = 0; i < 5; i += 1) await insertEvent(appA, 'token_issued', '2030-01-01T00:00:00Z');
-    const first = (await get(keyA, '?limit=2')).body.items;
-    expect(first.map((e: { id: number }) => e.id)).toEqual([5, 4]);
+  it('syncs forward by remembering the largest id seen (after)', async () => {
+    const old = [
+      await insertEvent(appA, 'token_issued', '2030-01-02T00:00:00Z'),
+      await insertEvent(appA, 'token_revoked', '2030-01-01T00:00:00Z'),
+    ];
+    const b1 = await insertEvent(appB, 'token_issued', '2030-01-03T00:00:00Z');
+    const first = await get(keyA, '?after=0');
+    expect(first.status).toBe(200);
+    expect(first.body.limit).toBe(50);
+    // Ascending id order, not createdAt order: a later id may carry an earlier time.
+    expect(first.body.items.map((e: { id: number }) => e.id)).toEqual(old);
+    expect(first.body.items[1]).toEqual(expect.objectContaining({ eventType: 'token_revoked' }));
+    const cursor = Math.max(...old);
+    const added = [
+      await insertEvent(appA, 'token_issued', '2029-12-31T00:00:00Z'),
+      await insertEvent(appA, 'authorization_granted', '2030-01-05T00:00:00Z'),
+    ];
+    const b2 = await insertEvent(appB, 'token_issued', '2030-01-05T00:00:00Z');
+    expect(await ids(keyA, `?after=${cursor}`)).toEqual(added);
+    expect(await ids(keyA, `?after=${Math.max(...added)}`)).toEqual([]);
+    expect(await ids(keyA, `?after=${cursor}&limit=1`)).toEqual([added[0]]);
+    expect(await ids(keyA, '?after=0&eventType=token_issued')).toEqual([old[0], added[0]]);
+    expect(await ids(keyB, '?after=0')).toEqual([b1, b2]);
   });
 
   it.each([
@@ -137,6 +147,19 @@ describe('application API: events', () => {
     'eventType=login',
     'limit=1&limit=2',
     'after=2030-01-01T00:00:00Z',
+    'after=-1',
+    'after=abc',
+    'after=1.5',
+    'after=',
+    'after=1&after=2',
+    'after=1234567890123456789',
+    'beforeId=3',
+    'beforeId=0&before=2030-01-01T00:00:00Z',
+    'beforeId=-1&before=2030-01-01T00:00:00Z',
+    'beforeId=x&before=2030-01-01T00:00:00Z',
+    'beforeId=2&after=1',
+    'after=1&before=2030-01-01T00:00:00Z',
+    'after=1&before=2030-01-01T00:00:00Z&beforeId=2',
   ])('rejects ?%s with 400 invalid_query', async (query) => {
     const res = await get(keyA, `?${query}`);
     expect(res.status).toBe(400);
@@ -164,6 +187,21 @@ describe('application API: events', () => {
       }),
     ]);
     expect((await get(keyB)).body.items).toEqual([]);
+  });
+
+  it('describes its query parameters in the OpenAPI document', async () => {
+    const doc = await t.http().get('/api/docs-json').expect(200);
+    const op = doc.body.paths['/api/v1/app/events'].get;
+    const params = op.parameters as { name: string; in: string; schema: { type: string } }[];
+    const described = params.map((p) => [p.name, p.in, p.schema.type]);
+    expect(described.sort()).toEqual([
+      ['after', 'query', 'integer'],
+      ['before', 'query', 'string'],
+      ['beforeId', 'query', 'integer'],
+      ['eventType', 'query', 'string'],
+      ['limit', 'query', 'integer'],
+    ]);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '503']));
   });
 
   it('needs user:read', async () => {

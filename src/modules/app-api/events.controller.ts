@@ -1,8 +1,15 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiOkResponse,
+  ApiQuery,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { RawQuery } from '../../common/http/query-params';
 import { EventFeedService } from '../events/event-feed.service';
-import { parseEventListQuery } from '../events/event-query';
+import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, parseEventListQuery } from '../events/event-query';
+import { EVENT_TYPES } from '../events/event-types';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes } from '../keys/auth.decorators';
 import { EventPageDto } from './events.dto';
@@ -13,9 +20,44 @@ import { EventPageDto } from './events.dto';
 export class EventsController {
   constructor(private readonly events: EventFeedService) {}
 
-  /** GET /events: newest first, ties broken by id (spec section 6, docs/events.md). */
+  /**
+   * GET /events (spec sections 4.1, 6): newest first with `before`/`beforeId`, or forward in
+   * id order with `after` (docs/events.md). The query is parsed by parseEventListQuery; the
+   * decorators only describe it in the OpenAPI document.
+   */
   @Get()
   @RequireScopes('user:read')
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, default: DEFAULT_EVENT_LIMIT },
+    description: `Events per page; values above ${MAX_EVENT_LIMIT} are clamped to ${MAX_EVENT_LIMIT}`,
+  })
+  @ApiQuery({
+    name: 'before',
+    required: false,
+    schema: { type: 'string', format: 'date-time' },
+    description: 'Newest-first paging: only events created before this time (RFC 3339)',
+  })
+  @ApiQuery({
+    name: 'beforeId',
+    required: false,
+    schema: { type: 'integer', minimum: 1 },
+    description:
+      'With before only: the id of the last event seen; returns events with (createdAt, id) < (before, beforeId)',
+  })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    schema: { type: 'integer', minimum: 0 },
+    description:
+      'Forward sync: events with a larger id, in ascending id order, never past an id that a smaller one could still precede. Not with before/beforeId',
+  })
+  @ApiQuery({ name: 'eventType', required: false, enum: EVENT_TYPES })
+  @ApiOkResponse({ type: EventPageDto })
+  @ApiServiceUnavailableResponse({
+    description: 'after only: a writer of this application held its transaction open too long',
+  })
   listEvents(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: RawQuery): Promise<EventPageDto> {
     return this.events.list(ctx.applicationId, parseEventListQuery(query));
   }

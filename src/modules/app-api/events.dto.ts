@@ -13,6 +13,10 @@ export class EventViewDto {
 }
 
 export class EventPageDto {
-  @ApiProperty({ type: [EventViewDto] }) items!: EventViewDto[];
+  @ApiProperty({
+    type: [EventViewDto],
+    description: 'Newest first (createdAt, then id, descending); with after: ascending id',
+  })
+  items!: EventViewDto[];
   @ApiProperty({ description: 'The limit used (after clamping to 200)' }) limit!: number;
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { rfc3339 } from '../../common/http/timestamps';
+import { commitHorizon } from './commit-horizon';
 import type { EventListQuery } from './event-query';
 
 /** Spec section 2, Event. */
@@ -27,7 +28,10 @@ interface EventRow {
   created_at: Date;
 }
 
-/** GET /events: the application's events, newest first (spec section 6). */
+/**
+ * GET /events (spec sections 4.1, 6; docs/events.md): newest first, paged back with `before`
+ * and `beforeId`, or, with `after`, forward in ascending id order up to the commit horizon.
+ */
 @Injectable()
 export class EventFeedService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -38,22 +42,28 @@ export class EventFeedService {
   ): Promise<{ items: EventView[]; limit: number }> {
     const params: unknown[] = [applicationId];
     const clauses = ['application_id = $1'];
-    if (q.eventType !== undefined) {
-      params.push(q.eventType);
-      clauses.push(`event_type = $${params.length}`);
+    const param = (value: unknown): string => `$${params.push(value)}`;
+    if (q.eventType !== undefined) clauses.push(`event_type = ${param(q.eventType)}`);
+    let order = 'events.created_at DESC, events.id DESC';
+    if (q.after !== undefined) {
+      const horizon = await commitHorizon(this.dataSource, applicationId);
+      clauses.push(`id > ${param(q.after)}::bigint`, `id <= ${param(horizon)}::bigint`);
+      order = 'events.id ASC';
+    } else if (q.beforeId !== undefined) {
+      // A row comparison: the index (application_id, created_at, id) serves it as one range.
+      clauses.push(
+        `(created_at, id) < (${param(q.before)}::timestamptz, ${param(q.beforeId)}::bigint)`,
+      );
+    } else if (q.before !== undefined) {
+      clauses.push(`created_at < ${param(q.before)}::timestamptz`);
     }
-    if (q.before !== undefined) {
-      params.push(q.before);
-      clauses.push(`created_at < $${params.length}::timestamptz`);
-    }
-    params.push(q.limit);
     // Ties in created_at are broken by id, so the order is total (docs/events.md). The table's
     // numeric id, not the text alias of the select list (which would order 10 before 9).
     const rows = await this.dataSource.query<EventRow[]>(
       `SELECT id::text AS id, event_type, protocol, status, user_id::text AS user_id, scope,
               description, created_at
        FROM events WHERE ${clauses.join(' AND ')}
-       ORDER BY events.created_at DESC, events.id DESC LIMIT $${params.length}`,
+       ORDER BY ${order} LIMIT ${param(q.limit)}`,
       params,
     );
     return { items: rows.map(toEventView), limit: q.limit };

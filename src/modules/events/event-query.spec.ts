@@ -34,5 +34,28 @@ describe('event-query', () => {
     it('rejects a malformed before', () => {
       expect(() => parseEventListQuery({ before: 'yesterday' })).toThrow(AppError);
     });
+
+    it('reads the (createdAt, id) cursor and the forward cursor', () => {
+      expect(parseEventListQuery({ before: '2030-01-01t00:00:00z', beforeId: '12' })).toEqual({
+        limit: 50,
+        before: '2030-01-01T00:00:00Z',
+        beforeId: '12',
+      });
+      expect(parseEventListQuery({ after: '0', eventType: 'token_issued' })).toEqual({
+        limit: 50,
+        after: '0',
+        eventType: 'token_issued',
+      });
+    });
+
+    it.each([
+      [{ beforeId: '3' }, 'beforeId needs before'],
+      [{ before: '2030-01-01T00:00:00Z', beforeId: '0' }, 'beforeId must be an event id'],
+      [{ after: '-1' }, 'after must be an event id'],
+      [{ after: '1', before: '2030-01-01T00:00:00Z' }, 'after cannot be combined'],
+      [{ after: '1', beforeId: '2' }, 'beforeId needs before'],
+    ])('rejects %j', (query, message) => {
+      expect(() => parseEventListQuery(query)).toThrow(message);
+    });
   });
 });

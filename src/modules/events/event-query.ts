@@ -14,6 +14,10 @@ export interface EventListQuery {
   limit: number;
   /** Validated RFC 3339 text, given to PostgreSQL as is so microseconds are not lost. */
   before?: string;
+  /** With `before`: the `(createdAt, id)` cursor of the last event seen, as digits. */
+  beforeId?: string;
+  /** Forward sync: events with a larger id, ascending (docs/events.md). Digits, may be 0. */
+  after?: string;
   eventType?: EventType;
 }
 
@@ -36,7 +40,43 @@ export function parseRfc3339(value: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-const KNOWN = new Set(['limit', 'before', 'eventType']);
+const KNOWN = new Set(['limit', 'before', 'beforeId', 'after', 'eventType']);
+
+// Event ids are bigint; 18 digits always fit, and an id larger than any drawn is no event's.
+const EVENT_ID = /^\d{1,18}$/;
+
+/** An event id parameter as digits; `after=0` means "from the first event", beforeId is ≥ 1. */
+function eventIdParam(query: RawQuery, name: string, min: 0 | 1): string | undefined {
+  const raw = singleValue(query, name);
+  if (raw === undefined) return undefined;
+  if (!EVENT_ID.test(raw) || Number(raw) < min) {
+    throw invalidQuery(
+      `${name} must be an event id (${min === 0 ? 'a non-negative' : 'a positive'} integer)`,
+    );
+  }
+  return raw;
+}
+
+/** The two cursors: `before` (+ `beforeId`) pages back, `after` syncs forward; never both. */
+function parseCursor(query: RawQuery): Pick<EventListQuery, 'before' | 'beforeId' | 'after'> {
+  const before = singleValue(query, 'before');
+  if (before !== undefined && !parseRfc3339(before)) {
+    throw invalidQuery('before must be an RFC 3339 timestamp');
+  }
+  const beforeId = eventIdParam(query, 'beforeId', 1);
+  const after = eventIdParam(query, 'after', 0);
+  if (beforeId !== undefined && before === undefined) {
+    throw invalidQuery('beforeId needs before: pass the createdAt and the id of the same event');
+  }
+  if (after !== undefined && before !== undefined) {
+    throw invalidQuery('after cannot be combined with before or beforeId');
+  }
+  if (after !== undefined) return { after };
+  if (before === undefined) return {};
+  return beforeId === undefined
+    ? { before: before.toUpperCase() }
+    : { before: before.toUpperCase(), beforeId };
+}
 
 /** Parses GET /events query parameters (spec 4.1); malformed values are 400 invalid_query. */
 export function parseEventListQuery(query: RawQuery): EventListQuery {
@@ -44,12 +84,8 @@ export function parseEventListQuery(query: RawQuery): EventListQuery {
   if (unknown.length > 0) throw invalidQuery(`Unknown query parameter: ${unknown.join(', ')}`);
   const result: EventListQuery = {
     limit: positiveIntParam(query, 'limit', DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT),
+    ...parseCursor(query),
   };
-  const before = singleValue(query, 'before');
-  if (before !== undefined) {
-    if (!parseRfc3339(before)) throw invalidQuery('before must be an RFC 3339 timestamp');
-    result.before = before.toUpperCase();
-  }
   const eventType = singleValue(query, 'eventType');
   if (eventType !== undefined) {
     if (!(EVENT_TYPES as readonly string[]).includes(eventType)) {
