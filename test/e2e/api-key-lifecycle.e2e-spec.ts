@@ -133,4 +133,36 @@ describe('API key lifecycle', () => {
     ]);
     expect(rows[0].last_used_at).toBeNull();
   });
+
+  // Issue 8 item 7; spec section 5: a deactivated key is 401 invalid_api_key (docs/api-keys.md).
+  it('rejects the keys of a disabled application like any unusable key, and accepts them once it is re-enabled', async () => {
+    const { application } = await createApplication(t.app);
+    const { plaintext, apiKey } = await createApiKey(t.app, application.id, ['user:read']);
+    const setEnabled = (enabled: boolean) =>
+      t.dataSource.query('UPDATE applications SET enabled = $1 WHERE id = $2', [
+        enabled,
+        application.id,
+      ]);
+    const call = (path: string) => t.http().get(path).set('Authorization', `Bearer ${plaintext}`);
+
+    await setEnabled(false);
+    for (const path of ['/api/v1/app/me', '/api/v1/app/users']) {
+      const res = await call(path);
+      expect({ path, status: res.status, body: res.body }).toEqual({
+        path,
+        status: 401,
+        body: { error: 'invalid_api_key', message: 'The API key is invalid' },
+      });
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    const rows = await t.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [
+      apiKey.id,
+    ]);
+    expect(rows[0].last_used_at).toBeNull();
+
+    await setEnabled(true);
+    for (const path of ['/api/v1/app/me', '/api/v1/app/users']) {
+      expect({ path, status: (await call(path)).status }).toEqual({ path, status: 200 });
+    }
+  });
 });

@@ -88,7 +88,9 @@ export class ApiKeysService {
   /**
    * Resolves a presented key to its usable record and application, or undefined.
    * The lookup is by SHA-256 of the whole plaintext through a unique index, so no
-   * comparison of secret material happens in application code.
+   * comparison of secret material happens in application code. A key of a disabled
+   * application is unusable like a revoked one (spec section 5: a deactivated key is
+   * 401 invalid_api_key; docs/api-keys.md), and its use is not recorded.
    */
   async authenticate(
     presented: string,
@@ -98,7 +100,7 @@ export class ApiKeysService {
       where: { keyHash: sha256Hex(presented) },
       relations: { application: true },
     });
-    if (!apiKey?.application || this.statusOf(apiKey) !== 'active') return undefined;
+    if (!apiKey?.application?.enabled || this.statusOf(apiKey) !== 'active') return undefined;
     await this.recordUse(apiKey);
     return { apiKey, application: apiKey.application };
   }
