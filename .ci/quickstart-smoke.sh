@@ -69,6 +69,9 @@ echo "quickstart smoke: /health/ready answered 200 after ${SECONDS}s"
 # the data directory's lock and serves the admin socket the CLI is about to use.
 [ -f "$EMBEDDED_DATA_DIR/LOCK" ] && [ -S "$EMBEDDED_DATA_DIR/admin.sock" ] ||
   fail "the service does not hold the embedded database in $EMBEDDED_DATA_DIR (DATABASE_URL in .env?)"
+# Owner-only, whatever the umask (docs/adr/0001-embedded-default.md).
+modes="$(stat -c %a "$EMBEDDED_DATA_DIR" "$EMBEDDED_DATA_DIR/admin.sock" "$EMBEDDED_DATA_DIR/.s.PGSQL.5432" | tr '\n' ' ')"
+[ "$modes" = "700 600 600 " ] || fail "data directory, admin and PGlite sockets have modes $modes (want 700 600 600)"
 
 cli() {
   local out
