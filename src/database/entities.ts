@@ -4,7 +4,7 @@ import { ApiKey } from '../modules/keys/api-key.entity';
 import { OAuthCode } from '../modules/oauth/oauth-code.entity';
 import { OAuthSession } from '../modules/oauth/oauth-session.entity';
 import { OAuthToken } from '../modules/oauth/oauth-token.entity';
-import { PendingAuthorization } from '../modules/oauth/pending-authorization.entity';
+import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-request.entity';
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';
 import { User } from '../modules/users/user.entity';
@@ -20,5 +20,5 @@ export const ENTITIES = [
   AuthEvent,
   OAuthCode,
   OAuthSession,
-  PendingAuthorization,
+  SpentAuthorizationRequest,
 ];

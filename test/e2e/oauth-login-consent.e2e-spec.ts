@@ -31,7 +31,8 @@ describe('OAuth login and consent pages', () => {
       ),
     );
     expect(start.status).toBe(302);
-    expect(start.headers.location).toMatch(/^\/oauth2\/login\?request=[A-Za-z0-9_-]{43}$/);
+    // The request travels sealed (AES-256-GCM): opaque to the browser, nothing stored.
+    expect(start.headers.location).toMatch(/^\/oauth2\/login\?request=v1\.[A-Za-z0-9_-]+$/);
     const page = await agent.get(start.headers.location);
     expect(page.status).toBe(200);
     expect(page.headers['cache-control']).toBe('no-store');
@@ -111,9 +112,10 @@ describe('OAuth login and consent pages', () => {
       [user.id],
     );
     expect(last_login_at).toEqual(t.clock.now());
+    // The request travelled sealed; answering it left only its single-use record.
     expect(
-      await t.dataSource.query('SELECT count(*)::int AS n FROM oauth_pending_authorizations'),
-    ).toEqual([{ n: 0 }]);
+      await t.dataSource.query('SELECT count(*)::int AS n FROM oauth_spent_authorization_requests'),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('answers access_denied when the user denies, and records nothing', async () => {

@@ -3,6 +3,7 @@ import { UsersRelationsTokensEvents1795302850823 } from './1795302850823-UsersRe
 import { UserQueryIndexes1795310000000 } from './1795310000000-UserQueryIndexes';
 import { OAuthCodesSessionsPending1795320000000 } from './1795320000000-OAuthCodesSessionsPending';
 import { AppUserSearch1795330000000 } from './1795330000000-AppUserSearch';
+import { StatelessPendingRequests1795340000000 } from './1795340000000-StatelessPendingRequests';
 import { EventCommitOrder1795350000000 } from './1795350000000-EventCommitOrder';
 import { CaseInsensitiveUserNames1795360000000 } from './1795360000000-CaseInsensitiveUserNames';
 
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   UserQueryIndexes1795310000000,
   OAuthCodesSessionsPending1795320000000,
   AppUserSearch1795330000000,
+  StatelessPendingRequests1795340000000,
   EventCommitOrder1795350000000,
   CaseInsensitiveUserNames1795360000000,
 ];

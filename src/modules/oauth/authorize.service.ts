@@ -9,7 +9,7 @@ import { GrantService } from './grant.service';
 import { OAuthError, PageError } from './oauth-error';
 import type { BrowserContext, PageResult } from './page-result';
 import { cspSourceOf } from './page-result';
-import { PendingAuthorizationsService } from './pending-authorizations.service';
+import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService } from './session.service';
 import { checkApplicationEnabled } from './steps/check-application-enabled';
 import { checkClient } from './steps/check-client';
@@ -18,7 +18,8 @@ import { checkPrompt } from './steps/check-prompt';
 import { checkRedirectUri } from './steps/check-redirect-uri';
 import { checkResponseType } from './steps/check-response-type';
 import { checkScope } from './steps/check-scope';
-import { param, type Params } from './steps/params';
+import { checkState } from './steps/check-state';
+import type { Params } from './steps/params';
 import { readUpstreamProviders } from './steps/upstream-providers';
 
 /**
@@ -50,8 +51,9 @@ export class AuthorizeService {
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (request.prompt === 'none') return this.silent(application, user, request);
     if (!user) {
-      const id = await this.pending.create(request);
-      return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(id)}` };
+      // Anonymous: nothing is stored, the request travels sealed (issue 8 item 3).
+      const sealed = this.pending.create(request);
+      return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
     }
     return this.proceed(application, user, request, null, 302);
   }
@@ -64,15 +66,15 @@ export class AuthorizeService {
     application: Application,
     user: User,
     request: AuthorizationRequest,
-    pendingId: string | null,
+    pending: Pending | null,
     status: 302 | 303,
   ): Promise<PageResult> {
     const decision = await this.grants.decide(application, user, request.scope);
     if (decision.kind === 'consent') {
-      const id = pendingId ?? (await this.pending.create(request));
-      return { status, location: `/oauth2/consent?request=${encodeURIComponent(id)}` };
+      const sealed = pending?.sealed ?? this.pending.create(request);
+      return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
     }
-    if (pendingId !== null && !(await this.pending.take(pendingId))) throw requestGone();
+    if (pending !== null && !(await this.pending.take(pending))) throw requestGone();
     if (decision.kind === 'denied')
       return this.redirectError(
         request.redirectUri,
@@ -155,7 +157,7 @@ function validate(
   redirectUri: string,
 ): AuthorizationRequest {
   checkResponseType(query);
-  const state = param(query, 'state') ?? null;
+  const state = checkState(query);
   const scope = checkScope(query);
   const codeChallenge = checkPkce(query, application);
   const prompt = checkPrompt(query);

@@ -71,7 +71,7 @@ export class InteractionService {
       application,
       outcome.user,
       pending.request,
-      pending.id,
+      pending,
       303,
     );
     const cookie = {
@@ -86,11 +86,14 @@ export class InteractionService {
     const pending = await this.findPending(requestId);
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (!user)
-      return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(pending.id)}` };
+      return {
+        status: 302,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
     const application = await this.application(pending);
     const decision = await this.grants.decide(application, user, pending.request.scope);
     if (decision.kind !== 'consent') {
-      return this.authorize.proceed(application, user, pending.request, pending.id, 302);
+      return this.authorize.proceed(application, user, pending.request, pending, 302);
     }
     return this.renderConsent(pending, application, user, browser);
   }
@@ -100,12 +103,15 @@ export class InteractionService {
     this.checkCsrf(browser, pending, body.csrf_token);
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (!user)
-      return { status: 303, location: `/oauth2/login?request=${encodeURIComponent(pending.id)}` };
+      return {
+        status: 303,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
     const decision = body.decision;
     if (decision !== 'approve' && decision !== 'deny') {
       throw new PageError(400, 'Invalid request', 'Choose approve or deny.');
     }
-    if (!(await this.pending.take(pending.id))) throw requestGone();
+    if (!(await this.pending.take(pending))) throw requestGone();
     const { redirectUri, state } = pending.request;
     if (decision === 'deny') {
       const error = new OAuthError('access_denied', 'The user denied the authorization request');
@@ -134,7 +140,7 @@ export class InteractionService {
     const { browserValue, cookies } = this.csrfCookie(browser);
     const html = loginPage({
       applicationName: application.name,
-      requestId: pending.id,
+      requestId: pending.sealed,
       csrfToken: this.csrf.tokenFor(browserValue, pending.id),
       upstreamProviders: pending.request.upstreamProviders,
       error,
@@ -155,7 +161,7 @@ export class InteractionService {
       logo: application.logo,
       username: user.username,
       scope: pending.request.scope,
-      requestId: pending.id,
+      requestId: pending.sealed,
       csrfToken: this.csrf.tokenFor(browserValue, pending.id),
     });
     return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };

@@ -16,9 +16,9 @@ import { OAuthCode } from './oauth-code.entity';
 import { OAuthPagesController } from './oauth-pages.controller';
 import { OAuthSession } from './oauth-session.entity';
 import { PageExceptionFilter } from './page-exception.filter';
-import { PendingAuthorization } from './pending-authorization.entity';
 import { PendingAuthorizationsService } from './pending-authorizations.service';
 import { SessionService } from './session.service';
+import { SpentAuthorizationRequest } from './spent-authorization-request.entity';
 import { TokenIssuer } from './token-issuer';
 import { TokenService } from './token.service';
 import { UserinfoService } from './userinfo.service';
@@ -26,7 +26,13 @@ import { UserinfoService } from './userinfo.service';
 /** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (spec section 4.2). */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Application, User, OAuthCode, OAuthSession, PendingAuthorization]),
+    TypeOrmModule.forFeature([
+      Application,
+      User,
+      OAuthCode,
+      OAuthSession,
+      SpentAuthorizationRequest,
+    ]),
     EventsModule,
     RateLimitModule, // LoginThrottle counts failures in its LimiterStore
   ],
