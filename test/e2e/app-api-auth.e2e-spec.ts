@@ -1,6 +1,10 @@
+import { ScopeDeclarationCheck } from '../../src/modules/keys/scope-declarations';
 import { createApiKey, createApplication } from '../factories';
 import { concretePath, listRoutes } from '../utils/routes';
 import { createTestApp, TestApp } from '../utils/test-app';
+
+const sortByRoute = <T extends { route: string }>(rows: T[]): T[] =>
+  [...rows].sort((a, b) => a.route.localeCompare(b.route));
 
 // Spec section 5 (authentication) and section 7 (error bodies) for the application API.
 describe('application API authentication', () => {
@@ -86,11 +90,34 @@ describe('application API authentication', () => {
     }
   });
 
-  it('denies every /api/v1/app route without a key (default deny)', async () => {
+  // Spec section 4.1, issue 8 item 9: every route states its scopes (or explicitly none).
+  it('declares the scopes of exactly the eight routes of section 4.1 and denies each without a key', async () => {
+    const declared = t.app
+      .get(ScopeDeclarationCheck)
+      .routes()
+      .filter((route) => route.path.startsWith('/api/v1/app'))
+      .map((route) => ({ route: `${route.method} ${route.path}`, scopes: route.scopes }));
+    const anyOf = (...scopes: string[]) => ({ kind: 'any-of', scopes });
+    const none = { kind: 'none' };
+    expect(sortByRoute(declared)).toEqual(
+      sortByRoute([
+        { route: 'GET /api/v1/app/me', scopes: none },
+        { route: 'GET /api/v1/app/users', scopes: anyOf('user:read') },
+        { route: 'GET /api/v1/app/users/:userId', scopes: anyOf('user:read') },
+        {
+          route: 'PATCH /api/v1/app/users/:userId',
+          scopes: { kind: 'by-request', scopes: ['user:write', 'group:write'] },
+        },
+        { route: 'POST /api/v1/app/users/:userId/revoke', scopes: anyOf('relation:revoke') },
+        { route: 'GET /api/v1/app/stats', scopes: anyOf('stats:read') },
+        { route: 'GET /api/v1/app/events', scopes: anyOf('user:read') },
+        { route: 'GET /api/v1/app/groups', scopes: none },
+      ]),
+    );
+    // Express registered exactly the declared routes, and each is denied without a key.
     const routes = listRoutes(t.app).filter((route) => route.path.startsWith('/api/v1/app'));
-    // The foundation's two routes at least; later issues add theirs and are walked too.
-    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(['GET /api/v1/app/me', 'GET /api/v1/app/groups']),
+    expect(routes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+      declared.map((d) => d.route).sort(),
     );
     for (const route of routes) {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';

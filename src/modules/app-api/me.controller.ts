@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { rfc3339 } from '../../common/http/timestamps';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
+import { NoScopes } from '../keys/auth.decorators';
 import { MeResponse } from './me.dto';
 
 @ApiTags('application API')
@@ -10,6 +11,7 @@ import { MeResponse } from './me.dto';
 export class MeController {
   /** GET /me: the calling key and its application; no scope needed (spec 4.1). */
   @Get('me')
+  @NoScopes()
   getMe(@CurrentApiKey() context: ApiKeyContext): MeResponse {
     return toMeResponse(context);
   }

@@ -12,7 +12,7 @@ import {
 import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
 import type { RawQuery } from '../../common/http/query-params';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
-import { RequireScopes } from '../keys/auth.decorators';
+import { RequireScopes, ScopesCheckedByHandler } from '../keys/auth.decorators';
 import { AppUsersService } from '../users/app-users.service';
 import { parsePatchShape, requiredScopes, toUserPatch } from '../users/user-patch';
 import { parseUserId, parseUserListQuery } from '../users/user-query';
@@ -39,6 +39,7 @@ export class UsersController {
 
   /** Scopes depend on the fields sent (spec section 5), so they are checked here, before any write. */
   @Patch(':userId')
+  @ScopesCheckedByHandler('user:write', 'group:write')
   @ApiBody({ type: UserPatchDto })
   updateUser(
     @CurrentApiKey() ctx: ApiKeyContext,

@@ -6,8 +6,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { RateLimiter } from '../rate-limit/rate-limiter.service';
 import { ApiKeyContext, RequestWithApiKey } from './api-key-context';
 import { ApiKeysService } from './api-keys.service';
-import { PUBLIC_ROUTE, REQUIRED_SCOPES } from './auth.decorators';
-import type { ApiScope } from './scopes';
+import { PUBLIC_ROUTE, SCOPE_DECLARATION, type ScopeDeclaration } from './auth.decorators';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
@@ -20,6 +19,8 @@ const BEARER = /^Bearer ([^\s]+)$/i;
  * is charged to the client address instead (429 once over its budget); a valid key is never
  * refused because of other callers' failures from the same address (docs/rate-limit.md).
  * A 403 insufficient_scope counts against the bucket and carries X-RateLimit-*.
+ * A route without a scope declaration is refused outright (ScopeDeclarationCheck also stops
+ * the service from booting with one), so no route accepts any key by omission.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -32,6 +33,14 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+
+    const declaration = this.reflector.getAllAndOverride<ScopeDeclaration | undefined>(
+      SCOPE_DECLARATION,
+      targets,
+    );
+    if (!declaration) {
+      throw new AppError(ErrorCode.InternalError, 500, 'This route declares no scopes');
+    }
 
     const http = context.switchToHttp();
     const request = http.getRequest<RequestWithApiKey>();
@@ -46,11 +55,7 @@ export class ApiKeyGuard implements CanActivate {
     request.apiKeyContext = apiKeyContext;
     await this.limiter.chargeApplication(apiKeyContext.application, response);
 
-    const anyOf = this.reflector.getAllAndOverride<ApiScope[] | undefined>(
-      REQUIRED_SCOPES,
-      targets,
-    );
-    if (anyOf && anyOf.length > 0) apiKeyContext.assertScopes(anyOf);
+    if (declaration.kind === 'any-of') apiKeyContext.assertScopes(declaration.scopes);
     return true;
   }
 

@@ -1,0 +1,34 @@
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { RateLimiter } from '../rate-limit/rate-limiter.service';
+import { ApiKeyGuard } from './api-key.guard';
+import type { ApiKeysService } from './api-keys.service';
+
+class Undeclared {}
+const handler = (): void => undefined;
+
+/** A route without any scope declaration, reached with a valid-looking key. */
+function contextFor(): ExecutionContext {
+  const request = { headers: { authorization: `Bearer svc_live_${'A'.repeat(32)}` } };
+  return {
+    getHandler: () => handler,
+    getClass: () => Undeclared,
+    switchToHttp: () => ({ getRequest: () => request, getResponse: () => ({}) }),
+  } as unknown as ExecutionContext;
+}
+
+describe('ApiKeyGuard', () => {
+  it('refuses a route that declares no scopes, before looking at the key', async () => {
+    const authenticate = jest.fn();
+    const guard = new ApiKeyGuard(
+      new Reflector(),
+      { authenticate } as unknown as ApiKeysService,
+      {} as RateLimiter,
+    );
+    await expect(guard.canActivate(contextFor())).rejects.toMatchObject({
+      status: 500,
+      message: 'This route declares no scopes',
+    });
+    expect(authenticate).not.toHaveBeenCalled();
+  });
+});
