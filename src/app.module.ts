@@ -14,6 +14,7 @@ import { ApplicationsModule } from './modules/applications/applications.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { KeysModule } from './modules/keys/keys.module';
+import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
@@ -72,6 +73,7 @@ export class AppModule {
         StatsModule,
         AppApiModule,
         OAuthModule,
+        MaintenanceModule,
         HealthModule,
         AdminModule,
       ],

@@ -13,6 +13,8 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
     // Rate-limit buckets of one test app never mix with another run's in a shared Redis.
     RATE_LIMIT_KEY_PREFIX: `idsvc-test:${randomUUID()}:`,
+    // No scheduled purge under a test's feet; purge tests call PurgeService.runOnce().
+    PURGE_INTERVAL_SECONDS: '0',
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { PurgeScheduler } from './purge.scheduler';
+import { PurgeService } from './purge.service';
+
+/** Housekeeping jobs: the scheduled purge of expired OAuth rows (docs/oauth.md, "Purge"). */
+@Module({
+  providers: [PurgeService, PurgeScheduler],
+  exports: [PurgeService],
+})
+export class MaintenanceModule {}

@@ -1,0 +1,41 @@
+/**
+ * What the purge job deletes, table by table. Each statement deletes at most $2 rows that are
+ * no longer needed at time $1, and answers the count as `n`.
+ */
+
+/** Consumed codes are kept this long after expiry, so a late replay still revokes its tokens. */
+export const CODE_REPLAY_RETENTION_SECONDS = 86400;
+
+export type PurgeTarget = 'codes' | 'sessions' | 'spentRequests' | 'tokens';
+
+const deleteWhere = (table: string, condition: string): string =>
+  `WITH gone AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${condition} LIMIT $2) RETURNING 1)
+   SELECT count(*)::int AS n FROM gone`;
+
+export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
+  {
+    // RFC 6749 section 4.1.2: a replayed code should revoke what it produced, so codes outlive
+    // their lifetime by a day; after that a replay is just an unknown code (invalid_grant).
+    name: 'codes',
+    sql: deleteWhere(
+      'oauth_codes',
+      `expires_at < $1::timestamptz - interval '${CODE_REPLAY_RETENTION_SECONDS} seconds'`,
+    ),
+  },
+  { name: 'sessions', sql: deleteWhere('oauth_sessions', 'expires_at < $1') },
+  // A spent request can no longer be presented once its sealed form has expired.
+  {
+    name: 'spentRequests',
+    sql: deleteWhere('oauth_spent_authorization_requests', 'expires_at < $1'),
+  },
+  {
+    // A row holds an access token and its refresh token. It goes when both have expired: a
+    // revoked or rotated refresh token that has not expired is kept, because presenting it again
+    // must still be recognised as a replay and revoke its family (RFC 9700 section 4.14.2).
+    name: 'tokens',
+    sql: deleteWhere(
+      'oauth_tokens',
+      'access_expires_at < $1 AND (refresh_expires_at IS NULL OR refresh_expires_at < $1)',
+    ),
+  },
+];
