@@ -296,7 +296,11 @@ describe('OAuth login and consent pages', () => {
       clientId: application.clientId,
       challenge: pkce().challenge,
     });
-    const out = await agent.post('/oauth2/logout');
+    const signOut = await agent.get('/oauth2/logout');
+    const out = await agent
+      .post('/oauth2/logout')
+      .type('form')
+      .send({ csrf_token: hiddenInput(signOut.text, 'csrf_token') });
     expect(out.status).toBe(200);
     const again = await agent.get(
       authorizePath(

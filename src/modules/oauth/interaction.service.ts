@@ -18,7 +18,6 @@ import {
   type PageResult,
 } from './page-result';
 import { consentPage } from './pages/consent.page';
-import { messagePage } from './pages/html';
 import { loginPage } from './pages/login.page';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService } from './session.service';
@@ -27,7 +26,7 @@ import type { Params } from './steps/params';
 const LOGIN_FAILED = 'The username or password is incorrect.';
 const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
 
-/** The login and consent pages of a pending authorization, and logout. */
+/** The login and consent pages of a pending authorization. */
 @Injectable()
 export class InteractionService {
   private readonly csrf: Csrf;
@@ -118,15 +117,6 @@ export class InteractionService {
       return this.authorize.redirectError(redirectUri, state, error, 303);
     }
     return this.authorize.finish(await this.application(pending), user, pending.request, true, 303);
-  }
-
-  async logout(browser: BrowserContext): Promise<PageResult> {
-    await this.sessions.destroy(browser.sessionCookie);
-    return {
-      status: 200,
-      html: messagePage('Signed out', 'You are signed out.'),
-      cookies: [{ name: SESSION_COOKIE, value: '', maxAge: 0 }],
-    };
   }
 
   private async renderLogin(

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
 import { AuthorizeService } from './authorize.service';
 import { InteractionService } from './interaction.service';
+import { LogoutService } from './logout.service';
 import { PageExceptionFilter } from './page-exception.filter';
 import { browserContext, sendPage, type BrowserContext, type PageResult } from './page-result';
 import type { Params } from './steps/params';
@@ -19,6 +20,7 @@ export class OAuthPagesController {
     @Inject(AppConfig) config: AppConfig,
     private readonly authorizeService: AuthorizeService,
     private readonly interaction: InteractionService,
+    private readonly logoutService: LogoutService,
   ) {
     // Secure cookies when the public base URL is https (behind a TLS-terminating proxy too).
     this.secure = config.publicBaseUrl.startsWith('https://');
@@ -49,9 +51,14 @@ export class OAuthPagesController {
     this.send(res, await this.interaction.submitConsent(formOf(req), this.browser(req)));
   }
 
+  @Get('logout')
+  showLogout(@Req() req: Request, @Res() res: Response): void {
+    this.send(res, this.logoutService.show(this.browser(req)));
+  }
+
   @Post('logout')
   async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.interaction.logout(this.browser(req)));
+    this.send(res, await this.logoutService.submit(formOf(req), this.browser(req)));
   }
 
   private browser(req: Request): BrowserContext {

@@ -10,6 +10,7 @@ import { GrantService } from './grant.service';
 import { InteractionService } from './interaction.service';
 import { LoginThrottle } from './login-throttle';
 import { LoginService } from './login.service';
+import { LogoutService } from './logout.service';
 import { MetadataController } from './metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
 import { OAuthCode } from './oauth-code.entity';
@@ -43,6 +44,7 @@ import { UserinfoService } from './userinfo.service';
     GrantService,
     LoginService,
     LoginThrottle,
+    LogoutService,
     PendingAuthorizationsService,
     SessionService,
     TokenIssuer,
