@@ -50,7 +50,7 @@ export class UserinfoService {
   async userinfo(authorization: string | undefined): Promise<UserInfo> {
     const owner = await this.authenticate(authorization, USERINFO_SCOPES);
     return {
-      id: Number(owner.id),
+      id: userIdNumber(owner.id),
       username: owner.username,
       nickname: owner.nickname,
       email: owner.email,
@@ -121,4 +121,18 @@ function invalidToken(description: string): OAuthError {
     401,
     `${REALM}, error="invalid_token", error_description="${description}"`,
   );
+}
+
+/**
+ * User ids are PostgreSQL bigint, read as exact text. The spec's `id: integer` is a JSON number,
+ * which every client parses exactly only up to 2^53 − 1 (RFC 8259 section 6): ids up to that
+ * bound are returned as numbers, exactly; above it the request fails (500, logged) rather than
+ * hand out a rounded id that may be another user's. The bound is 9 × 10^15 users away.
+ */
+export function userIdNumber(id: string): number {
+  const value = BigInt(id);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new Error(`User id ${id} is beyond the JSON-safe integer range`);
+  }
+  return Number(value);
 }
