@@ -21,6 +21,8 @@ export class RedisWatchdog {
     private readonly redis: Redis,
     private readonly stallMs: number,
     private readonly onStall: () => void,
+    /** Monotonic milliseconds; tests pass their own. */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   start(): void {
@@ -34,16 +36,16 @@ export class RedisWatchdog {
 
   /** Awaits a command sent on the watched connection, counting it as outstanding meanwhile. */
   async watch<T>(command: Promise<T>): Promise<T> {
-    if (this.outstanding === 0) this.lastProgressAt = performance.now();
+    if (this.outstanding === 0) this.lastProgressAt = this.now();
     this.outstanding += 1;
     try {
       const result = await command;
-      this.lastProgressAt = performance.now();
+      this.lastProgressAt = this.now();
       return result;
     } catch (error) {
       // An error reply (OOM, NOSCRIPT…) is a reply too: the connection is alive.
       if (error instanceof Error && error.name === 'ReplyError') {
-        this.lastProgressAt = performance.now();
+        this.lastProgressAt = this.now();
       }
       throw error;
     } finally {
@@ -66,7 +68,7 @@ export class RedisWatchdog {
     return (
       this.outstanding > 0 &&
       this.redis.status === 'ready' &&
-      performance.now() - this.lastProgressAt >= this.stallMs
+      this.now() - this.lastProgressAt >= this.stallMs
     );
   }
 }
