@@ -86,21 +86,23 @@ describe('application API: events forward sync with concurrent writers', () => {
     expect(k1).toBe(k + 1);
     let answered = false;
     const firstPoll = poller.poll().finally(() => (answered = true));
-    if (await lockWaiters(appA, 1, () => answered)) {
-      // The poll waits for writer a. A writer that starts now queues behind the poll, and its
-      // id comes after the poll's horizon.
-      const c = await openWriter();
-      const late = insertEvent(c, appA);
-      expect(await lockWaiters(appA, 2, () => false)).toBe(true);
-      await commit(a);
-      expect(await firstPoll).toEqual([k, k1]);
-      expect(await late).toBeGreaterThan(k1);
-      await commit(c);
-    } else {
+    if (!(await lockWaiters(appA, 1, () => answered))) {
       // The poll answered while k was open (an empty page, or 503): it must not hold k+1.
-      expect(poller.seen).not.toContain(k1);
+      expect((await firstPoll) ?? []).not.toContain(k1);
       await commit(a);
+      return [k, k1];
     }
+    // The poll waits for writer a. A writer that starts now queues behind the poll, and its id
+    // comes after the poll's horizon.
+    const c = await openWriter();
+    const late = insertEvent(c, appA);
+    await lockWaiters(appA, 2, () => answered);
+    await commit(a);
+    const page = await firstPoll;
+    // null: the poll's 1 s lock_timeout ran out first (503), possible only on a starved machine.
+    if (page !== null) expect(page).toEqual([k, k1]);
+    expect(await late).toBeGreaterThan(k1);
+    await commit(c);
     return [k, k1];
   }
 
