@@ -42,7 +42,7 @@ export function parseRfc3339(value: string): Date | undefined {
 
 const KNOWN = new Set(['limit', 'before', 'beforeId', 'after', 'eventType']);
 
-// Event ids are bigint; 18 digits always fit, and an id larger than any drawn is no event's.
+// Event ids are bigint: up to 18 digits always fit one; longer values are refused, not rounded.
 const EVENT_ID = /^\d{1,18}$/;
 
 /** An event id parameter as digits; `after=0` means "from the first event", beforeId is ≥ 1. */
