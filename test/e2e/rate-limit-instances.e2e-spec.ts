@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex, storedPrefixOf } from '../../src/modules/keys/key-format';
 import { createApiKey, createApplication } from '../factories';
@@ -17,6 +18,7 @@ describe('rate limit shared by two instances on one Redis', () => {
   let one: TestApp;
   let two: TestApp;
   let cpuLoad: CpuLoad | undefined;
+  const warn = jest.spyOn(Logger.prototype, 'warn');
 
   beforeAll(async () => {
     if (!process.env.REDIS_URL) redis = await RedisServer.start();
@@ -35,6 +37,7 @@ describe('rate limit shared by two instances on one Redis', () => {
     await one?.close();
     await two?.close();
     await redis?.kill();
+    warn.mockRestore();
   });
 
   /** The same application and key on both instances (one shared database, or two embedded ones). */
@@ -70,6 +73,11 @@ describe('rate limit shared by two instances on one Redis', () => {
     } finally {
       await cpuLoad.stop();
     }
+    // Redis was reachable all along: no instance may have left it (docs/adr/0002).
+    const fallbacks = warn.mock.calls.filter(([message]) =>
+      String(message).startsWith('Rate limiter: Redis unavailable'),
+    );
+    expect(fallbacks).toEqual([]);
     const admitted = responses.filter((res) => res.status === 200);
     const limited = responses.filter((res) => res.status === 429);
     expect(admitted).toHaveLength(600);

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { EventEmitter } from 'node:events';
 import { RedisWatchdog } from './redis-watchdog';
 
 const STALL_MS = 1000; // checked every 200 ms
@@ -6,7 +7,11 @@ const STALL_MS = 1000; // checked every 200 ms
 /** A watchdog over a fake connection, on fake timers and a clock the test moves. */
 function setUp(status = 'ready') {
   const clock = { ms: 0 };
-  const redis = { status, disconnect: jest.fn() };
+  const redis = Object.assign(new EventEmitter(), {
+    status,
+    disconnect: jest.fn(),
+    stream: new EventEmitter(), // the socket: 'data' when bytes arrive
+  });
   // Like ioredis: a dropped connection is no longer ready.
   redis.disconnect.mockImplementation(() => (redis.status = 'reconnecting'));
   const onStall = jest.fn();
@@ -53,6 +58,19 @@ describe('RedisWatchdog', () => {
       next.reply();
     }
     expect(onStall).not.toHaveBeenCalled();
+    watchdog.stop();
+  });
+
+  it('counts any bytes from Redis as progress, as in a long pipeline answered in many reads', async () => {
+    const { onStall, watchdog, elapse, redis } = setUp();
+    void watchdog.watch(command().promise); // resolves only when the whole pipeline is answered
+    for (let i = 0; i < 5; i += 1) {
+      await elapse(STALL_MS * 0.8);
+      redis.stream.emit('data', Buffer.from(':1\r\n'));
+    }
+    expect(onStall).not.toHaveBeenCalled();
+    await elapse(STALL_MS * 1.5); // then nothing more arrives
+    expect(onStall).toHaveBeenCalledTimes(1);
     watchdog.stop();
   });
 
