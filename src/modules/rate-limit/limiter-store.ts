@@ -13,8 +13,8 @@ export type LimiterStorageMode = 'redis' | 'in-process' | 'in-process-fallback';
  * Atomic counters for the rate limiter: the throttler's Redis storage (one Lua script per
  * increment, so every instance shares the count) or, without REDIS_URL, the throttler's
  * in-process storage. The store fails open to in-process buckets kept per instance only while
- * Redis is unreachable: the connection is lost, refused, not ready yet, or hung (no reply at all
- * for REDIS_STALL_MS, see RedisWatchdog). A slow reply is waited for. One log line per
+ * Redis is unreachable: the connection is lost, refused, not ready yet, or hung (not a byte from
+ * Redis for REDIS_STALL_MS while commands wait, see RedisWatchdog). A slow reply is waited for. One log line per
  * transition; the first successful command on a ready connection switches back (docs/adr/0002).
  */
 @Injectable()
@@ -33,7 +33,7 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
     if (!redis) return;
     this.shared = new ThrottlerStorageRedisService(redis);
     this.watchdog = new RedisWatchdog(redis, config.redisStallMs, () =>
-      this.markDown(`no reply for ${config.redisStallMs} ms, connection dropped`),
+      this.markDown(`nothing received for ${config.redisStallMs} ms, connection dropped`),
     );
   }
 

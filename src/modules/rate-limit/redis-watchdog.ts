@@ -9,9 +9,9 @@ import type { Readable } from 'node:stream';
  * The connection is declared stalled only when commands are outstanding and not a byte has
  * arrived from Redis for `stallMs`. Bytes, not completed commands: with auto-pipelining a
  * command resolves only once its whole pipeline is answered, which under load takes many reads
- * (a burst of 500 EVALs is ~450 kB to send and answer). Before acting, the check waits one turn of the event loop
- * (setImmediate runs after the poll phase), so replies that were already in the socket while
- * the loop was busy are read first. A stalled connection is dropped: ioredis then rejects every
+ * (a burst of 500 EVALs is ~450 kB to send and answer). Before acting, the check waits one turn
+ * of the event loop (setImmediate runs after the poll phase), so replies that were already in
+ * the socket while the loop was busy are read first. A stalled connection is dropped: ioredis then rejects every
  * outstanding command (the caller falls back) and reconnects by itself.
  */
 export class RedisWatchdog {
