@@ -5,15 +5,26 @@ import {
   PayloadTooLargeException,
 } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
+import { BodyError } from '../http/request-body';
 import { AllExceptionsFilter } from './all-exceptions.filter';
 import { AppError } from './app-error';
 import { ErrorCode } from './error-code';
 
 /** Runs the filter on one exception and returns what it would send. */
-function render(exception: unknown): { status: number; body: Record<string, unknown> } {
-  const sent = { status: 0, body: {} as Record<string, unknown> };
+/** What the filter sent; `headers` stays undefined (ignored by toEqual) unless one was set. */
+interface Sent {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+function render(exception: unknown): Sent {
+  const sent: Sent = { status: 0, body: {} };
   const response = {
     headersSent: false,
+    setHeader(name: string, value: string) {
+      sent.headers = { ...sent.headers, [name]: value };
+    },
     status(code: number) {
       sent.status = code;
       return this;
@@ -22,13 +33,21 @@ function render(exception: unknown): { status: number; body: Record<string, unkn
       sent.body = body;
     },
   };
-  const request = { method: 'GET', path: '/api/v1/app/users', id: 'req-1' };
+  const request = {
+    method: 'GET',
+    path: '/api/v1/app/users',
+    originalUrl: '/api/v1/app/users',
+    id: 'req-1',
+  };
   const host = {
     switchToHttp: () => ({ getResponse: () => response, getRequest: () => request }),
   } as unknown as ArgumentsHost;
   const filter = new AllExceptionsFilter();
   // Keep the test output clean; logging is exercised, not asserted.
-  (filter as unknown as { logger: { error: () => void } }).logger = { error: () => undefined };
+  (filter as unknown as { logger: unknown }).logger = {
+    error: () => undefined,
+    warn: () => undefined,
+  };
   filter.catch(exception, host);
   return sent;
 }
@@ -61,6 +80,26 @@ describe(AllExceptionsFilter.name, () => {
         body: { error: 'invalid_request', message: 'Bad request' },
       });
       expect(render(new PayloadTooLargeException()).body.error).toBe('payload_too_large');
+    });
+
+    it('answers a body refused before routing in the section 7 format', () => {
+      expect(render(new BodyError('too_large'))).toMatchObject({
+        status: 413,
+        body: { error: 'payload_too_large', message: 'Request body too large (limit 100 kB)' },
+      });
+      expect(render(new BodyError('invalid_utf8')).body.error).toBe('invalid_body');
+      expect(render(new BodyError('unsupported_encoding')).status).toBe(415);
+    });
+
+    it('answers an unreachable database with 503 database_unavailable and Retry-After', () => {
+      const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      for (const error of [refused, new QueryFailedError('SELECT 1', [], refused)]) {
+        expect(render(error)).toEqual({
+          status: 503,
+          body: { error: 'database_unavailable', message: 'The database is unavailable' },
+          headers: { 'Retry-After': '5' },
+        });
+      }
     });
 
     it('answers a database failure with query_failed and no SQL or parameters', () => {
