@@ -131,7 +131,7 @@ export class EnvSchema {
   @Transform(toInt)
   @IsInt()
   @Min(100)
-  DATABASE_QUERY_TIMEOUT_MS = 15000;
+  DATABASE_QUERY_TIMEOUT_MS = 60000;
 
   /** After SIGTERM, time left to requests in flight before the process exits anyway. */
   @Transform(toInt)

@@ -16,7 +16,7 @@ export interface PoolSettings {
 export const DEFAULT_POOL: PoolSettings = {
   max: 10,
   connectTimeoutMs: 5000,
-  queryTimeoutMs: 15000,
+  queryTimeoutMs: 60000,
 };
 
 /**
