@@ -29,7 +29,7 @@ export function configureApp(app: INestApplication): void {
 }
 
 /**
- * Every body is read here, once, before routing (main.ts turns Nest's own parsers off), with
+ * Every body is read here, once, before routing (NEST_APP_OPTIONS turns Nest's parsers off), with
  * limits and strict UTF-8 (docs/errors.md). Errors raised here never reach the controllers'
  * filters, so the OAuth families render theirs right after their parsers; the application API
  * and the rest go on to the global filter's `{error, message}`.
