@@ -155,17 +155,15 @@ describe('Pending authorization requests without server-side storage', () => {
     const { application } = await oauthSetup(t.app);
     await sealedRequest(application.clientId, { state: 's'.repeat(MAX_STATE_LENGTH) });
     const longer = 's'.repeat(MAX_STATE_LENGTH + 1);
-    const res = await t
-      .http()
-      .get(
-        authorizePath(
-          authorizeParams({
-            clientId: application.clientId,
-            challenge: pkce().challenge,
-            state: longer,
-          }),
-        ),
-      );
+    const res = await t.http().get(
+      authorizePath(
+        authorizeParams({
+          clientId: application.clientId,
+          challenge: pkce().challenge,
+          state: longer,
+        }),
+      ),
+    );
     expectStatus(res, 302);
     expect(res.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
     expect(query(res.headers.location)).toEqual({
