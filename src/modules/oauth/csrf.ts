@@ -1,5 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { newOpaqueToken, safeEqual } from './opaque-token';
+import { CSRF_COOKIE, type BrowserContext, type CookieSpec } from './page-result';
+
+/** The browser's CSRF value, and the cookie to set when the browser had none yet. */
+export interface CsrfBrowserValue {
+  browserValue: string;
+  cookies: CookieSpec[];
+}
 
 /**
  * CSRF protection of the login and consent forms: the token is an HMAC (keyed with
@@ -9,8 +16,13 @@ import { newOpaqueToken, safeEqual } from './opaque-token';
 export class Csrf {
   constructor(private readonly secret: string) {}
 
-  newBrowserValue(): string {
-    return newOpaqueToken();
+  /** The browser's CSRF cookie value, or a new one (with its cookie) when it has none yet. */
+  browserValue(browser: BrowserContext): CsrfBrowserValue {
+    if (browser.csrfCookie !== undefined && browser.csrfCookie.length <= 100) {
+      return { browserValue: browser.csrfCookie, cookies: [] };
+    }
+    const browserValue = newOpaqueToken();
+    return { browserValue, cookies: [{ name: CSRF_COOKIE, value: browserValue }] };
   }
 
   tokenFor(browserValue: string, requestId: string): string {

@@ -9,14 +9,7 @@ import { Csrf } from './csrf';
 import { GrantService } from './grant.service';
 import { LoginService } from './login.service';
 import { OAuthError, PageError } from './oauth-error';
-import {
-  cspSourceOf,
-  CSRF_COOKIE,
-  SESSION_COOKIE,
-  type BrowserContext,
-  type CookieSpec,
-  type PageResult,
-} from './page-result';
+import { cspSourceOf, SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
 import { consentPage } from './pages/consent.page';
 import { loginPage } from './pages/login.page';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
@@ -127,7 +120,7 @@ export class InteractionService {
     username?: string,
   ): Promise<PageResult> {
     const application = await this.application(pending);
-    const { browserValue, cookies } = this.csrfCookie(browser);
+    const { browserValue, cookies } = this.csrf.browserValue(browser);
     const html = loginPage({
       applicationName: application.name,
       requestId: pending.sealed,
@@ -145,7 +138,7 @@ export class InteractionService {
     user: User,
     browser: BrowserContext,
   ): PageResult {
-    const { browserValue, cookies } = this.csrfCookie(browser);
+    const { browserValue, cookies } = this.csrf.browserValue(browser);
     const html = consentPage({
       applicationName: application.name,
       logo: application.logo,
@@ -155,15 +148,6 @@ export class InteractionService {
       csrfToken: this.csrf.tokenFor(browserValue, pending.id),
     });
     return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
-  }
-
-  /** The browser's CSRF cookie, set now if it has none yet. */
-  private csrfCookie(browser: BrowserContext): { browserValue: string; cookies: CookieSpec[] } {
-    if (browser.csrfCookie !== undefined && browser.csrfCookie.length <= 100) {
-      return { browserValue: browser.csrfCookie, cookies: [] };
-    }
-    const browserValue = this.csrf.newBrowserValue();
-    return { browserValue, cookies: [{ name: CSRF_COOKIE, value: browserValue }] };
   }
 
   private checkCsrf(browser: BrowserContext, pending: Pending, token: unknown): void {

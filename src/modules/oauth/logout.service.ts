@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { Csrf } from './csrf';
 import { PageError } from './oauth-error';
-import { CSRF_COOKIE, SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
+import { SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
 import { messagePage } from './pages/html';
 import { logoutPage } from './pages/logout.page';
 import { SessionService } from './session.service';
@@ -32,12 +32,11 @@ export class LogoutService {
   }
 
   show(browser: BrowserContext): PageResult {
-    const known = browser.csrfCookie !== undefined && browser.csrfCookie.length <= 100;
-    const browserValue = known ? browser.csrfCookie! : this.csrf.newBrowserValue();
+    const { browserValue, cookies } = this.csrf.browserValue(browser);
     return {
       status: 200,
       html: logoutPage(this.csrf.tokenFor(browserValue, LOGOUT_PURPOSE)),
-      cookies: known ? [] : [{ name: CSRF_COOKIE, value: browserValue }],
+      cookies,
     };
   }
 
