@@ -1,5 +1,5 @@
 import { ApiKeysService } from '../../src/modules/keys/api-keys.service';
-import { sha256Hex } from '../../src/modules/keys/key-format';
+import { sha256Hex } from '../../src/common/crypto/hash';
 import { createApiKey, createApplication } from '../factories';
 import { createTestApp, TestApp } from '../utils/test-app';
 

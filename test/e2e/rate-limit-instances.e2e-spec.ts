@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { sha256Hex, storedPrefixOf } from '../../src/modules/keys/key-format';
+import { sha256Hex } from '../../src/common/crypto/hash';
+import { storedPrefixOf } from '../../src/modules/keys/key-format';
 import { createApiKey, createApplication } from '../factories';
 import { loadCpus, type CpuLoad } from '../utils/cpu-load';
 import { FixedClock } from '../utils/fixed-clock';

@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { randomBase62, sha256Hex } from '../keys/key-format';
+import { sha256Hex } from '../../common/crypto/hash';
+import { randomBase62 } from '../../common/crypto/random';
 import { Application, CLIENT_AUTH_METHODS, ClientAuthMethod } from './application.entity';
 import { isRegistrableRedirectUri } from './redirect-uri';
 

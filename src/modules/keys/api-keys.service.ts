@@ -6,7 +6,8 @@ import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
 import { ApiKey } from './api-key.entity';
 import { invalidScopes, keyNotFound, keyNotRotatable } from './keys.errors';
-import { generateApiKey, isWellFormedApiKey, sha256Hex, storedPrefixOf } from './key-format';
+import { sha256Hex } from '../../common/crypto/hash';
+import { generateApiKey, isWellFormedApiKey, storedPrefixOf } from './key-format';
 import { isApiScope } from './scopes';
 
 /** lastUsedAt is written at most once per key per minute, not on every request. */

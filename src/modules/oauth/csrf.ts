@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { newOpaqueToken, safeEqual } from './opaque-token';
+import { constantTimeEqual } from '../../common/crypto/constant-time';
+import { newOpaqueToken } from './opaque-token';
 import { CSRF_COOKIE, type BrowserContext, type CookieSpec } from './page-result';
 
 /** The browser's CSRF value, and the cookie to set when the browser had none yet. */
@@ -33,6 +34,6 @@ export class Csrf {
 
   verify(browserValue: string | undefined, requestId: string, token: unknown): boolean {
     if (browserValue === undefined || typeof token !== 'string') return false;
-    return safeEqual(this.tokenFor(browserValue, requestId), token);
+    return constantTimeEqual(this.tokenFor(browserValue, requestId), token);
   }
 }

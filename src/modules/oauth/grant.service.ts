@@ -11,7 +11,7 @@ import type { AuthorizationRequest } from './authorization-request';
 import { OAuthCode } from './oauth-code.entity';
 import { OAuthError } from './oauth-error';
 import { newOpaqueToken } from './opaque-token';
-import { sha256Hex } from '../keys/key-format';
+import { sha256Hex } from '../../common/crypto/hash';
 import { scopeUnion } from './scopes';
 import { AccessDecision, checkUserAccess } from './steps/check-user-access';
 

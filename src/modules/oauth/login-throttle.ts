@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
-import { sha256Hex } from '../keys/key-format';
+import { sha256Hex } from '../../common/crypto/hash';
 import { LimiterStore } from '../rate-limit/limiter-store';
 
 /** Failed sign-ins are counted in fixed 15-minute windows (docs/oauth.md, login throttling). */

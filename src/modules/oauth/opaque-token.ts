@@ -1,8 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * 256 bits from the CSPRNG as base64url (43 characters): codes, tokens, session and request ids.
- * Stored and looked up as sha256Hex (keys/key-format.ts), like API keys.
+ * Stored and looked up as sha256Hex (common/crypto/hash.ts), like API keys.
  */
 export function newOpaqueToken(): string {
   return randomBytes(32).toString('base64url');
@@ -11,11 +11,4 @@ export function newOpaqueToken(): string {
 /** BASE64URL(SHA256(code_verifier)) (RFC 7636 section 4.2). */
 export function s256(verifier: string): string {
   return createHash('sha256').update(verifier, 'ascii').digest('base64url');
-}
-
-/** Constant-time equality of two strings (lengths may differ; that alone is not secret here). */
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'utf8');
-  const right = Buffer.from(b, 'utf8');
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -6,7 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import type { AuthorizationRequest } from './authorization-request';
 import { PageError } from './oauth-error';
 import { newOpaqueToken } from './opaque-token';
-import { sha256Hex } from '../keys/key-format';
+import { sha256Hex } from '../../common/crypto/hash';
 import { MAX_SEALED_LENGTH, RequestSealer } from './sealed-request';
 
 /** How long a user has to sign in and consent before the request must be started again. */

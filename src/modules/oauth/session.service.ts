@@ -6,7 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { User } from '../users/user.entity';
 import { OAuthSession } from './oauth-session.entity';
 import { newOpaqueToken } from './opaque-token';
-import { sha256Hex } from '../keys/key-format';
+import { sha256Hex } from '../../common/crypto/hash';
 
 export interface NewSession {
   cookieValue: string;

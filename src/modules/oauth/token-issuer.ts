@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { newOpaqueToken } from './opaque-token';
-import { sha256Hex } from '../keys/key-format';
+import { sha256Hex } from '../../common/crypto/hash';
 
 /** The token response (spec section 2; RFC 6749 section 5.1). */
 export interface TokenResponse {

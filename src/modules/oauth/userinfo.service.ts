@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
-import { sha256Hex } from '../keys/key-format';
+import { sha256Hex } from '../../common/crypto/hash';
 import { EMAILS_SCOPES, OAuthScope, USERINFO_SCOPES, scopeAllows } from './scopes';
 
 /** User info (spec section 2). */

@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt } from 'node:crypto';
+import { constantTimeEqual } from '../../common/crypto/constant-time';
 
 /**
  * Password hashing with scrypt, the memory-hard function in Node's own crypto library.
@@ -42,5 +43,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
     Number(r),
     Number(p),
   );
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  return constantTimeEqual(actual, expected);
 }

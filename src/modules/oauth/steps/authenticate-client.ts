@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ClientAuthMethod } from '../../applications/application.entity';
-import { digestsEqual, sha256Hex } from '../../keys/key-format';
+import { constantTimeEqual } from '../../../common/crypto/constant-time';
+import { sha256Hex } from '../../../common/crypto/hash';
 import { OAuthError, invalidRequest } from '../oauth-error';
 import { nonEmptyParam, type Params } from './params';
 
@@ -41,7 +42,7 @@ export async function authenticateClient(
   } else if (
     clientSecret === undefined ||
     application.clientSecretHash === null ||
-    !digestsEqual(sha256Hex(clientSecret), application.clientSecretHash)
+    !constantTimeEqual(sha256Hex(clientSecret), application.clientSecretHash)
   ) {
     throw invalidClient('Client authentication failed');
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventsService } from '../../events/events.service';
-import { sha256Hex } from '../../keys/key-format';
+import { sha256Hex } from '../../../common/crypto/hash';
 import type { MintedTokens } from '../token-issuer';
 import type { RelationState } from './check-relation';
 import { preparedQuery } from './prepared-query';

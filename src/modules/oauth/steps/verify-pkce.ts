@@ -1,5 +1,6 @@
 import { OAuthError } from '../oauth-error';
-import { s256, safeEqual } from '../opaque-token';
+import { constantTimeEqual } from '../../../common/crypto/constant-time';
+import { s256 } from '../opaque-token';
 
 // RFC 7636 section 4.1: 43 to 128 unreserved characters.
 export const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -20,7 +21,7 @@ export function verifyPkce(
   }
   if (verifier === undefined)
     return new OAuthError('invalid_grant', 'code_verifier is required for this code');
-  return safeEqual(s256(verifier), challenge)
+  return constantTimeEqual(s256(verifier), challenge)
     ? null
     : new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge');
 }
