@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminModule } from './cli/admin.module';
-import { Clock } from './common/clock';
+import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -28,13 +28,6 @@ const REDACTED = [
   'res.headers["set-cookie"]',
   'res.headers.location',
 ];
-
-@Module({})
-export class CommonModule {
-  static forRoot(): DynamicModule {
-    return { module: CommonModule, global: true, providers: [Clock], exports: [Clock] };
-  }
-}
 
 @Module({})
 export class AppModule {
