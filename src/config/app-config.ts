@@ -38,10 +38,8 @@ export class AppConfig {
   readonly authCodeTtlSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
-  /** Settings that only tests and benchmarks set; never read from the environment. */
-  readonly overrides: Readonly<Record<string, unknown>>;
 
-  constructor(env: EnvSchema, overrides: Record<string, unknown> = {}) {
+  constructor(env: EnvSchema) {
     this.nodeEnv = env.NODE_ENV;
     this.port = env.PORT;
     this.host = env.HOST;
@@ -72,7 +70,6 @@ export class AppConfig {
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
-    this.overrides = overrides;
   }
 
   get isProduction(): boolean {
@@ -88,10 +85,7 @@ export class AppConfig {
  * Validates the environment once, reporting every bad variable together.
  * In production, insecure development defaults refuse to start.
  */
-export function loadConfig(
-  env: Record<string, string | undefined>,
-  overrides: Record<string, unknown> = {},
-): AppConfig {
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const known = Object.keys(new EnvSchema());
   const raw: Record<string, string> = {};
   for (const name of [...known, 'DATABASE_URL', 'REDIS_URL', 'PUBLIC_BASE_URL']) {
@@ -115,5 +109,5 @@ export function loadConfig(
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return new AppConfig(parsed, overrides);
+  return new AppConfig(parsed);
 }

@@ -23,14 +23,12 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
-  /** Settings only tests set (AppConfig.overrides). */
-  overrides?: Record<string, unknown>;
   clock?: FixedClock;
 }
 
 /** Boots the whole AppModule exactly as main.ts does, over a real HTTP listener. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig(testEnv(options.env), options.overrides);
+  const config = loadConfig(testEnv(options.env));
   const clock = options.clock ?? new FixedClock(new Date());
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] })
     .overrideProvider(Clock)
