@@ -8,6 +8,5 @@ import { AdminSocketServer } from './admin-socket';
 @Module({
   imports: [ApplicationsModule, KeysModule, UsersModule],
   providers: [AdminCommands, AdminSocketServer],
-  exports: [AdminCommands],
 })
 export class AdminModule {}

@@ -6,6 +6,6 @@ import { ApplicationsService } from './applications.service';
 @Module({
   imports: [TypeOrmModule.forFeature([Application])],
   providers: [ApplicationsService],
-  exports: [ApplicationsService, TypeOrmModule],
+  exports: [ApplicationsService],
 })
 export class ApplicationsModule {}

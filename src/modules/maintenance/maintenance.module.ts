@@ -5,6 +5,5 @@ import { PurgeService } from './purge.service';
 /** Housekeeping jobs: the scheduled purge of expired OAuth rows (docs/oauth.md, "Purge"). */
 @Module({
   providers: [PurgeService, PurgeScheduler],
-  exports: [PurgeService],
 })
 export class MaintenanceModule {}

@@ -52,7 +52,6 @@ import { UserinfoService } from './userinfo.service';
     UserinfoService,
     PageExceptionFilter,
   ],
-  exports: [SessionService],
 })
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
