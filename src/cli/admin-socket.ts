@@ -22,8 +22,9 @@ export function adminSocketPath(dataDir: string): string {
 
 /**
  * The embedded database belongs to one process at a time, so while the service runs on it
- * the CLI hands its command line to the service through this unix socket (mode 0600, inside
- * the 0700 data directory: only the operator's account reaches it). One JSON line each way.
+ * the CLI hands its command line to the service through this unix socket (chmod 0600 right
+ * after bind, whatever the umask, inside the data directory that embedded-postgres.ts keeps at
+ * 0700: only the operator's account reaches it). One JSON line each way.
  */
 @Injectable()
 export class AdminSocketServer implements OnApplicationBootstrap, OnApplicationShutdown {
