@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The programs the test suite runs besides Node (README, "Tests"): Debian's Chromium for the
+# browser test and redis-server for the Redis fault and two-instance tests. `npm test` runs this
+# first (pretest), and so does .ci/run. Missing ones are installed from Debian's packages when
+# this user may (root with apt-get); otherwise it says what to install and fails, because a test
+# never skips itself.
+set -euo pipefail
+
+missing() {
+  local names=()
+  [ -x /usr/bin/chromium ] || names+=(chromium)
+  command -v redis-server >/dev/null 2>&1 || names+=(redis-server)
+  echo "${names[@]}"
+}
+
+needed="$(missing)"
+[ -z "$needed" ] && exit 0
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "installing $needed (Debian packages) for the tests" >&2
+  # shellcheck disable=SC2086 # one word per package
+  { timeout 300 apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq $needed; } >/dev/null 2>&1 || true
+  needed="$(missing)"
+fi
+if [ -n "$needed" ]; then
+  echo "The tests need Debian's $needed: apt-get install $needed" >&2
+  exit 1
+fi
