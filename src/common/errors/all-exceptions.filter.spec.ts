@@ -55,7 +55,7 @@ function render(exception: unknown): Sent {
 describe(AllExceptionsFilter.name, () => {
   describe('catch', () => {
     it('renders AppError with its code, message and extra fields', () => {
-      const error = new AppError(ErrorCode.InsufficientScope, 403, 'Missing scope', {
+      const error = new AppError(ErrorCode.InsufficientScope, 'Missing scope', {
         required_any_of: ['user:read'],
         granted_scopes: [],
       });

@@ -16,16 +16,25 @@ import {
 import { appErrorForBody } from '../http/json-body';
 import { BodyError } from '../http/request-body';
 import { AppError } from './app-error';
-import { ErrorCode } from './error-code';
+import { ERROR_STATUS, ErrorCode } from './error-code';
 
-const CODE_BY_STATUS = new Map<number, ErrorCode>([
-  [HttpStatus.NOT_FOUND, ErrorCode.NotFound],
-  [HttpStatus.METHOD_NOT_ALLOWED, ErrorCode.MethodNotAllowed],
-  [HttpStatus.PAYLOAD_TOO_LARGE, ErrorCode.PayloadTooLarge],
-  [HttpStatus.UNSUPPORTED_MEDIA_TYPE, ErrorCode.UnsupportedMediaType],
-  [HttpStatus.CONFLICT, ErrorCode.Conflict],
-  [HttpStatus.SERVICE_UNAVAILABLE, ErrorCode.ServiceUnavailable],
-]);
+/**
+ * Framework exceptions (e.g. Nest's 404 for an unknown route) keep their own status: these
+ * statuses name their code from ERROR_STATUS; any other gets invalid_request or internal_error.
+ */
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  [
+    ErrorCode.NotFound,
+    ErrorCode.MethodNotAllowed,
+    ErrorCode.PayloadTooLarge,
+    ErrorCode.UnsupportedMediaType,
+    ErrorCode.Conflict,
+    ErrorCode.ServiceUnavailable,
+  ].map((code) => [ERROR_STATUS[code], code]),
+);
+
+/** A response to send: status and `{error, message, …}` body. */
+type Rendered = { status: number; body: Record<string, unknown> };
 
 /** Human text for framework exceptions; never their raw message, which may echo input. */
 const MESSAGE_BY_STATUS = new Map<number, string>([
@@ -65,10 +74,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     response.status(status).json(body);
   }
 
-  private describe(
-    exception: unknown,
-    request: Request,
-  ): { status: number; body: Record<string, unknown> } {
+  private describe(exception: unknown, request: Request): Rendered {
     // Refused before routing (src/common/http/request-body.ts), already logged as a warning.
     if (exception instanceof BodyError) exception = appErrorForBody(exception);
     if (exception instanceof AppError) {
@@ -82,22 +88,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
     }
     if (isDatabaseUnavailable(exception)) {
       logDatabaseUnavailable(this.logger, exception, request);
-      return {
-        status: 503,
-        body: { error: ErrorCode.DatabaseUnavailable, message: 'The database is unavailable' },
-      };
+      return this.failure(ErrorCode.DatabaseUnavailable, 'The database is unavailable');
     }
     this.logFailure(exception, request);
     if (exception instanceof QueryFailedError) {
-      return {
-        status: 500,
-        body: { error: ErrorCode.QueryFailed, message: 'Internal query failure' },
-      };
+      return this.failure(ErrorCode.QueryFailed, 'Internal query failure');
     }
-    return {
-      status: 500,
-      body: { error: ErrorCode.InternalError, message: 'Internal server error' },
-    };
+    return this.failure(ErrorCode.InternalError, 'Internal server error');
+  }
+
+  private failure(code: ErrorCode, message: string): Rendered {
+    return { status: ERROR_STATUS[code], body: { error: code, message } };
   }
 
   private logFailure(exception: unknown, request: Request): void {

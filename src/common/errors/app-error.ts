@@ -1,18 +1,20 @@
-import { ErrorCode } from './error-code';
+import { ERROR_STATUS, ErrorCode } from './error-code';
 
 /**
- * A failure the client can act on: an HTTP status, a machine code and a human message,
- * plus the extra body fields the spec names for some codes (spec section 7).
+ * A failure the client can act on: a machine code, a human message and the extra body fields
+ * the spec names for some codes (spec section 7). The status comes from the code (ERROR_STATUS).
  */
 export class AppError extends Error {
+  readonly status: number;
+
   constructor(
     readonly code: ErrorCode,
-    readonly status: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
   }
 
   toBody(): Record<string, unknown> {

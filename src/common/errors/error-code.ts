@@ -24,3 +24,39 @@ export enum ErrorCode {
   DatabaseUnavailable = 'database_unavailable',
   InternalError = 'internal_error',
 }
+
+/**
+ * The one place a code gets its HTTP status (spec section 7, docs/errors.md): a code cannot
+ * have two, and the compiler rejects a code without one (the Record is exhaustive).
+ */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  // Spec section 7. keys: authentication and scopes.
+  [ErrorCode.MissingApiKey]: 401,
+  [ErrorCode.InvalidApiKey]: 401,
+  [ErrorCode.InsufficientScope]: 403,
+  [ErrorCode.ContextMissing]: 500,
+  // rate-limit
+  [ErrorCode.RateLimited]: 429,
+  // users
+  [ErrorCode.UserNotFound]: 404,
+  [ErrorCode.InvalidUserId]: 400,
+  [ErrorCode.EmptyBody]: 400,
+  // shared
+  [ErrorCode.InvalidBody]: 400,
+  [ErrorCode.QueryFailed]: 500,
+
+  // This service's own codes (docs/errors.md). users: PATCH /users/:userId.
+  [ErrorCode.InvalidGroup]: 400,
+  [ErrorCode.UnknownField]: 400,
+  // shared: queries, routing, bodies, admin operations, outages.
+  [ErrorCode.InvalidQuery]: 400,
+  [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.MethodNotAllowed]: 405,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.UnsupportedMediaType]: 415,
+  [ErrorCode.InternalError]: 500,
+  [ErrorCode.ServiceUnavailable]: 503,
+  [ErrorCode.DatabaseUnavailable]: 503,
+};

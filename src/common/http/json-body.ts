@@ -20,7 +20,7 @@ const APP_ERRORS: Record<BodyFailure, [ErrorCode, string]> = {
  */
 export function appErrorForBody(error: BodyError): AppError {
   const [code, message] = APP_ERRORS[error.failure];
-  return new AppError(code, error.status, message);
+  return new AppError(code, message);
 }
 
 /** True for application/json and +json media types (RFC 6839), with or without parameters. */

@@ -5,7 +5,7 @@ import { ErrorCode } from '../errors/error-code';
 export type RawQuery = Record<string, unknown>;
 
 export const invalidQuery = (message: string): AppError =>
-  new AppError(ErrorCode.InvalidQuery, 400, message);
+  new AppError(ErrorCode.InvalidQuery, message);
 
 /** The single string value of a parameter; a repeated or nested parameter is malformed. */
 export function singleValue(query: RawQuery, name: string): string | undefined {

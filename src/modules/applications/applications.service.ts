@@ -23,7 +23,7 @@ export interface CreatedApplication {
   clientSecret: string | null;
 }
 
-const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidRequest, 400, message);
+const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidRequest, message);
 
 @Injectable()
 export class ApplicationsService {
@@ -66,7 +66,7 @@ export class ApplicationsService {
 
   async get(id: number): Promise<Application> {
     const application = await this.applications.findOneBy({ id });
-    if (!application) throw new AppError(ErrorCode.NotFound, 404, 'Application not found');
+    if (!application) throw new AppError(ErrorCode.NotFound, 'Application not found');
     return application;
   }
 }

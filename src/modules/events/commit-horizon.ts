@@ -47,7 +47,6 @@ export async function commitHorizon(
     if (pgCode(error) === LOCK_NOT_AVAILABLE) {
       throw new AppError(
         ErrorCode.ServiceUnavailable,
-        503,
         'Events of this application are still being written; poll again with the same after',
       );
     }

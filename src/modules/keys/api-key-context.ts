@@ -23,7 +23,6 @@ export class ApiKeyContext {
     if (unmet) {
       throw new AppError(
         ErrorCode.InsufficientScope,
-        403,
         'The API key lacks a scope this request needs',
         {
           required_any_of: [...unmet],
@@ -41,7 +40,7 @@ export const CurrentApiKey = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): ApiKeyContext => {
     const context = ctx.switchToHttp().getRequest<RequestWithApiKey>().apiKeyContext;
     if (!context) {
-      throw new AppError(ErrorCode.ContextMissing, 500, 'Request context is missing');
+      throw new AppError(ErrorCode.ContextMissing, 'Request context is missing');
     }
     return context;
   },

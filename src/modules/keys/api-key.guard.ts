@@ -39,7 +39,7 @@ export class ApiKeyGuard implements CanActivate {
       targets,
     );
     if (!declaration) {
-      throw new AppError(ErrorCode.InternalError, 500, 'This route declares no scopes');
+      throw new AppError(ErrorCode.InternalError, 'This route declares no scopes');
     }
 
     const http = context.switchToHttp();
@@ -64,7 +64,6 @@ export class ApiKeyGuard implements CanActivate {
     if (header === undefined || header.trim() === '') {
       throw new AppError(
         ErrorCode.MissingApiKey,
-        401,
         'The Authorization header with an API key is missing',
       );
     }
@@ -72,7 +71,7 @@ export class ApiKeyGuard implements CanActivate {
     const resolved = presented ? await this.apiKeys.authenticate(presented) : undefined;
     if (!resolved) {
       // One body for malformed, unknown, revoked, deleted and expired keys.
-      throw new AppError(ErrorCode.InvalidApiKey, 401, 'The API key is invalid');
+      throw new AppError(ErrorCode.InvalidApiKey, 'The API key is invalid');
     }
     return new ApiKeyContext(resolved.application, resolved.apiKey);
   }

@@ -28,7 +28,7 @@ export function setRateLimitHeaders(
 /** 429 rate_limited with `retry_after` (integer seconds, as Retry-After) (spec sections 7 and 8). */
 export function rateLimited(response: Response, window: FixedWindow, message: string): AppError {
   response.setHeader(HEADER_RETRY_AFTER, String(window.secondsToReset));
-  return new AppError(ErrorCode.RateLimited, 429, message, {
+  return new AppError(ErrorCode.RateLimited, message, {
     retry_after: window.secondsToReset,
   });
 }

@@ -12,7 +12,7 @@ import type { UserListQuery } from './user-query';
 import { RevocationResult, toUserView, UserPage, UserView } from './user-view';
 
 const notFound = (): AppError =>
-  new AppError(ErrorCode.UserNotFound, 404, 'No such user for this application');
+  new AppError(ErrorCode.UserNotFound, 'No such user for this application');
 
 /**
  * The application's view of its users (spec sections 3 and 4.1). A user without a relation

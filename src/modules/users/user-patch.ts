@@ -12,8 +12,7 @@ export interface UserPatch {
 
 const UPDATABLE = ['group', 'enabled'];
 
-const invalidBody = (message: string): AppError =>
-  new AppError(ErrorCode.InvalidBody, 400, message);
+const invalidBody = (message: string): AppError => new AppError(ErrorCode.InvalidBody, message);
 
 /**
  * Checks the body's shape: a JSON object holding only `group` (string) and/or `enabled`
@@ -33,7 +32,6 @@ export function parsePatchShape(
   if (unknown.length > 0) {
     throw new AppError(
       ErrorCode.UnknownField,
-      400,
       `Only group and enabled can be changed; not: ${unknown.join(', ')}`,
       { fields: unknown },
     );
@@ -44,7 +42,7 @@ export function parsePatchShape(
     throw invalidBody('enabled must be a boolean');
   }
   if (group === undefined && enabled === undefined) {
-    throw new AppError(ErrorCode.EmptyBody, 400, 'Send group and/or enabled');
+    throw new AppError(ErrorCode.EmptyBody, 'Send group and/or enabled');
   }
   return { group, enabled };
 }
@@ -61,7 +59,6 @@ export function toUserPatch(shape: { group?: string; enabled?: boolean }): UserP
   if (shape.group !== undefined && !isGroupCode(shape.group)) {
     throw new AppError(
       ErrorCode.InvalidGroup,
-      400,
       'group must be one of admin, viewer, t0, t1, t2, t3, t4, t5',
     );
   }

@@ -70,7 +70,6 @@ export function parseUserId(raw: string): string {
   if (!/^\d{1,19}$/.test(raw) || BigInt(raw) > MAX_BIGINT) {
     throw new AppError(
       ErrorCode.InvalidUserId,
-      400,
       'userId must be a decimal integer within bigint range',
     );
   }

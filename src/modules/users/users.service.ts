@@ -19,7 +19,7 @@ const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
 // Deliberately loose (RFC 5321 sizes, one @, a dot in the domain); ownership is proven by verification.
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
-const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidRequest, 400, message);
+const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidRequest, message);
 
 /** End-user accounts. Per-application views of users live with the application API. */
 @Injectable()
@@ -59,7 +59,7 @@ export class UsersService {
       })
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) {
-          throw new AppError(ErrorCode.Conflict, 409, 'username or email already in use');
+          throw new AppError(ErrorCode.Conflict, 'username or email already in use');
         }
         throw error;
       });
