@@ -5,7 +5,7 @@ import {
   FORM_BODY_LIMIT,
   onBodyError,
 } from '../../common/http/request-body';
-import { OAuthError } from './oauth-error';
+import { OAuthError, RefusedRequestError } from './oauth-error';
 import { sendOAuthError } from './oauth-exception.filter';
 import { sendErrorPage } from './page-exception.filter';
 
@@ -25,7 +25,7 @@ const DESCRIPTIONS: Record<BodyFailure, string> = {
  */
 export function oauthErrorForBody(error: BodyError): OAuthError {
   const status = error.failure === 'too_large' ? 413 : 400;
-  return new OAuthError('invalid_request', DESCRIPTIONS[error.failure], status);
+  return new RefusedRequestError(DESCRIPTIONS[error.failure], status);
 }
 
 /** Body failures of /api/oauth2/*, rendered before routing in the endpoints' own format. */

@@ -17,20 +17,61 @@ export type OAuthErrorCode =
   | 'insufficient_scope';
 
 /**
+ * The one place an OAuth error code gets its HTTP status: RFC 6749 section 5.2 (400, and 401
+ * for invalid_client), RFC 6750 section 3.1 (invalid_token 401, insufficient_scope 403), 500
+ * and 503 for server_error and temporarily_unavailable (docs/oauth.md). The codes sent on a
+ * redirect (RFC 6749 section 4.1.2.1, OIDC silent authentication) never use theirs.
+ */
+export const OAUTH_ERROR_STATUS: Readonly<Record<OAuthErrorCode, number>> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  invalid_scope: 400,
+  access_denied: 400,
+  server_error: 500,
+  temporarily_unavailable: 503,
+  login_required: 400,
+  consent_required: 400,
+  interaction_required: 400,
+  invalid_token: 401,
+  insufficient_scope: 403,
+};
+
+/**
  * An OAuth protocol error: rendered as `{error, error_description}` JSON by the token and
  * user endpoints, or as query parameters on a redirect to a validated redirect_uri.
  * The description is public text; it never echoes secrets or internal detail.
  */
 export class OAuthError extends Error {
+  readonly status: number;
+
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
-    readonly status = 400,
     /** Value of the WWW-Authenticate header (RFC 6749 section 5.2, RFC 6750 section 3). */
     readonly wwwAuthenticate?: string,
   ) {
     super(description);
     this.name = 'OAuthError';
+    this.status = OAUTH_ERROR_STATUS[error];
+  }
+}
+
+/**
+ * invalid_request for a request refused before it reached a handler (body reader, framework):
+ * it keeps the refusal's status, e.g. 413 for an oversized body (docs/oauth.md), which RFC 6749
+ * section 5.2 allows ("400 unless otherwise specified"). The only OAuth error with a status of
+ * its own.
+ */
+export class RefusedRequestError extends OAuthError {
+  constructor(
+    description: string,
+    override readonly status: number,
+  ) {
+    super('invalid_request', description);
   }
 }
 

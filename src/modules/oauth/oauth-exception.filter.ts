@@ -5,7 +5,7 @@ import {
   isDatabaseUnavailable,
   logDatabaseUnavailable,
 } from '../../database/connection-errors';
-import { OAuthError } from './oauth-error';
+import { OAuthError, RefusedRequestError } from './oauth-error';
 
 /**
  * Errors of /api/oauth2/* in RFC 6749 section 5.2 / RFC 6750 section 3 form:
@@ -26,23 +26,19 @@ export class OAuthExceptionFilter implements ExceptionFilter {
   private toOAuthError(exception: unknown, request: Request): OAuthError {
     if (exception instanceof OAuthError) return exception;
     if (exception instanceof HttpException && exception.getStatus() < 500) {
-      return new OAuthError('invalid_request', 'The request is malformed', exception.getStatus());
+      return new RefusedRequestError('The request is malformed', exception.getStatus());
     }
     if (isDatabaseUnavailable(exception)) {
       logDatabaseUnavailable(this.logger, exception, request);
       // RFC 6749 section 4.1.2.1 names temporarily_unavailable; used here with its 503.
-      return new OAuthError(
-        'temporarily_unavailable',
-        'The service is temporarily unavailable',
-        503,
-      );
+      return new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable');
     }
     const id = (request as Request & { id?: unknown }).id;
     this.logger.error(
       { err: exception, requestId: id, route: `${request.method} ${request.path}` },
       'OAuth request failed',
     );
-    return new OAuthError('server_error', 'Internal server error', 500);
+    return new OAuthError('server_error', 'Internal server error');
   }
 }
 

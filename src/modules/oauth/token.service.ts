@@ -129,7 +129,7 @@ export class TokenService {
       checkCodeBinding(consumed, { id: consumed.clientApplicationId }, redirectUri, tokens.now) ??
       verifyPkce(consumed.codeChallenge, verifier) ??
       checkRelation(consumed) ??
-      new OAuthError('server_error', 'The code could not be redeemed', 500)
+      new OAuthError('server_error', 'The code could not be redeemed')
     );
   }
 

@@ -85,7 +85,7 @@ export class UserinfoService {
     anyOf: readonly OAuthScope[],
   ): Promise<TokenOwner> {
     if (authorization === undefined || authorization.trim() === '') {
-      throw new OAuthError('invalid_token', 'An access token is required', 401, REALM);
+      throw new OAuthError('invalid_token', 'An access token is required', REALM);
     }
     const token = BEARER.exec(authorization)?.[1];
     if (token === undefined)
@@ -106,7 +106,6 @@ export class UserinfoService {
       throw new OAuthError(
         'insufficient_scope',
         `This endpoint needs one of the scopes: ${anyOf.join(', ')}`,
-        403,
         `${REALM}, error="insufficient_scope", scope="${anyOf.join(' ')}"`,
       );
     }
@@ -118,7 +117,6 @@ function invalidToken(description: string): OAuthError {
   return new OAuthError(
     'invalid_token',
     description,
-    401,
     `${REALM}, error="invalid_token", error_description="${description}"`,
   );
 }

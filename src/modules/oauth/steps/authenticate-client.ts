@@ -7,7 +7,7 @@ import { nonEmptyParam, type Params } from './params';
 
 /** RFC 6749 section 5.2: invalid_client is 401 with a challenge for the scheme the client may use. */
 const invalidClient = (description: string): OAuthError =>
-  new OAuthError('invalid_client', description, 401, 'Basic realm="oauth2", charset="UTF-8"');
+  new OAuthError('invalid_client', description, 'Basic realm="oauth2", charset="UTF-8"');
 
 /** The client columns the token endpoint needs. */
 export interface OAuthClient {
