@@ -9,14 +9,14 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { RawQuery } from '../../common/http/query-params';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes, ScopesCheckedByHandler } from '../keys/auth.decorators';
 import { AppUsersService } from '../users/app-users.service';
-import { parsePatchShape, requiredScopes, toUserPatch } from '../users/user-patch';
+import { parsePatchShape, requiredScopes, toUserPatch, UserPatch } from '../users/user-patch';
 import { parseUserId, parseUserListQuery } from '../users/user-query';
-import { RevocationResultDto, UserPageDto, UserPatchDto, UserViewDto } from './users.dto';
+import { RevocationResult, UserPage, UserView } from '../users/user-view';
 
 @ApiTags('application API')
 @ApiBearerAuth()
@@ -27,26 +27,29 @@ export class UsersController {
   /** GET /users: filtered page, ordered by user id ascending (docs/users-api.md). */
   @Get()
   @RequireScopes('user:read')
-  listUsers(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: RawQuery): Promise<UserPageDto> {
+  @ApiOkResponse({ type: UserPage })
+  listUsers(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: RawQuery): Promise<UserPage> {
     return this.users.list(ctx.applicationId, parseUserListQuery(query));
   }
 
   @Get(':userId')
   @RequireScopes('user:read')
-  getUser(@CurrentApiKey() ctx: ApiKeyContext, @Param('userId') id: string): Promise<UserViewDto> {
+  @ApiOkResponse({ type: UserView })
+  getUser(@CurrentApiKey() ctx: ApiKeyContext, @Param('userId') id: string): Promise<UserView> {
     return this.users.get(ctx.applicationId, parseUserId(id));
   }
 
   /** Scopes depend on the fields sent (spec section 5), so they are checked here, before any write. */
   @Patch(':userId')
   @ScopesCheckedByHandler('user:write', 'group:write')
-  @ApiBody({ type: UserPatchDto })
+  @ApiBody({ type: UserPatch })
+  @ApiOkResponse({ type: UserView })
   updateUser(
     @CurrentApiKey() ctx: ApiKeyContext,
     @Param('userId') id: string,
     @Body() body: unknown,
     @Headers('content-type') contentType: string | undefined,
-  ): Promise<UserViewDto> {
+  ): Promise<UserView> {
     const userId = parseUserId(id);
     const shape = parsePatchShape(body, contentType);
     ctx.assertScopes(...requiredScopes(shape));
@@ -56,10 +59,11 @@ export class UsersController {
   @Post(':userId/revoke')
   @HttpCode(200)
   @RequireScopes('relation:revoke')
+  @ApiOkResponse({ type: RevocationResult })
   revokeUser(
     @CurrentApiKey() ctx: ApiKeyContext,
     @Param('userId') id: string,
-  ): Promise<RevocationResultDto> {
+  ): Promise<RevocationResult> {
     return this.users.revoke(ctx.applicationId, parseUserId(id));
   }
 }

@@ -1,16 +1,21 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isJsonContentType } from '../../common/http/json-body';
 import type { ApiScope } from '../keys/scopes';
-import { GroupCode, isGroupCode } from './groups';
+import { GROUP_CODES, type GroupCode, isGroupCode } from './groups';
 
-/** The fields PATCH /users/:userId may change (spec 4.1); nothing else is assignable. */
-export interface UserPatch {
-  group?: GroupCode;
-  enabled?: boolean;
+/**
+ * The fields PATCH /users/:userId may change (spec 4.1); nothing else is assignable. Also the
+ * body's OpenAPI schema; the body itself is checked by hand below so the spec's error codes win
+ * (docs/errors.md).
+ */
+export class UserPatch {
+  @ApiPropertyOptional({ enum: GROUP_CODES }) group?: GroupCode;
+  @ApiPropertyOptional() enabled?: boolean;
 }
 
-const UPDATABLE = ['group', 'enabled'];
+const UPDATABLE: readonly string[] = ['group', 'enabled'] satisfies (keyof UserPatch)[];
 
 const invalidBody = (message: string): AppError => new AppError(ErrorCode.InvalidBody, message);
 
@@ -57,10 +62,7 @@ export function requiredScopes(shape: { group?: string; enabled?: boolean }): Ap
 
 export function toUserPatch(shape: { group?: string; enabled?: boolean }): UserPatch {
   if (shape.group !== undefined && !isGroupCode(shape.group)) {
-    throw new AppError(
-      ErrorCode.InvalidGroup,
-      'group must be one of admin, viewer, t0, t1, t2, t3, t4, t5',
-    );
+    throw new AppError(ErrorCode.InvalidGroup, `group must be one of ${GROUP_CODES.join(', ')}`);
   }
   return { group: shape.group, enabled: shape.enabled };
 }

@@ -1,34 +1,42 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { rfc3339 } from '../../common/http/timestamps';
 import type { AppUserRow } from './app-users.repository';
+import { GROUP_CODES } from './groups';
+
+/**
+ * The response shapes of /api/v1/app/users, defined once: these classes are both the services'
+ * return types and, through their decorators, the OpenAPI schemas (issue 9, item 5).
+ */
+const TIMESTAMP = { format: 'date-time', nullable: true, type: String } as const;
 
 /** Spec section 2, User view. */
-export interface UserView {
-  userId: string;
-  username: string;
-  email: string;
-  nickname: string;
-  avatar: string;
-  emailVerified: boolean;
-  group: string;
-  enabled: boolean;
-  authCount: number;
-  firstAuthAt: string | null;
-  lastAuthAt: string | null;
-  lastLoginAt: string | null;
-  createdAt: string;
+export class UserView {
+  @ApiProperty({ description: 'Decimal text of the numeric user id' }) userId!: string;
+  @ApiProperty() username!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ description: 'May be empty' }) nickname!: string;
+  @ApiProperty({ description: 'URL' }) avatar!: string;
+  @ApiProperty() emailVerified!: boolean;
+  @ApiProperty({ enum: GROUP_CODES }) group!: string;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty() authCount!: number;
+  @ApiProperty(TIMESTAMP) firstAuthAt!: string | null;
+  @ApiProperty(TIMESTAMP) lastAuthAt!: string | null;
+  @ApiProperty(TIMESTAMP) lastLoginAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-export interface UserPage {
-  items: UserView[];
-  total: number;
-  page: number;
-  pageSize: number;
+export class UserPage {
+  @ApiProperty({ type: [UserView] }) items!: UserView[];
+  @ApiProperty({ description: 'Size of the filtered set' }) total!: number;
+  @ApiProperty() page!: number;
+  @ApiProperty({ description: 'The page size used (after clamping to 100)' }) pageSize!: number;
 }
 
 /** Spec section 2, Revocation result. */
-export interface RevocationResult {
-  revoked: boolean;
-  revokedTokens: number;
+export class RevocationResult {
+  @ApiProperty() revoked!: boolean;
+  @ApiProperty() revokedTokens!: number;
 }
 
 export function toUserView(row: AppUserRow): UserView {
