@@ -10,9 +10,9 @@ import type { RawQuery } from '../../common/http/query-params';
 import { EventFeedService } from '../events/event-feed.service';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, parseEventListQuery } from '../events/event-query';
 import { EVENT_TYPES } from '../events/event-types';
+import { EventPage } from '../events/event-view';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes } from '../keys/auth.decorators';
-import { EventPageDto } from './events.dto';
 
 @ApiTags('application API')
 @ApiBearerAuth()
@@ -54,11 +54,11 @@ export class EventsController {
       'Forward sync: events with a larger id, in ascending id order, never past an id that a smaller one could still precede. Not with before/beforeId',
   })
   @ApiQuery({ name: 'eventType', required: false, enum: EVENT_TYPES })
-  @ApiOkResponse({ type: EventPageDto })
+  @ApiOkResponse({ type: EventPage })
   @ApiServiceUnavailableResponse({
     description: 'after only: a writer of this application held its transaction open too long',
   })
-  listEvents(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: RawQuery): Promise<EventPageDto> {
+  listEvents(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: RawQuery): Promise<EventPage> {
     return this.events.list(ctx.applicationId, parseEventListQuery(query));
   }
 }

@@ -1,32 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { rfc3339 } from '../../common/http/timestamps';
 import { commitHorizon } from './commit-horizon';
 import type { EventListQuery } from './event-query';
-
-/** Spec section 2, Event. */
-export interface EventView {
-  id: number;
-  eventType: string;
-  protocol: string;
-  status: string;
-  userId: string | null;
-  scope: string;
-  description: string;
-  createdAt: string;
-}
-
-interface EventRow {
-  id: string;
-  event_type: string;
-  protocol: string;
-  status: string;
-  user_id: string | null;
-  scope: string;
-  description: string;
-  created_at: Date;
-}
+import { EventPage, EventRow, toEventView } from './event-view';
 
 /**
  * GET /events (spec sections 4.1, 6; docs/events.md): newest first, paged back with `before`
@@ -36,10 +13,7 @@ interface EventRow {
 export class EventFeedService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async list(
-    applicationId: number,
-    q: EventListQuery,
-  ): Promise<{ items: EventView[]; limit: number }> {
+  async list(applicationId: number, q: EventListQuery): Promise<EventPage> {
     const params: unknown[] = [applicationId];
     const clauses = ['application_id = $1'];
     const param = (value: unknown): string => `$${params.push(value)}`;
@@ -68,17 +42,4 @@ export class EventFeedService {
     );
     return { items: rows.map(toEventView), limit: q.limit };
   }
-}
-
-function toEventView(row: EventRow): EventView {
-  return {
-    id: Number(row.id),
-    eventType: row.event_type,
-    protocol: row.protocol,
-    status: row.status,
-    userId: row.user_id,
-    scope: row.scope,
-    description: row.description,
-    createdAt: rfc3339(row.created_at) ?? '',
-  };
 }
