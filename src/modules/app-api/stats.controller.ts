@@ -1,9 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes } from '../keys/auth.decorators';
 import { StatsService } from '../stats/stats.service';
-import { StatsDto } from './stats.dto';
+import { StatsView } from '../stats/stats-view';
 
 @ApiTags('application API')
 @ApiBearerAuth()
@@ -13,7 +13,8 @@ export class StatsController {
 
   @Get()
   @RequireScopes('stats:read')
-  getStats(@CurrentApiKey() ctx: ApiKeyContext): Promise<StatsDto> {
+  @ApiOkResponse({ type: StatsView })
+  getStats(@CurrentApiKey() ctx: ApiKeyContext): Promise<StatsView> {
     return this.stats.forApplication(ctx.applicationId);
   }
 }

@@ -2,15 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
-
-/** Spec section 2, Stats; each figure is defined in docs/stats.md. */
-export interface StatsView {
-  totalUsers: number;
-  totalAuths: number;
-  activeUsers30d: number;
-  newUsers30d: number;
-  dailyAuthCounts: { date: string; count: number }[];
-}
+import { StatsView } from './stats-view';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const STATS_WINDOW_DAYS = 30;
