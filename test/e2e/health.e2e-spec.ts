@@ -1,3 +1,4 @@
+import { GROUP_CODES } from '../../src/modules/users/groups';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 describe('operations endpoints', () => {
@@ -41,4 +42,67 @@ describe('operations endpoints', () => {
       expect.arrayContaining(['/api/v1/app/me', '/api/v1/app/groups']),
     );
   });
+
+  // Issue 9, item 5: the response classes are the one definition of each shape; the document
+  // must list exactly the fields of spec section 2 and point each route's 200 at that class.
+  it('documents the spec section 2 shapes as the routes answer them', async () => {
+    const doc = (await t.http().get('/api/docs-json').expect(200)).body as OpenApiDoc;
+    const fields = (name: string): string[] =>
+      Object.keys(doc.components.schemas[name].properties).sort();
+    const okSchema = (path: string, method: string): unknown =>
+      doc.paths[path][method].responses['200'].content['application/json'].schema;
+
+    expect(fields('UserView')).toEqual(
+      [
+        'userId',
+        'username',
+        'email',
+        'nickname',
+        'avatar',
+        'emailVerified',
+        'group',
+        'enabled',
+        'authCount',
+        'firstAuthAt',
+        'lastAuthAt',
+        'lastLoginAt',
+        'createdAt',
+      ].sort(),
+    );
+    expect(fields('EventView')).toEqual(
+      [
+        'id',
+        'eventType',
+        'protocol',
+        'status',
+        'userId',
+        'scope',
+        'description',
+        'createdAt',
+      ].sort(),
+    );
+    expect(fields('StatsView')).toEqual(
+      ['totalUsers', 'totalAuths', 'activeUsers30d', 'newUsers30d', 'dailyAuthCounts'].sort(),
+    );
+    expect(fields('DailyAuthCount')).toEqual(['count', 'date']);
+    expect(doc.components.schemas.UserView.properties.group.enum).toEqual([...GROUP_CODES]);
+    expect(doc.components.schemas.UserPatch.properties.group.enum).toEqual([...GROUP_CODES]);
+
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(okSchema('/api/v1/app/users', 'get')).toEqual(ref('UserPage'));
+    expect(okSchema('/api/v1/app/users/{userId}', 'get')).toEqual(ref('UserView'));
+    expect(okSchema('/api/v1/app/users/{userId}', 'patch')).toEqual(ref('UserView'));
+    expect(okSchema('/api/v1/app/users/{userId}/revoke', 'post')).toEqual(ref('RevocationResult'));
+    expect(okSchema('/api/v1/app/events', 'get')).toEqual(ref('EventPage'));
+    expect(okSchema('/api/v1/app/stats', 'get')).toEqual(ref('StatsView'));
+  });
 });
+
+interface OpenApiDoc {
+  paths: Record<string, Record<string, { responses: Record<string, OpenApiResponse> }>>;
+  components: { schemas: Record<string, { properties: Record<string, { enum?: unknown[] }> }> };
+}
+
+interface OpenApiResponse {
+  content: Record<string, { schema: unknown }>;
+}

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { NoScopes } from '../keys/auth.decorators';
 import { describeGroup, GROUP_CODES, GROUPS_NOTE, impliedGroups } from '../users/groups';
 import { GroupsResponse } from './groups.dto';
@@ -11,6 +11,7 @@ export class GroupsController {
   /** GET /groups: the eight groups with inheritance expanded; no scope needed (spec 4.1). */
   @Get('groups')
   @NoScopes()
+  @ApiOkResponse({ type: GroupsResponse })
   listGroups(): GroupsResponse {
     return {
       items: GROUP_CODES.map((code) => ({

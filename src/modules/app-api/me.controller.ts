@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { rfc3339 } from '../../common/http/timestamps';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { NoScopes } from '../keys/auth.decorators';
@@ -12,6 +12,7 @@ export class MeController {
   /** GET /me: the calling key and its application; no scope needed (spec 4.1). */
   @Get('me')
   @NoScopes()
+  @ApiOkResponse({ type: MeResponse })
   getMe(@CurrentApiKey() context: ApiKeyContext): MeResponse {
     return toMeResponse(context);
   }
