@@ -3,7 +3,6 @@ import { APP_FILTER } from '@nestjs/core';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import { AdminModule } from './cli/admin.module';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { AppConfig } from './config/app-config';
@@ -13,6 +12,7 @@ import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
+import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
@@ -61,6 +61,7 @@ export class AppModule {
         DatabaseModule,
         ApplicationsModule,
         KeysModule,
+        ApiKeyGuardModule,
         UsersModule,
         EventsModule,
         StatsModule,
@@ -68,7 +69,6 @@ export class AppModule {
         OAuthModule,
         MaintenanceModule,
         HealthModule,
-        AdminModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app.module';
 import { configureApp, NEST_APP_OPTIONS } from './app.setup';
 import { exitGracefullyOnSignals } from './common/http/graceful-shutdown';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
+import { ServiceModule } from './service.module';
 
 async function bootstrap(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -21,7 +21,7 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create(AppModule.forRoot(config), NEST_APP_OPTIONS);
+  const app = await NestFactory.create(ServiceModule.forRoot(config), NEST_APP_OPTIONS);
   configureApp(app);
   await app.listen(config.port, config.host);
   // Instead of Nest's enableShutdownHooks, which would close everything with requests in flight.

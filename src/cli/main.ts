@@ -2,11 +2,11 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../app.module';
 import { ConfigError, loadConfig } from '../config/app-config';
 import { lockHolder } from '../database/data-dir-lock';
 import { AdminCommands } from './admin-commands';
 import { sendToAdminSocket } from './admin-socket';
+import { CliModule } from './cli.module';
 import { CliResult, runCommand, wantsJson } from './run-command';
 
 async function execute(argv: string[]): Promise<CliResult> {
@@ -25,7 +25,7 @@ async function execute(argv: string[]): Promise<CliResult> {
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | undefined;
   try {
     return await runCommand(argv, async () => {
-      app = await NestFactory.createApplicationContext(AppModule.forRoot(config), {
+      app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
         logger: false,
       });
       return app.get(AdminCommands);

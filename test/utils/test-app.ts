@@ -2,11 +2,11 @@ import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import supertest from 'supertest';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../../src/app.module';
 import { configureApp, NEST_APP_OPTIONS } from '../../src/app.setup';
 import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app-config';
 import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
+import { ServiceModule } from '../../src/service.module';
 import { FixedClock } from './fixed-clock';
 import { testEnv } from './test-env';
 
@@ -26,11 +26,11 @@ export interface TestAppOptions {
   clock?: FixedClock;
 }
 
-/** Boots the whole AppModule exactly as main.ts does, over a real HTTP listener. */
+/** Boots the whole service (ServiceModule) exactly as main.ts does, over a real HTTP listener. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig(testEnv(options.env));
   const clock = options.clock ?? new FixedClock(new Date());
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] })
+  const moduleRef = await Test.createTestingModule({ imports: [ServiceModule.forRoot(config)] })
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();

@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from './api-key.entity';
-import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysService } from './api-keys.service';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
-import { ScopeDeclarationCheck } from './scope-declarations';
 
+/**
+ * API keys and their lifecycle, without the HTTP side: the admin CLI imports this module and
+ * boots neither the guard nor the rate limiter (api-key-guard.module.ts holds those).
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiKey]), RateLimitModule, DiscoveryModule],
-  providers: [ApiKeysService, { provide: APP_GUARD, useClass: ApiKeyGuard }, ScopeDeclarationCheck],
+  imports: [TypeOrmModule.forFeature([ApiKey])],
+  providers: [ApiKeysService],
   exports: [ApiKeysService],
 })
 export class KeysModule {}

@@ -3,10 +3,11 @@ import { ApplicationsModule } from '../modules/applications/applications.module'
 import { KeysModule } from '../modules/keys/keys.module';
 import { UsersModule } from '../modules/users/users.module';
 import { AdminCommands } from './admin-commands';
-import { AdminSocketServer } from './admin-socket';
 
+/** The operations behind the CLI, over the feature services they call and nothing else. */
 @Module({
   imports: [ApplicationsModule, KeysModule, UsersModule],
-  providers: [AdminCommands, AdminSocketServer],
+  providers: [AdminCommands],
+  exports: [AdminCommands],
 })
-export class AdminModule {}
+export class AdminCommandsModule {}
