@@ -4,7 +4,7 @@ import { OAuthError } from '../oauth-error';
 import { sha256Hex } from '../../../common/crypto/hash';
 import type { MintedTokens } from '../token-issuer';
 import type { RelationState } from './check-relation';
-import { preparedQuery } from './prepared-query';
+import { preparedQuery } from '../../../database/prepared-query';
 import {
   CLIENT_CTE,
   clientKind,
