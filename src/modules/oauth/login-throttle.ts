@@ -52,8 +52,8 @@ export class LoginThrottle {
   async recordFailure(address: string, account: string): Promise<void> {
     const { accountAndAddress, address: forAddress, ttlMs } = this.buckets(address, account);
     await Promise.all([
-      this.store.increment(accountAndAddress, MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS, ttlMs, BUCKET),
-      this.store.increment(forAddress, MAX_FAILURES_PER_ADDRESS, ttlMs, BUCKET),
+      this.store.increment(accountAndAddress, ttlMs, BUCKET),
+      this.store.increment(forAddress, ttlMs, BUCKET),
     ]);
   }
 

@@ -1,27 +1,28 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
+import { LocalCounters } from './local-counters';
 import { describeRedisUrl, REDIS_CLIENT, waitUntilReady } from './redis-client';
+import { defineRedisCounter } from './redis-counter';
 import { RedisWatchdog } from './redis-watchdog';
 
 /** Where counters are kept right now; reported by the readiness endpoint. */
 export type LimiterStorageMode = 'redis' | 'in-process' | 'in-process-fallback';
 
 /**
- * Atomic counters for the rate limiter: the throttler's Redis storage (one Lua script per
- * increment, so every instance shares the count) or, without REDIS_URL, the throttler's
- * in-process storage. The store fails open to in-process buckets kept per instance only while
- * Redis is unreachable: the connection is lost, refused, not ready yet, or hung (not a byte from
- * Redis for REDIS_STALL_MS while commands wait, see RedisWatchdog). A slow reply is waited for. One log line per
- * transition; the first successful command on a ready connection switches back (docs/adr/0002).
+ * Atomic counters for the rate limiter: in Redis (one Lua script per increment, so every
+ * instance shares the count; key layout owned by this module, see redis-counter.ts) or, without
+ * REDIS_URL, in this process (LocalCounters). The store fails open to in-process buckets kept
+ * per instance only while Redis is unreachable: the connection is lost, refused, not ready yet,
+ * or hung (not a byte from Redis for REDIS_STALL_MS while commands wait, see RedisWatchdog).
+ * A slow reply is waited for. One log line per transition; the first successful command on a
+ * ready connection switches back (docs/adr/0002).
  */
 @Injectable()
 export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
-  private readonly local = new ThrottlerStorageService();
-  private readonly shared?: ThrottlerStorage;
+  private readonly local = new LocalCounters();
+  private readonly incrementShared?: (key: string, ttlMs: number) => Promise<number>;
   private readonly watchdog?: RedisWatchdog;
   private redisHealthy = true;
   private shuttingDown = false;
@@ -31,7 +32,7 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {
     if (!redis) return;
-    this.shared = new ThrottlerStorageRedisService(redis);
+    this.incrementShared = defineRedisCounter(redis);
     this.watchdog = new RedisWatchdog(redis, config.redisStallMs, () =>
       this.markDown(`nothing received for ${config.redisStallMs} ms, connection dropped`),
     );
@@ -56,35 +57,34 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   onApplicationShutdown(): void {
     this.shuttingDown = true;
     this.watchdog?.stop();
-    this.local.onApplicationShutdown();
     this.redis?.disconnect();
   }
 
   get mode(): LimiterStorageMode {
-    if (!this.shared) return 'in-process';
+    if (!this.incrementShared) return 'in-process';
     return this.redisHealthy && this.redis?.status === 'ready' ? 'redis' : 'in-process-fallback';
   }
 
   /** Counts one request in `bucket` and returns the count so far. */
-  async increment(key: string, limit: number, ttlMs: number, bucket: string): Promise<number> {
-    const shared = this.shared;
-    if (shared) {
-      const record = await this.onRedis(() => shared.increment(key, ttlMs, limit, ttlMs, bucket));
-      if (record) return record.totalHits;
+  async increment(key: string, ttlMs: number, bucket: string): Promise<number> {
+    const counterKey = `${key}:${bucket}`;
+    const incrementShared = this.incrementShared;
+    if (incrementShared) {
+      const count = await this.onRedis(() => incrementShared(counterKey, ttlMs));
+      if (count !== undefined) return count;
     }
-    const record = await this.local.increment(key, ttlMs, limit, ttlMs, bucket);
-    return record.totalHits;
+    return this.local.increment(counterKey, ttlMs);
   }
 
   /** The current count of a bucket, without counting anything. */
   async peek(key: string, bucket: string): Promise<number> {
+    const counterKey = `${key}:${bucket}`;
     const redis = this.redis;
     if (redis) {
-      // The key layout of ThrottlerStorageRedisService.increment.
-      const value = await this.onRedis(() => redis.get(`{${key}:${bucket}}:hits`));
+      const value = await this.onRedis(() => redis.get(counterKey));
       if (value !== undefined) return value === null ? 0 : Number(value);
     }
-    return this.local.storage.get(key)?.totalHits.get(bucket) ?? 0;
+    return this.local.peek(counterKey);
   }
 
   /** Pings Redis; undefined when no Redis is configured. */
@@ -99,10 +99,10 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
    * so that each case starts with full buckets; in operation it lifts all limits at once.
    */
   async clear(): Promise<void> {
-    this.local.onApplicationShutdown();
+    this.local.clear();
     if (!this.redis || this.redis.status !== 'ready') return;
-    // Keys look like `{<prefix>...:<bucket>}:hits` (ThrottlerStorageRedisService).
-    const match = `{${this.config.rateLimitKeyPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    // Every counter key starts with the prefix (redis-counter.ts); glob characters escaped.
+    const match = `${this.config.rateLimitKeyPrefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
     let cursor = '0';
     do {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 500);

@@ -29,7 +29,7 @@ export class RateLimiter {
     const window = windowAt(this.clock.now());
     const limit = application.rateLimitPerMinute ?? this.config.rateLimitPerMinute;
     const key = `${this.config.rateLimitKeyPrefix}app:${application.id}:${window.index}`;
-    const count = await this.store.increment(key, limit, window.storageTtlMs, APP_BUCKET);
+    const count = await this.store.increment(key, window.storageTtlMs, APP_BUCKET);
     setRateLimitHeaders(response, { limit, count, window });
     if (count > limit) {
       throw rateLimited(response, window, 'Rate limit of the application exceeded');
@@ -47,7 +47,7 @@ export class RateLimiter {
     const limit = this.config.rateLimitUnauthenticatedPerMinute;
     // request.ip honours TRUST_PROXY_HOPS, so behind a proxy it is the client, not the proxy.
     const key = `${this.config.rateLimitKeyPrefix}ip:${request.ip ?? 'unknown'}:${window.index}`;
-    const count = await this.store.increment(key, limit, window.storageTtlMs, CLIENT_BUCKET);
+    const count = await this.store.increment(key, window.storageTtlMs, CLIENT_BUCKET);
     if (count <= limit) return;
     setRateLimitHeaders(response, { limit, count, window });
     throw rateLimited(
