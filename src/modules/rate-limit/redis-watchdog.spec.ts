@@ -87,6 +87,31 @@ describe('RedisWatchdog', () => {
     watchdog.stop();
   });
 
+  it('gives Redis several turns of a starved event loop before declaring a stall', async () => {
+    const { onStall, watchdog, clock, redis } = setUp();
+    const late = command();
+    void watchdog.watch(late.promise);
+    /** One check, seconds after the previous one (the process had no CPU), and its re-check. */
+    const starvedTurn = (): void => {
+      clock.ms += STALL_MS * 3;
+      jest.advanceTimersToNextTimer();
+      jest.runOnlyPendingTimers();
+    };
+    for (let turn = 0; turn < 4; turn += 1) starvedTurn(); // 12 s of silence, but only 4 turns
+    expect(onStall).not.toHaveBeenCalled();
+    late.reply(); // the commands were finally sent and answered
+    await late.promise;
+    starvedTurn();
+    expect(onStall).not.toHaveBeenCalled();
+
+    // A Redis that really stays silent is still caught, after enough turns.
+    void watchdog.watch(command().promise);
+    for (let turn = 0; turn < 6; turn += 1) starvedTurn();
+    expect(onStall).toHaveBeenCalledTimes(1);
+    expect(redis.disconnect).toHaveBeenCalledWith(true);
+    watchdog.stop();
+  });
+
   it('leaves a connection that is not ready to ioredis, which rejects its commands itself', async () => {
     const { onStall, watchdog, elapse } = setUp('reconnecting');
     void watchdog.watch(command().promise);

@@ -9,13 +9,25 @@ import type { Readable } from 'node:stream';
  * The connection is declared stalled only when commands are outstanding and not a byte has
  * arrived from Redis for `stallMs`. Bytes, not completed commands: with auto-pipelining a
  * command resolves only once its whole pipeline is answered, which under load takes many reads
- * (a burst of 500 EVALs is ~450 kB to send and answer). Before acting, the check waits one turn
- * of the event loop (setImmediate runs after the poll phase), so replies that were already in
- * the socket while the loop was busy are read first. A stalled connection is dropped: ioredis then rejects every
- * outstanding command (the caller falls back) and reconnects by itself.
+ * (a burst of 500 EVALs is ~450 kB to send and answer).
+ *
+ * Silence is also counted in turns of this process's event loop, not only in wall-clock time: a
+ * stall needs STALL_TURNS checks in a row, each made after a poll phase (setImmediate) in which
+ * no byte arrived. A process starved of CPU may run one check seconds after the last one, with
+ * its own commands still unsent in the auto-pipeline; the wall clock alone would call that a
+ * stall (700 of 1000 admitted under heavy load), while the turns give Redis a chance to answer.
+ * A stalled connection is dropped: ioredis then rejects every outstanding command (the caller
+ * falls back) and reconnects by itself.
  */
+/** Checks in a row without a byte from Redis before a stall (one check per stallMs / 5). */
+const STALL_TURNS = 5;
+
 export class RedisWatchdog {
   private outstanding = 0;
+  /** Counts every sign of life; a check compares it with the value the previous check saw. */
+  private progress = 0;
+  private progressAtLastCheck = 0;
+  private silentTurns = 0;
   /** now() of the last bytes or reply from Redis, or of the moment commands started waiting. */
   private lastProgressAt = 0;
   private timer?: NodeJS.Timeout;
@@ -33,7 +45,8 @@ export class RedisWatchdog {
   start(): void {
     this.follow();
     this.redis.on('connect', () => this.follow());
-    this.timer = setInterval(() => this.check(), Math.max(50, Math.floor(this.stallMs / 5)));
+    const interval = Math.max(50, Math.floor(this.stallMs / STALL_TURNS));
+    this.timer = setInterval(() => this.check(), interval);
     this.timer.unref();
   }
 
@@ -43,17 +56,15 @@ export class RedisWatchdog {
 
   /** Awaits a command sent on the watched connection, counting it as outstanding meanwhile. */
   async watch<T>(command: Promise<T>): Promise<T> {
-    if (this.outstanding === 0) this.lastProgressAt = this.now();
+    if (this.outstanding === 0) this.markProgress(); // the wait starts now
     this.outstanding += 1;
     try {
       const result = await command;
-      this.lastProgressAt = this.now();
+      this.markProgress();
       return result;
     } catch (error) {
       // An error reply (OOM, NOSCRIPT…) is a reply too: the connection is alive.
-      if (error instanceof Error && error.name === 'ReplyError') {
-        this.lastProgressAt = this.now();
-      }
+      if (error instanceof Error && error.name === 'ReplyError') this.markProgress();
       throw error;
     } finally {
       this.outstanding -= 1;
@@ -64,13 +75,29 @@ export class RedisWatchdog {
     const stream = this.redis.stream as Readable | undefined;
     if (!stream || this.followed.has(stream)) return;
     this.followed.add(stream);
-    stream.on('data', () => (this.lastProgressAt = this.now()));
+    stream.on('data', () => this.markProgress());
+  }
+
+  private markProgress(): void {
+    this.lastProgressAt = this.now();
+    this.progress += 1;
   }
 
   private check(): void {
-    if (!this.stalled()) return;
+    if (this.outstanding === 0 || this.redis.status !== 'ready') {
+      this.silentTurns = 0;
+      return;
+    }
+    // After this turn's poll phase, so replies already waiting in the socket are read first.
     setImmediate(() => {
-      if (!this.stalled()) return;
+      if (this.progress !== this.progressAtLastCheck) {
+        this.progressAtLastCheck = this.progress;
+        this.silentTurns = 0;
+        return;
+      }
+      this.silentTurns += 1;
+      if (this.silentTurns < STALL_TURNS || !this.stalled()) return;
+      this.silentTurns = 0;
       this.onStall();
       // disconnect(true) ends the socket and destroys it after disconnectTimeout; the 'close'
       // handler rejects the outstanding commands and schedules the reconnect.
