@@ -1,5 +1,6 @@
 import { createApiKey } from '../factories';
 import {
+  exchangeCode,
   authorizeInteractively,
   authorizeParams,
   authorizePath,
@@ -8,7 +9,6 @@ import {
   oauthSetup,
   pkce,
   query,
-  REDIRECT_URI,
   tokenRequest,
 } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -34,17 +34,8 @@ describe('OAuth flows seen through the application API', () => {
       t.http()[method](`/api/v1/app${path}`).set('Authorization', `Bearer ${key}`);
     const agent = browser(t.app);
     const clientId = application.clientId;
-    const exchange = async (code: string, verifier: string) => {
-      const res = await tokenRequest(t.app, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: clientId,
-        code_verifier: verifier,
-      });
-      expect(res.status).toBe(200);
-      return res.body as { access_token: string; refresh_token: string };
-    };
+    const exchange = (code: string, verifier: string) =>
+      exchangeCode(t.app, clientId, code, verifier);
     const silent = async () => {
       const { verifier, challenge } = pkce();
       const res = await agent.get(

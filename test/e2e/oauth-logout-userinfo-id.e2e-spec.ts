@@ -3,13 +3,12 @@ import {
   authorizeParams,
   authorizePath,
   browser,
+  exchangeCode,
   expectStatus,
   hiddenInput,
   oauthSetup,
   pkce,
   query,
-  REDIRECT_URI,
-  tokenRequest,
   type Agent,
 } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -86,15 +85,7 @@ describe('Logout CSRF and exact userinfo ids', () => {
       clientId: application.clientId,
       challenge,
     });
-    const res = await tokenRequest(t.app, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: application.clientId,
-      code_verifier: verifier,
-    });
-    expectStatus(res, 200);
-    return res.body.access_token as string;
+    return (await exchangeCode(t.app, application.clientId, code, verifier)).access_token;
   }
 
   it('returns the largest JSON-safe user id exactly', async () => {

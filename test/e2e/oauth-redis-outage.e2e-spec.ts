@@ -3,11 +3,11 @@ import {
   authorizeParams,
   authorizePath,
   browser,
+  exchangeCode,
   expectStatus,
   oauthSetup,
   pkce,
   query,
-  REDIRECT_URI,
   tokenRequest,
   type Agent,
 } from '../utils/oauth';
@@ -34,25 +34,12 @@ describe('OAuth while Redis is paused or killed', () => {
     await t?.close();
   });
 
-  /** Exchanges a code (PKCE) and returns the token response body. */
-  async function exchange(clientId: string, code: string, verifier: string) {
-    const res = await tokenRequest(t.app, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    });
-    expectStatus(res, 200);
-    return res.body as { access_token: string; refresh_token: string };
-  }
-
   /** authorize → login → consent → code → token → refresh → prompt=none → code → token. */
   async function walkTheFlow(clientId: string, agent: Agent): Promise<void> {
     const first = pkce();
     const granted = await authorizeInteractively(agent, { clientId, challenge: first.challenge });
     expect(granted.state).toBe('st-123');
-    const tokens = await exchange(clientId, granted.code, first.verifier);
+    const tokens = await exchangeCode(t.app, clientId, granted.code, first.verifier);
     const refreshed = await tokenRequest(t.app, {
       grant_type: 'refresh_token',
       refresh_token: tokens.refresh_token,
@@ -78,7 +65,7 @@ describe('OAuth while Redis is paused or killed', () => {
     const answer = query(silent.headers.location);
     expect(answer).toMatchObject({ state: 'st-123' });
     expect(answer.error).toBeUndefined();
-    await exchange(clientId, answer.code, verifier);
+    await exchangeCode(t.app, clientId, answer.code, verifier);
   }
 
   it('signs in, consents, silently re-authenticates and exchanges tokens with Redis paused', async () => {

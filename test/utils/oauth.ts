@@ -147,3 +147,21 @@ export function tokenRequest(
   if (authorization) void req.set('Authorization', authorization);
   return req.send(form);
 }
+
+/** Exchanges a code with PKCE for a `none` client (RFC 7636 section 4.5) and expects 200. */
+export async function exchangeCode(
+  app: INestApplication,
+  clientId: string,
+  code: string,
+  verifier: string,
+): Promise<{ access_token: string; refresh_token: string }> {
+  const res = await tokenRequest(app, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    code_verifier: verifier,
+  });
+  expectStatus(res, 200);
+  return res.body as { access_token: string; refresh_token: string };
+}
