@@ -1,5 +1,7 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../../common/crypto/constant-time';
+import { AppConfig } from '../../config/app-config';
 import { newOpaqueToken } from './opaque-token';
 import { CSRF_COOKIE, type BrowserContext, type CookieSpec } from './page-result';
 
@@ -14,8 +16,13 @@ export interface CsrfBrowserValue {
  * SESSION_SECRET) of a random HttpOnly browser cookie and the pending request id, so a form
  * is accepted only from the browser that loaded it, for the request it was shown for.
  */
+@Injectable()
 export class Csrf {
-  constructor(private readonly secret: string) {}
+  private readonly secret: string;
+
+  constructor(@Inject(AppConfig) config: AppConfig) {
+    this.secret = config.sessionSecret;
+  }
 
   /** The browser's CSRF cookie value, or a new one (with its cookie) when it has none yet. */
   browserValue(browser: BrowserContext): CsrfBrowserValue {

@@ -1,7 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
 import type { User } from '../users/user.entity';
 import { AuthorizeService, requestGone } from './authorize.service';
@@ -22,19 +21,15 @@ const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes an
 /** The login and consent pages of a pending authorization. */
 @Injectable()
 export class InteractionService {
-  private readonly csrf: Csrf;
-
   constructor(
-    @Inject(AppConfig) config: AppConfig,
     @InjectRepository(Application) private readonly applications: Repository<Application>,
     private readonly authorize: AuthorizeService,
     private readonly pending: PendingAuthorizationsService,
     private readonly sessions: SessionService,
     private readonly login: LoginService,
     private readonly grants: GrantService,
-  ) {
-    this.csrf = new Csrf(config.sessionSecret);
-  }
+    private readonly csrf: Csrf,
+  ) {}
 
   async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
     const pending = await this.findPending(requestId);

@@ -1,5 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { Csrf } from './csrf';
 import { PageError } from './oauth-error';
 import { SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
@@ -22,14 +21,10 @@ const LOGOUT_PURPOSE = 'logout';
  */
 @Injectable()
 export class LogoutService {
-  private readonly csrf: Csrf;
-
   constructor(
-    @Inject(AppConfig) config: AppConfig,
     private readonly sessions: SessionService,
-  ) {
-    this.csrf = new Csrf(config.sessionSecret);
-  }
+    private readonly csrf: Csrf,
+  ) {}
 
   show(browser: BrowserContext): PageResult {
     const { browserValue, cookies } = this.csrf.browserValue(browser);

@@ -6,6 +6,7 @@ import { EventsModule } from '../events/events.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { User } from '../users/user.entity';
 import { AuthorizeService } from './authorize.service';
+import { Csrf } from './csrf';
 import { GrantService } from './grant.service';
 import { InteractionService } from './interaction.service';
 import { LoginThrottle } from './login-throttle';
@@ -40,6 +41,7 @@ import { UserinfoService } from './userinfo.service';
   controllers: [OAuthPagesController, OAuthApiController, MetadataController],
   providers: [
     AuthorizeService,
+    Csrf,
     InteractionService,
     GrantService,
     LoginService,
