@@ -10,6 +10,8 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { ConsoleModule } from './modules/console/console.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
@@ -69,6 +71,8 @@ export class AppModule {
         OAuthModule,
         MaintenanceModule,
         HealthModule,
+        AuditModule,
+        ConsoleModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

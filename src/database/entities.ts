@@ -1,4 +1,5 @@
 import { Application } from '../modules/applications/application.entity';
+import { AuditLogEntry } from '../modules/audit/audit-log.entity';
 import { AuthEvent } from '../modules/events/event.entity';
 import { ApiKey } from '../modules/keys/api-key.entity';
 import { OAuthCode } from '../modules/oauth/oauth-code.entity';
@@ -21,4 +22,5 @@ export const ENTITIES = [
   OAuthCode,
   OAuthSession,
   SpentAuthorizationRequest,
+  AuditLogEntry,
 ];

@@ -34,6 +34,13 @@ describe('ERROR_STATUS', () => {
       internal_error: 500,
       service_unavailable: 503,
       database_unavailable: 503,
+      unauthenticated: 401,
+      invalid_credentials: 401,
+      csrf_failed: 403,
+      forbidden: 403,
+      passkey_confirmation_required: 403,
+      passkey_not_registered: 409,
+      recent_sign_in_required: 403,
     });
   });
 

@@ -23,6 +23,14 @@ export enum ErrorCode {
   ServiceUnavailable = 'service_unavailable',
   DatabaseUnavailable = 'database_unavailable',
   InternalError = 'internal_error',
+  // Owner console (issue 10, docs/console.md).
+  Unauthenticated = 'unauthenticated',
+  InvalidCredentials = 'invalid_credentials',
+  CsrfFailed = 'csrf_failed',
+  Forbidden = 'forbidden',
+  PasskeyConfirmationRequired = 'passkey_confirmation_required',
+  PasskeyNotRegistered = 'passkey_not_registered',
+  RecentSignInRequired = 'recent_sign_in_required',
 }
 
 /**
@@ -59,4 +67,13 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.InternalError]: 500,
   [ErrorCode.ServiceUnavailable]: 503,
   [ErrorCode.DatabaseUnavailable]: 503,
+  // console: sessions, CSRF, roles (docs/console.md).
+  [ErrorCode.Unauthenticated]: 401,
+  [ErrorCode.InvalidCredentials]: 401,
+  [ErrorCode.CsrfFailed]: 403,
+  [ErrorCode.Forbidden]: 403,
+  // passkeys: confirmations and registration (docs/console.md).
+  [ErrorCode.PasskeyConfirmationRequired]: 403,
+  [ErrorCode.PasskeyNotRegistered]: 409,
+  [ErrorCode.RecentSignInRequired]: 403,
 };

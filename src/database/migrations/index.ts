@@ -6,6 +6,7 @@ import { AppUserSearch1795330000000 } from './1795330000000-AppUserSearch';
 import { StatelessPendingRequests1795340000000 } from './1795340000000-StatelessPendingRequests';
 import { EventCommitOrder1795350000000 } from './1795350000000-EventCommitOrder';
 import { CaseInsensitiveUserNames1795360000000 } from './1795360000000-CaseInsensitiveUserNames';
+import { ConsoleSessionsAudit1795370000000 } from './1795370000000-ConsoleSessionsAudit';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   StatelessPendingRequests1795340000000,
   EventCommitOrder1795350000000,
   CaseInsensitiveUserNames1795360000000,
+  ConsoleSessionsAudit1795370000000,
 ];

@@ -52,7 +52,7 @@ export class InteractionService {
         username,
       );
     }
-    const session = await this.sessions.create(outcome.user.id);
+    const session = await this.sessions.create(outcome.user.id, 'password');
     const application = await this.application(pending);
     const next = await this.authorize.proceed(
       application,

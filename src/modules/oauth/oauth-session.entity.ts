@@ -9,7 +9,13 @@ import {
 } from 'typeorm';
 import { User } from '../users/user.entity';
 
-/** A browser login session at the authorization server; the id is the SHA-256 of the cookie value. */
+export const SESSION_AUTH_METHODS = ['password', 'passkey'] as const;
+export type SessionAuthMethod = (typeof SESSION_AUTH_METHODS)[number];
+
+/**
+ * A browser login session, shared by the OAuth pages and the console; the id is the SHA-256 of
+ * the cookie value.
+ */
 @Entity({ name: 'oauth_sessions' })
 export class OAuthSession {
   @PrimaryColumn({ type: 'varchar', length: 64, primaryKeyConstraintName: 'pk_oauth_sessions' })
@@ -27,6 +33,11 @@ export class OAuthSession {
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;
 
+  /** How the user signed in; the console asks for a recent password sign-in before a first passkey. */
+  @Column({ name: 'auth_method', type: 'varchar', length: 16, default: 'password' })
+  authMethod!: SessionAuthMethod;
+
+  /** The sign-in time. */
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -54,6 +54,8 @@ import { UserinfoService } from './userinfo.service';
     UserinfoService,
     PageExceptionFilter,
   ],
+  // The console signs in with the same sessions and the same throttled password check.
+  exports: [SessionService, LoginService],
 })
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

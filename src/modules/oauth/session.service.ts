@@ -4,14 +4,24 @@ import { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { User } from '../users/user.entity';
-import { OAuthSession } from './oauth-session.entity';
+import { OAuthSession, type SessionAuthMethod } from './oauth-session.entity';
 import { newOpaqueToken } from './opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
 
 export interface NewSession {
   cookieValue: string;
   maxAgeSeconds: number;
+  session: OAuthSession;
 }
+
+/** A live session and its user. */
+export interface CurrentSession {
+  user: User;
+  session: OAuthSession;
+}
+
+/** Cookie values are 43 characters; anything much longer is not ours and is not hashed. */
+const MAX_COOKIE_LENGTH = 100;
 
 /**
  * Browser login sessions of the authorization server. The cookie holds 256 random bits; the
@@ -28,29 +38,38 @@ export class SessionService {
     private readonly clock: Clock,
   ) {}
 
-  async create(userId: string): Promise<NewSession> {
+  /** A new session of `userId`, signed in with `method` now (createdAt is the sign-in time). */
+  async create(userId: string, method: SessionAuthMethod): Promise<NewSession> {
     const cookieValue = newOpaqueToken();
     const ttl = this.config.sessionTtlSeconds;
     const now = this.clock.now();
-    await this.sessions.insert({
+    const session = this.sessions.create({
       id: sha256Hex(cookieValue),
       userId,
+      authMethod: method,
       expiresAt: new Date(now.getTime() + ttl * 1000),
       createdAt: now,
     });
-    return { cookieValue, maxAgeSeconds: ttl };
+    await this.sessions.insert(session);
+    return { cookieValue, maxAgeSeconds: ttl, session };
+  }
+
+  /** The live session and its user, or null for no, unknown or expired session. */
+  async current(cookieValue: string | undefined): Promise<CurrentSession | null> {
+    if (cookieValue === undefined || cookieValue.length > MAX_COOKIE_LENGTH) return null;
+    const session = await this.sessions.findOneBy({ id: sha256Hex(cookieValue) });
+    if (!session || session.expiresAt.getTime() <= this.clock.now().getTime()) return null;
+    const user = await this.users.findOneBy({ id: session.userId });
+    return user ? { user, session } : null;
   }
 
   /** The signed-in user, or null for no, unknown or expired session. */
   async currentUser(cookieValue: string | undefined): Promise<User | null> {
-    if (cookieValue === undefined || cookieValue.length > 100) return null;
-    const row = await this.sessions.findOneBy({ id: sha256Hex(cookieValue) });
-    if (!row || row.expiresAt.getTime() <= this.clock.now().getTime()) return null;
-    return this.users.findOneBy({ id: row.userId });
+    return (await this.current(cookieValue))?.user ?? null;
   }
 
   async destroy(cookieValue: string | undefined): Promise<void> {
-    if (cookieValue !== undefined && cookieValue.length <= 100) {
+    if (cookieValue !== undefined && cookieValue.length <= MAX_COOKIE_LENGTH) {
       await this.sessions.delete({ id: sha256Hex(cookieValue) });
     }
   }

@@ -1,0 +1,84 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { LoginService } from '../oauth/login.service';
+import {
+  ConsoleActor,
+  ConsoleRoute,
+  ConsoleSessions,
+  ConsoleSignIn,
+  toSessionView,
+} from './console-session';
+import { ConsoleSessionView, PasswordSignIn } from './session-view';
+
+/** Signing in to and out of the console (the same session as the OAuth login pages). */
+@ApiTags('console')
+@ConsoleRoute()
+@Controller('api/console/session')
+export class ConsoleSessionController {
+  constructor(
+    private readonly sessions: ConsoleSessions,
+    private readonly login: LoginService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ConsoleSignIn()
+  @ApiOperation({
+    summary: 'Sign in with a username or email and a password',
+    description:
+      'Sets the session cookie. Failed attempts are throttled like the OAuth login page (429).',
+  })
+  @ApiBody({ type: PasswordSignIn })
+  @ApiOkResponse({ type: ConsoleSessionView })
+  async signIn(
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionView> {
+    const { login, password } = parseSignIn(body);
+    const outcome = await this.login.authenticate(login, password, req.ip ?? '');
+    if (outcome.kind === 'throttled') {
+      throw new AppError(
+        ErrorCode.RateLimited,
+        'Too many failed sign-in attempts. Wait a few minutes and try again.',
+      );
+    }
+    if (outcome.kind === 'failed') {
+      throw new AppError(ErrorCode.InvalidCredentials, 'The username or password is incorrect');
+    }
+    return this.sessions.signIn(res, outcome.user.id, 'password');
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'The signed-in account and the CSRF token of this session' })
+  @ApiOkResponse({ type: ConsoleSessionView })
+  getSession(@ConsoleActor() actor: ConsoleActor): ConsoleSessionView {
+    return toSessionView(actor);
+  }
+
+  @Delete()
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Sign out (ends the session for the OAuth pages too)' })
+  @ApiNoContentResponse()
+  signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+    return this.sessions.signOut(req, res);
+  }
+}
+
+function parseSignIn(body: unknown): PasswordSignIn {
+  const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const { login, password } = record;
+  if (typeof login !== 'string' || typeof password !== 'string' || login === '') {
+    throw new AppError(ErrorCode.InvalidBody, 'Send {"login": "...", "password": "..."}');
+  }
+  return { login, password };
+}
