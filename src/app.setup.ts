@@ -1,11 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
+import { createOpenApiDocument, OPENAPI_PATH } from './openapi/openapi-document';
 
 /** Options of NestFactory.create: bodies are parsed by configureApp, not Nest's default parsers. */
 export const NEST_APP_OPTIONS = { bufferLogs: true, bodyParser: false } as const;
@@ -19,13 +20,9 @@ export function configureApp(app: INestApplication): void {
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
   useBodyParsers(express, config.publicBaseUrl.startsWith('https://'));
-  // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json).
-  const openApi = new DocumentBuilder()
-    .setTitle('Identity service')
-    .setDescription('Application-level user management API and OAuth 2.0 endpoints')
-    .addBearerAuth()
-    .build();
-  SwaggerModule.setup('api/docs', app, () => SwaggerModule.createDocument(app, openApi));
+  // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
+  // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
+  SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));
 }
 
 /**

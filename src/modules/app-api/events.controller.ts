@@ -1,11 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiOkResponse,
-  ApiQuery,
-  ApiServiceUnavailableResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiQuery, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../../common/http/openapi-security';
 import type { RawQuery } from '../../common/http/query-params';
 import { EventFeedService } from '../events/event-feed.service';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, parseEventListQuery } from '../events/event-query';
@@ -15,7 +10,7 @@ import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes } from '../keys/auth.decorators';
 
 @ApiTags('application API')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('api/v1/app/events')
 export class EventsController {
   constructor(private readonly events: EventFeedService) {}

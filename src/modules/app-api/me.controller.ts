@@ -1,12 +1,13 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../../common/http/openapi-security';
 import { rfc3339 } from '../../common/http/timestamps';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { NoScopes } from '../keys/auth.decorators';
 import { MeResponse } from './me.dto';
 
 @ApiTags('application API')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('api/v1/app')
 export class MeController {
   /** GET /me: the calling key and its application; no scope needed (spec 4.1). */

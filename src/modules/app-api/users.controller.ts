@@ -9,7 +9,8 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiKeyAuth } from '../../common/http/openapi-security';
 import type { RawQuery } from '../../common/http/query-params';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes, ScopesCheckedByHandler } from '../keys/auth.decorators';
@@ -19,7 +20,7 @@ import { parseUserId, parseUserListQuery } from '../users/user-query';
 import { RevocationResult, UserPage, UserView } from '../users/user-view';
 
 @ApiTags('application API')
-@ApiBearerAuth()
+@ApiKeyAuth()
 @Controller('api/v1/app/users')
 export class UsersController {
   constructor(private readonly users: AppUsersService) {}

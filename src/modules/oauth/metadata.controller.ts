@@ -1,16 +1,21 @@
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
+import { AuthorizationServerMetadata } from './metadata.openapi';
 import { OAUTH_SCOPES } from './scopes';
 
 /** RFC 8414 authorization server metadata, so standard clients can discover the endpoints. */
+@ApiTags('OAuth 2.0')
 @Public()
 @Controller('.well-known')
 export class MetadataController {
   constructor(@Inject(AppConfig) private readonly config: AppConfig) {}
 
   @Get('oauth-authorization-server')
-  metadata(): Record<string, unknown> {
+  @ApiOperation({ summary: 'Authorization server metadata (RFC 8414)' })
+  @ApiOkResponse({ type: AuthorizationServerMetadata })
+  metadata(): AuthorizationServerMetadata {
     const base = this.config.publicBaseUrl;
     return {
       issuer: base,

@@ -1,14 +1,18 @@
 import { Controller, Get, Header, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../keys/auth.decorators';
 import { invalidRequest } from './oauth-error';
 import { OAuthExceptionFilter } from './oauth-exception.filter';
 import type { Params } from './steps/params';
 import { TokenResponse } from './token-issuer';
+import { TokenEndpointDocs } from './token.openapi';
 import { TokenService } from './token.service';
+import { UserEmailsDocs, UserinfoDocs } from './userinfo.openapi';
 import { UserEmailEntry, UserInfo, UserinfoService } from './userinfo.service';
 
 /** Token, user info and user emails endpoints (spec section 4.2). */
+@ApiTags('OAuth 2.0')
 @Public()
 @Controller('api/oauth2')
 @UseFilters(OAuthExceptionFilter)
@@ -22,18 +26,21 @@ export class OAuthApiController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
+  @TokenEndpointDocs()
   token(@Req() req: Request): Promise<TokenResponse> {
     return this.tokens.token(formBody(req), req.headers.authorization);
   }
 
   @Get('userinfo')
   @Header('Cache-Control', 'no-store')
+  @UserinfoDocs()
   userinfo(@Req() req: Request): Promise<UserInfo> {
     return this.users.userinfo(req.headers.authorization);
   }
 
   @Get('user/emails')
   @Header('Cache-Control', 'no-store')
+  @UserEmailsDocs()
   emails(@Req() req: Request): Promise<UserEmailEntry[]> {
     return this.users.emails(req.headers.authorization);
   }

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
@@ -6,10 +7,20 @@ import { AuthorizeService } from './authorize.service';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
 import { PageExceptionFilter } from './page-exception.filter';
+import {
+  AuthorizeDocs,
+  LogoutDocs,
+  ShowConsentDocs,
+  ShowLoginDocs,
+  ShowLogoutDocs,
+  SubmitConsentDocs,
+  SubmitLoginDocs,
+} from './pages.openapi';
 import { browserContext, sendPage, type BrowserContext, type PageResult } from './page-result';
 import type { Params } from './steps/params';
 
 /** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
+@ApiTags('OAuth 2.0 browser endpoints')
 @Public()
 @Controller('oauth2')
 @UseFilters(PageExceptionFilter)
@@ -27,36 +38,43 @@ export class OAuthPagesController {
   }
 
   @Get('authorize')
+  @AuthorizeDocs()
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.authorizeService.start(req.query, this.browser(req)));
   }
 
   @Get('login')
+  @ShowLoginDocs()
   async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.interaction.showLogin(req.query.request, this.browser(req)));
   }
 
   @Post('login')
+  @SubmitLoginDocs()
   async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.interaction.submitLogin(formOf(req), this.browser(req)));
   }
 
   @Get('consent')
+  @ShowConsentDocs()
   async showConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.interaction.showConsent(req.query.request, this.browser(req)));
   }
 
   @Post('consent')
+  @SubmitConsentDocs()
   async submitConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.interaction.submitConsent(formOf(req), this.browser(req)));
   }
 
   @Get('logout')
+  @ShowLogoutDocs()
   showLogout(@Req() req: Request, @Res() res: Response): void {
     this.send(res, this.logoutService.show(this.browser(req)));
   }
 
   @Post('logout')
+  @LogoutDocs()
   async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.logoutService.submit(formOf(req), this.browser(req)));
   }

@@ -1,0 +1,205 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOperation,
+  ApiProperty,
+  ApiQuery,
+  ApiResponse,
+  ApiSecurity,
+} from '@nestjs/swagger';
+import { SessionAuth } from '../../common/http/openapi-security';
+import { UPSTREAM_PROVIDERS } from './authorization-request';
+import { OAUTH_SCOPES } from './scopes';
+import { MAX_STATE_LENGTH } from './steps/check-state';
+
+// Documentation of the browser side of OAuth (docs/oauth.md): /oauth2/authorize and the login,
+// consent and logout pages. These answer HTML pages and redirects, never JSON.
+
+const html = (status: number, description: string): MethodDecorator =>
+  ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
+
+const redirect = (status: 302 | 303, description: string): MethodDecorator =>
+  ApiResponse({
+    status,
+    description,
+    headers: {
+      Location: { description: 'Where the browser goes next', schema: { type: 'string' } },
+    },
+  });
+
+/** The browser session is used when present (a signed-in user), not required. */
+const OptionalSession = (): MethodDecorator => applyDecorators(SessionAuth(), ApiSecurity({}));
+
+const REDIRECT_ERRORS =
+  'invalid_request, unsupported_response_type, invalid_scope, access_denied; with prompt=none also login_required, consent_required, interaction_required';
+
+/** The hidden `request` field or query parameter: the sealed, validated authorization request. */
+const SEALED_REQUEST =
+  'The sealed authorization request from the redirect to this page (opaque; expires after 10 minutes, single use)';
+
+const query = (
+  name: string,
+  required: boolean,
+  description: string,
+  schema: object,
+): MethodDecorator => ApiQuery({ name, required, description, schema });
+
+/** GET /oauth2/authorize (spec section 4.2; RFC 6749 section 4.1.1; RFC 7636; RFC 9207). */
+export const AuthorizeDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Authorization endpoint (browser)',
+      description:
+        'Starts the authorization code flow. client_id and redirect_uri (exact match with a registered URI) are checked first; their failures answer an HTML page and never redirect. Every later error redirects to redirect_uri with error, error_description, state (unchanged, when sent) and iss. A parameter sent twice is invalid_request.',
+    }),
+    query('response_type', true, 'Only `code`', { type: 'string', enum: ['code'] }),
+    query('client_id', true, 'Client id of the application', { type: 'string' }),
+    query('redirect_uri', true, 'A registered redirect URI, compared as an exact string', {
+      type: 'string',
+      format: 'uri',
+    }),
+    query('scope', true, `Space-separated list of ${OAUTH_SCOPES.join(', ')}`, {
+      type: 'string',
+      example: 'read',
+    }),
+    query('state', false, 'Recommended; returned unchanged on the redirect', {
+      type: 'string',
+      maxLength: MAX_STATE_LENGTH,
+    }),
+    query(
+      'upstream_providers',
+      false,
+      `Comma-separated upstream sign-in methods to offer (${UPSTREAM_PROVIDERS.join(', ')}); unknown names are ignored, absent means all`,
+      { type: 'string', example: 'github,google' },
+    ),
+    query('prompt', false, 'Only `none`: silent authentication, never a page', {
+      type: 'string',
+      enum: ['none'],
+    }),
+    query(
+      'code_challenge',
+      false,
+      'PKCE: BASE64URL(SHA256(code_verifier)), 43 characters. Required for `none` clients, optional for `secret` clients',
+      { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+    ),
+    query('code_challenge_method', false, 'With code_challenge: only `S256`', {
+      type: 'string',
+      enum: ['S256'],
+    }),
+    OptionalSession(),
+    redirect(
+      302,
+      `To redirect_uri?code=…&state=…&iss=… (signed in and an earlier grant covers the scopes, or prompt=none succeeded); to redirect_uri?error=…&error_description=…&state=…&iss=… (${REDIRECT_ERRORS}); to /oauth2/login?request=… (not signed in); or to /oauth2/consent?request=… (consent needed)`,
+    ),
+    html(400, 'client_id missing, repeated or unknown, or redirect_uri missing or not registered'),
+    html(503, 'The database cannot be reached'),
+  );
+
+/** The login form (docs/oauth.md, "Form contract for automated clients"). */
+export class LoginForm {
+  @ApiProperty({ description: SEALED_REQUEST }) request!: string;
+  @ApiProperty({ description: 'The form token of the page' }) csrf_token!: string;
+  @ApiProperty({ description: 'Username or email' }) username!: string;
+  @ApiProperty() password!: string;
+}
+
+export class ConsentForm {
+  @ApiProperty({ description: SEALED_REQUEST }) request!: string;
+  @ApiProperty({ description: 'The form token of the page' }) csrf_token!: string;
+  @ApiProperty({ enum: ['approve', 'deny'] }) decision!: string;
+}
+
+export class LogoutForm {
+  @ApiProperty({ description: 'The form token of GET /oauth2/logout' }) csrf_token!: string;
+}
+
+const form = (type: new () => object): MethodDecorator =>
+  applyDecorators(ApiConsumes('application/x-www-form-urlencoded'), ApiBody({ type }));
+
+const sealedQuery = (): MethodDecorator =>
+  query('request', true, SEALED_REQUEST, { type: 'string' });
+
+const expired = (): MethodDecorator =>
+  html(400, 'Request expired: the sealed request is invalid, expired or already answered');
+
+/** A form page refuses foreign submissions and unreadable bodies with an HTML page. */
+const formRefusals = (): MethodDecorator =>
+  applyDecorators(
+    html(403, 'Form expired: the csrf_token does not belong to this browser and request'),
+    html(413, 'The form is larger than 32 kB'),
+    html(415, 'Not application/x-www-form-urlencoded UTF-8'),
+  );
+
+export const ShowLoginDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({ summary: 'Login page (HTML)' }),
+    sealedQuery(),
+    html(200, 'The login form'),
+    expired(),
+  );
+
+export const SubmitLoginDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Sign in (login form)',
+      description:
+        'On success sets the session cookie idsvc_session and continues the authorization. Failed sign-ins are throttled per account and address and per address (docs/oauth.md).',
+    }),
+    form(LoginForm),
+    redirect(
+      303,
+      `Signed in: to /oauth2/consent?request=…, or to redirect_uri with a code (earlier grant) or an error (${REDIRECT_ERRORS})`,
+    ),
+    html(401, 'The login form again: wrong username or password'),
+    html(429, 'The login form again: too many failed sign-ins from this address'),
+    expired(),
+    formRefusals(),
+  );
+
+export const ShowConsentDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({ summary: 'Consent page (HTML)' }),
+    sealedQuery(),
+    SessionAuth(),
+    html(200, 'The consent form: application, requested scopes, approve and deny'),
+    redirect(
+      302,
+      'To /oauth2/login?request=… when not signed in; to redirect_uri when consent is no longer needed',
+    ),
+    expired(),
+  );
+
+export const SubmitConsentDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({ summary: 'Approve or deny (consent form)' }),
+    form(ConsentForm),
+    SessionAuth(),
+    redirect(
+      303,
+      'To redirect_uri?code=…&state=…&iss=… (approved), redirect_uri?error=access_denied&… (denied or no access), or /oauth2/login?request=… (not signed in)',
+    ),
+    html(400, 'decision is neither approve nor deny, or the request expired'),
+    formRefusals(),
+  );
+
+export const ShowLogoutDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Sign-out page (HTML)',
+      description: 'A client signs its user out by sending the browser here; the user confirms.',
+    }),
+    html(200, 'The sign-out form (sets the idsvc_csrf cookie its token is bound to)'),
+  );
+
+export const LogoutDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Sign out (sign-out form)',
+      description: 'Ends the browser session and clears idsvc_session.',
+    }),
+    form(LogoutForm),
+    OptionalSession(),
+    html(200, 'Signed out'),
+    formRefusals(),
+  );

@@ -1,0 +1,84 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
+import { AccessTokenAuth } from '../../common/http/openapi-security';
+import { GROUP_CODES } from '../users/groups';
+import { oauthError, OAuthServerErrors } from './token.openapi';
+import type { UserEmailEntry, UserInfo } from './userinfo.service';
+
+// Documentation of GET /api/oauth2/userinfo and /api/oauth2/user/emails (spec sections 2, 4.2;
+// RFC 6750). UserinfoService builds the bodies; `implements` keeps these classes in step with it.
+
+/** User info (spec section 2). */
+export class UserInfoView implements UserInfo {
+  @ApiProperty({ type: 'integer', format: 'int64', description: 'User id' }) id!: number;
+  @ApiProperty() username!: string;
+  @ApiProperty() nickname!: string;
+  @ApiProperty() email!: string;
+  @ApiProperty({ description: 'URL' }) avatar!: string;
+
+  @ApiProperty({
+    enum: GROUP_CODES,
+    isArray: true,
+    description: "The user's group in this application with the groups it includes",
+  })
+  groups!: string[];
+
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'Bound upstream accounts; always empty until upstream providers arrive',
+  })
+  upstreams!: unknown[];
+}
+
+/** User email entry (spec section 2). */
+export class UserEmailView implements UserEmailEntry {
+  @ApiProperty() email!: string;
+  @ApiProperty() verified!: boolean;
+  @ApiProperty() primary!: boolean;
+  @ApiProperty({ example: 'public' }) visibility!: string;
+}
+
+const BEARER_ERRORS = (): MethodDecorator =>
+  applyDecorators(
+    oauthError(
+      401,
+      'invalid_token: no Authorization header, not a Bearer header, or an unknown, expired or revoked token (also when the application, the user in it or the authorization is disabled or revoked)',
+      {
+        'WWW-Authenticate': {
+          description:
+            'Bearer realm="oauth2" (no header sent), or Bearer realm="oauth2", error="invalid_token", error_description="…"',
+          schema: { type: 'string' },
+        },
+      },
+    ),
+    oauthError(403, 'insufficient_scope: the token lacks a scope this endpoint needs', {
+      'WWW-Authenticate': {
+        description: 'Bearer realm="oauth2", error="insufficient_scope", scope="…"',
+        schema: { type: 'string' },
+      },
+    }),
+    OAuthServerErrors(),
+  );
+
+export const UserinfoDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: "The signed-in user's profile",
+      description: 'Needs an access token with scope `read` or `profile`.',
+    }),
+    AccessTokenAuth(),
+    ApiOkResponse({ type: UserInfoView }),
+    BEARER_ERRORS(),
+  );
+
+export const UserEmailsDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: "The signed-in user's email addresses, primary first",
+      description: 'Needs an access token with scope `read` or `email`.',
+    }),
+    AccessTokenAuth(),
+    ApiOkResponse({ type: UserEmailView, isArray: true }),
+    BEARER_ERRORS(),
+  );
