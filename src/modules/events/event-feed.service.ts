@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { commitHorizon } from './commit-horizon';
+import { DAILY_COUNTS_SQL } from './event-sql';
+import type { EventType } from './event-types';
 import type { EventListQuery } from './event-query';
 import { EventPage, EventRow, toEventView } from './event-view';
 
@@ -41,5 +43,21 @@ export class EventFeedService {
       params,
     );
     return { items: rows.map(toEventView), limit: q.limit };
+  }
+
+  /** Events of one type per UTC day (YYYY-MM-DD → count) in [from, to); days without are absent. */
+  async countPerUtcDay(
+    applicationId: number,
+    eventType: EventType,
+    from: Date,
+    to: Date,
+  ): Promise<Map<string, number>> {
+    const rows = await this.dataSource.query<{ day: string; count: string }[]>(DAILY_COUNTS_SQL, [
+      applicationId,
+      from,
+      to,
+      eventType,
+    ]);
+    return new Map(rows.map((row) => [row.day, Number(row.count)]));
   }
 }

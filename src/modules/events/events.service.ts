@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { insertEventSql } from './event-sql';
 import type { EventType } from './event-types';
+
+const RECORD_SQL = `${insertEventSql({
+  applicationId: '$1',
+  eventType: '$2',
+  userId: '$3',
+  scope: '$4',
+  description: '$5',
+  createdAt: '$6',
+})} RETURNING id::text AS id`;
 
 export interface NewEvent {
   applicationId: number;
@@ -21,19 +31,14 @@ export class EventsService {
    * (docs/events.md), so it is read back with RETURNING. Returns the new event's id.
    */
   async record(manager: EntityManager, event: NewEvent): Promise<string> {
-    const [row] = await manager.query<{ id: string }[]>(
-      `INSERT INTO events (application_id, event_type, protocol, status, user_id, scope,
-                           description, created_at)
-       VALUES ($1, $2, 'oauth2', 'success', $3, $4, $5, $6) RETURNING id::text AS id`,
-      [
-        event.applicationId,
-        event.eventType,
-        event.userId,
-        event.scope ?? '',
-        event.description ?? '',
-        this.clock.now(),
-      ],
-    );
+    const [row] = await manager.query<{ id: string }[]>(RECORD_SQL, [
+      event.applicationId,
+      event.eventType,
+      event.userId,
+      event.scope ?? '',
+      event.description ?? '',
+      this.clock.now(),
+    ]);
     return row.id;
   }
 }

@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import type { Application } from '../applications/application.entity';
 import { EventsService } from '../events/events.service';
-import { DEFAULT_GROUP } from '../users/groups';
+import { RelationActivity } from '../users/relation-activity';
 import type { User } from '../users/user.entity';
 import type { AuthorizationRequest } from './authorization-request';
 import { OAuthCode } from './oauth-code.entity';
@@ -28,6 +28,7 @@ export class GrantService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly events: EventsService,
+    private readonly relations: RelationActivity,
     private readonly clock: Clock,
   ) {}
 
@@ -70,14 +71,13 @@ export class GrantService {
     scope: string,
     previousScope: string | null,
   ): Promise<void> {
-    const now = this.clock.now();
-    await manager.query(
-      `INSERT INTO app_users (application_id, user_id, "group", enabled, granted_scope, auth_count, first_auth_at, last_auth_at, created_at)
-       VALUES ($1, $2, $3, true, $4, 1, $5, $5, $5)
-       ON CONFLICT (application_id, user_id) DO UPDATE
-       SET granted_scope = $4, auth_count = app_users.auth_count + 1, last_auth_at = $5,
-           first_auth_at = COALESCE(app_users.first_auth_at, $5)`,
-      [applicationId, userId, DEFAULT_GROUP, scopeUnion(previousScope, scope), now],
+    const grantedScope = scopeUnion(previousScope, scope);
+    await this.relations.recordAuthorization(
+      manager,
+      applicationId,
+      userId,
+      grantedScope,
+      this.clock.now(),
     );
     await this.events.record(manager, {
       applicationId,

@@ -1,8 +1,14 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../events/events.module';
+import { UsersModule } from '../users/users.module';
 import { StatsService } from './stats.service';
 
-/** Aggregates of an application's relations and events (spec section 2, Stats). */
+/**
+ * Aggregates of an application's relations and events (spec section 2, Stats), read through
+ * the modules that own those tables.
+ */
 @Module({
+  imports: [UsersModule, EventsModule],
   providers: [StatsService],
   exports: [StatsService],
 })

@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { EventsService } from '../events/events.service';
+import { TokensRepository } from '../tokens/tokens.repository';
 import { AppUser } from './app-user.entity';
 import { AppUsersRepository } from './app-users.repository';
 import type { UserPatch } from './user-patch';
@@ -24,6 +25,7 @@ export class AppUsersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: AppUsersRepository,
     private readonly events: EventsService,
+    private readonly tokens: TokensRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -83,11 +85,11 @@ export class AppUsersService {
     applicationId: number,
     userId: string,
   ): Promise<number> {
-    const [rows] = await manager.query<[{ id: string; scope: string }[], number]>(
-      `UPDATE oauth_tokens SET revoked_at = $3
-       WHERE application_id = $1 AND user_id = $2 AND revoked_at IS NULL
-       RETURNING id::text AS id, scope`,
-      [applicationId, userId, this.clock.now()],
+    const rows = await this.tokens.revokeOfRelation(
+      manager,
+      applicationId,
+      userId,
+      this.clock.now(),
     );
     for (const token of rows) {
       await this.events.record(manager, {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { insertEventSql } from '../events/event-sql';
 import { EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES } from './seed-names';
 
 export interface SeedResult {
@@ -160,11 +161,17 @@ WITH parts AS (
          lower(u.username) || E'\\n' || lower(u.email)
   FROM ins_u u JOIN g USING (username)
 ), ins_ev AS (
-  INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description,
-                      created_at)
-  SELECT $1, 'authorization_granted', 'oauth2', 'success', u.id, $6, 'seeded',
-         g.first_at + j * interval '1 hour'
-  FROM ins_u u JOIN g USING (username) CROSS JOIN LATERAL generate_series(0, g.k - 1) AS j
+  ${insertEventSql(
+    {
+      applicationId: '$1',
+      eventType: "'authorization_granted'",
+      userId: 'u.id',
+      scope: '$6',
+      description: "'seeded'",
+      createdAt: "g.first_at + j * interval '1 hour'",
+    },
+    'FROM ins_u u JOIN g USING (username) CROSS JOIN LATERAL generate_series(0, g.k - 1) AS j',
+  )}
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM ins_u) AS users, (SELECT count(*) FROM ins_ev) AS events,

@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EventsModule } from '../events/events.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { AppUsersRepository } from './app-users.repository';
 import { AppUsersService } from './app-users.service';
+import { RelationActivity } from './relation-activity';
 import { SeedService } from './seed.service';
 import { UserEmail } from './user-email.entity';
 import { User } from './user.entity';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([User, UserEmail]), EventsModule],
-  providers: [UsersService, AppUsersRepository, AppUsersService, SeedService],
-  exports: [UsersService, AppUsersService, SeedService],
+  imports: [TypeOrmModule.forFeature([User, UserEmail]), EventsModule, TokensModule],
+  providers: [UsersService, AppUsersRepository, AppUsersService, SeedService, RelationActivity],
+  exports: [UsersService, AppUsersService, SeedService, RelationActivity],
 })
 export class UsersModule {}

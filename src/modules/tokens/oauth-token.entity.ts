@@ -8,7 +8,6 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { Application } from '../applications/application.entity';
-import { User } from '../users/user.entity';
 
 /**
  * An issued access token and its refresh token, stored only as SHA-256 hashes.
@@ -30,9 +29,11 @@ export class OAuthToken {
   @Column({ name: 'user_id', type: 'bigint' })
   userId!: string;
 
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  // Named, not imported: the users module imports this one (it revokes a relation's tokens),
+  // so this file may not import users/ (module-graph.spec.ts). TypeORM resolves 'User' by class.
+  @ManyToOne('User', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_oauth_tokens_user' })
-  user?: User;
+  user?: object;
 
   @Index('uq_oauth_tokens_access_token_hash', { unique: true })
   @Column({ name: 'access_token_hash', type: 'varchar', length: 64 })
