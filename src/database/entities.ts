@@ -4,7 +4,7 @@ import { AuthEvent } from '../modules/events/event.entity';
 import { ApiKey } from '../modules/keys/api-key.entity';
 import { OAuthCode } from '../modules/oauth/oauth-code.entity';
 import { OAuthSession } from '../modules/oauth/oauth-session.entity';
-import { OAuthToken } from '../modules/oauth/oauth-token.entity';
+import { OAuthToken } from '../modules/tokens/oauth-token.entity';
 import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-request.entity';
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';

@@ -4,7 +4,9 @@ import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
 import { EventsModule } from '../events/events.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { User } from '../users/user.entity';
+import { UsersModule } from '../users/users.module';
 import { AuthorizeService } from './authorize.service';
 import { Csrf } from './csrf';
 import { GrantService } from './grant.service';
@@ -36,6 +38,8 @@ import { UserinfoService } from './userinfo.service';
       SpentAuthorizationRequest,
     ]),
     EventsModule,
+    TokensModule, // issues, rotates and revokes oauth_tokens
+    UsersModule, // records an authorization on the relation
     RateLimitModule, // LoginThrottle counts failures in its LimiterStore
   ],
   controllers: [OAuthPagesController, OAuthApiController, MetadataController],
