@@ -3,31 +3,32 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { EventsService } from '../events/events.service';
+import { TokensRepository } from '../tokens/tokens.repository';
 import { OAuthError, invalidRequest } from './oauth-error';
-import { formatScope, parseScope, scopeCovers } from './scopes';
-import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
-import { checkCodeBinding } from './steps/check-code-binding';
-import { checkRelation } from './steps/check-relation';
-import { redeemCode, revokeReplayedCode } from './steps/consume-code';
 import { s256 } from './opaque-token';
-import { nonEmptyParam, type Params } from './steps/params';
 import {
   publicCodeRequest,
   publicRefreshRequest,
   type PublicCodeRequest,
-} from './steps/public-client-request';
-import type { RedeemingClient } from './steps/redeeming-client';
-import { lockRefreshToken, rotateRefreshToken } from './steps/rotate-refresh-token';
-import { CODE_VERIFIER, verifyPkce } from './steps/verify-pkce';
+} from './public-client-request';
+import { redeemCode, revokeReplayedCode } from './redeem-code';
+import type { RedeemingClient } from './redeeming-client';
+import { lockRefreshToken, rotateRefreshToken } from './rotate-refresh';
+import { formatScope, parseScope } from './scopes';
+import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
+import { nonEmptyParam, type Params } from './steps/params';
+import { CODE_VERIFIER } from './steps/verify-pkce';
 import { TokenIssuer, TokenResponse } from './token-issuer';
+import { firstFailure } from './token-step';
+import { EXCHANGE_STEPS, REFRESH_STEPS } from './token-steps';
 
 type Outcome = TokenResponse | OAuthError;
 type CodeRequest = Omit<PublicCodeRequest, 'clientId' | 'verifier'> & { verifier?: string };
 
 /**
  * POST /api/oauth2/token (spec section 4.2; RFC 6749 sections 4.1.3 and 6). A successful exchange
- * or refresh is one SQL statement; every failure then takes the step-by-step path that names it
- * (docs/performance-oauth.md).
+ * or refresh is one SQL statement assembled from the steps in token-steps.ts; when it issues
+ * nothing, the first step that did not hold names the failure (docs/oauth.md, "Token endpoint").
  */
 @Injectable()
 export class TokenService {
@@ -35,6 +36,7 @@ export class TokenService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly issuer: TokenIssuer,
     private readonly events: EventsService,
+    private readonly tokens: TokensRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -102,7 +104,7 @@ export class TokenService {
     const redeemed = await this.redeem({ id: client.id }, { code, redirectUri, verifier });
     if (redeemed) return redeemed;
     await this.dataSource.transaction((manager) =>
-      revokeReplayedCode(manager, code, this.clock.now(), this.events),
+      revokeReplayedCode(manager, code, this.clock.now(), this.tokens, this.events),
     );
     return new OAuthError(
       'invalid_grant',
@@ -124,11 +126,9 @@ export class TokenService {
     });
     if (!consumed) return null;
     if (consumed.issued) return this.issuer.response(tokens, consumed.scope);
-    // Nothing was issued: name the binding that failed (the code is spent either way).
+    // Nothing was issued: name the step that failed (the code is spent either way).
     return (
-      checkCodeBinding(consumed, { id: consumed.clientApplicationId }, redirectUri, tokens.now) ??
-      verifyPkce(consumed.codeChallenge, verifier) ??
-      checkRelation(consumed) ??
+      (await firstFailure(EXCHANGE_STEPS, consumed, { verifier })) ??
       new OAuthError('server_error', 'The code could not be redeemed')
     );
   }
@@ -148,8 +148,9 @@ export class TokenService {
   }
 
   /**
-   * The refresh in steps, in a transaction: names the failure, and on a replay revokes the family
-   * (RFC 9700 section 4.14.2). Issues tokens if the state changed so that the refresh now holds.
+   * The refresh in steps, in a transaction: locks the token, names the first step that does not
+   * hold (a replay revokes the family, RFC 9700 section 4.14.2). Issues tokens if the state
+   * changed so that every step now holds.
    */
   private refreshStepByStep(
     client: OAuthClient,
@@ -158,22 +159,34 @@ export class TokenService {
   ): Promise<Outcome> {
     return this.dataSource.transaction(async (manager): Promise<Outcome> => {
       const now = this.clock.now();
-      const token = await lockRefreshToken(manager, refreshToken, client, now, this.events);
-      if (token instanceof OAuthError) return token;
-      // RFC 6749 section 6: the scope may narrow, never widen.
-      const scope = requested ?? token.scope;
-      if (!scopeCovers(token.scope, scope)) {
-        return new OAuthError('invalid_scope', 'The requested scope exceeds the original grant');
-      }
-      const failure = checkRelation(token);
+      const token = await lockRefreshToken(manager, {
+        refreshToken,
+        clientId: client.id,
+        now,
+        scope: requested,
+      });
+      if (!token) return new OAuthError('invalid_grant', 'The refresh token is invalid');
+      const failure = await firstFailure(REFRESH_STEPS, token, {
+        revokeFamily: async () => {
+          const revoked = await this.tokens.revokeFamily(manager, token.family_id, now);
+          if (revoked === 0) return;
+          await this.events.record(manager, {
+            applicationId: token.application_id,
+            userId: String(token.user_id),
+            eventType: 'token_revoked',
+            scope: token.scope,
+            description: `refresh token reused: ${revoked} token(s) of the family revoked`,
+          });
+        },
+      });
       if (failure) return failure;
       const grant = {
         applicationId: client.id,
-        userId: token.userId,
-        scope,
-        familyId: token.familyId,
-        codeId: token.codeId,
-        parentId: token.id,
+        userId: String(token.user_id),
+        scope: requested ?? token.scope,
+        familyId: token.family_id,
+        codeId: token.code_id === null ? null : String(token.code_id),
+        parentId: String(token.id),
       };
       return this.issuer.issue(manager, grant, 'token_refreshed');
     });

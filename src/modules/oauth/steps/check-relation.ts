@@ -1,21 +1,23 @@
+import { relationUsable } from '../../users/relation-sql';
 import { OAuthError } from '../oauth-error';
+import type { TokenStep } from '../token-step';
 
-/** The relation columns read together with the code or refresh token (one round trip). */
+/** The relation columns read together with the code or refresh token (alias `au`). */
 export interface RelationState {
-  relationEnabled: boolean | null;
-  grantedScope: string | null;
+  relation_enabled: boolean | null;
+  granted_scope: string | null;
 }
 
 /**
  * Tokens are issued or refreshed only while the user–application relation is enabled and the
- * authorization stands (spec section 3: PATCH enabled=false and POST revoke end both).
+ * authorization stands (spec section 3: PATCH enabled=false and POST revoke end both). The
+ * condition is the users module's, which owns the relation.
  */
-export function checkRelation(relation: RelationState): OAuthError | null {
-  if (relation.relationEnabled !== true) {
-    return new OAuthError('invalid_grant', "The user's access to this application is disabled");
-  }
-  if (relation.grantedScope === null) {
-    return new OAuthError('invalid_grant', 'The authorization has been revoked');
-  }
-  return null;
-}
+export const checkRelation: TokenStep<RelationState, unknown> = {
+  name: 'relation',
+  holds: relationUsable('au'),
+  failure: (relation) =>
+    relation.relation_enabled !== true
+      ? new OAuthError('invalid_grant', "The user's access to this application is disabled")
+      : new OAuthError('invalid_grant', 'The authorization has been revoked'),
+};

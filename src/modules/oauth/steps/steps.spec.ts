@@ -3,7 +3,6 @@ import { OAuthError } from '../oauth-error';
 import { s256 } from '../opaque-token';
 import { checkPkce } from './check-pkce';
 import { checkPrompt } from './check-prompt';
-import { verifyPkce } from './verify-pkce';
 
 const app = (clientAuthMethod: 'secret' | 'none') => ({ clientAuthMethod }) as Application;
 const challenge = s256('v'.repeat(43));
@@ -60,17 +59,6 @@ describe('authorize steps', () => {
       expect(errorOf(() => checkPrompt({ prompt: ['none', 'none'] }))).toBe(
         'invalid_request: The prompt parameter is repeated or malformed',
       );
-    });
-  });
-  describe('verifyPkce', () => {
-    it('matches S256 and refuses downgrade and mismatch', () => {
-      expect(verifyPkce(challenge, 'v'.repeat(43))).toBeNull();
-      expect(verifyPkce(challenge, 'w'.repeat(43))?.error).toBe('invalid_grant');
-      expect(verifyPkce(challenge, undefined)?.error).toBe('invalid_grant');
-      expect(verifyPkce(null, 'v'.repeat(43))?.description).toBe(
-        'The code was issued without a PKCE challenge',
-      );
-      expect(verifyPkce(null, undefined)).toBeNull();
     });
   });
 });

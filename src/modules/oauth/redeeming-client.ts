@@ -1,3 +1,5 @@
+import { publicClientIdSql } from '../applications/client-sql';
+
 /**
  * The client presenting a code or refresh token to the one-statement paths: one already
  * authenticated by its secret (its application id), or a public client named by its client_id
@@ -16,11 +18,11 @@ export function clientParam(client: RedeemingClient): number | string {
 }
 
 /**
- * The statements' `cl` CTE, with the client in parameter $3: one row, the client's application
- * id, or no row for an unknown, confidential or disabled public client (then nothing changes).
+ * The statements' `cl` CTE, with the client in parameter `:client`: one row, the client's
+ * application id, or no row for an unknown, confidential or disabled public client (then nothing
+ * changes).
  */
 export const CLIENT_CTE: Record<ClientKind, string> = {
-  authenticated: 'cl AS (SELECT $3::int AS id)',
-  public: `cl AS (SELECT id FROM applications
-    WHERE client_id = $3::varchar AND client_auth_method = 'none' AND enabled)`,
+  authenticated: 'cl AS (SELECT :client::int AS id)',
+  public: `cl AS (${publicClientIdSql(':client')})`,
 };

@@ -1,6 +1,6 @@
-import { formatScope, parseScope } from '../scopes';
-import type { Params } from './params';
-import { CODE_VERIFIER } from './verify-pkce';
+import { formatScope, parseScope } from './scopes';
+import type { Params } from './steps/params';
+import { CODE_VERIFIER } from './steps/verify-pkce';
 
 /**
  * Token requests that the one-statement paths can serve as they are: a public client named by

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { sha256Hex } from '../../common/crypto/hash';
+import { preparedQuery } from '../../database/prepared-query';
+import { insertEventSql } from '../events/event-sql';
+import type { EventsService } from '../events/events.service';
+import { insertTokenSql } from '../tokens/token-sql';
+import type { TokensRepository } from '../tokens/tokens.repository';
+import { relationOf } from '../users/relation-sql';
+import {
+  CLIENT_CTE,
+  clientKind,
+  clientParam,
+  type ClientKind,
+  type RedeemingClient,
+} from './redeeming-client';
+import type { MintedTokens } from './token-issuer';
+import { allHold, bindParams, outcomeColumns } from './token-step';
+import { EXCHANGE_STEPS, type ExchangeRow } from './token-steps';
+
+/** The consumed code and each step's outcome; `issued` when every step held. */
+export interface ConsumedCode extends ExchangeRow {
+  issued: boolean;
+}
+
+export interface Redemption {
+  code: string;
+  client: RedeemingClient;
+  redirectUri: string;
+  /** BASE64URL(SHA256(code_verifier)), or null when no verifier was sent. */
+  verifierHash: string | null;
+  tokens: MintedTokens;
+}
+
+/** The statement's parameters, by the names the steps' conditions use. */
+export const EXCHANGE_PARAMS = {
+  codeHash: '$1',
+  now: '$2',
+  client: '$3',
+  redirectUri: '$4',
+  verifierHash: '$5',
+  accessHash: '$6',
+  refreshHash: '$7',
+  accessExpiresAt: '$8',
+  refreshExpiresAt: '$9',
+  familyId: '$10',
+} as const;
+
+/**
+ * Consume the code (if the client qualifies), evaluate every exchange step against it and its
+ * relation, and only if all hold insert the token pair (tokens module) and the `token_issued`
+ * event (events module). The statement returns each step's outcome, from which the failure is
+ * named (token-steps.ts).
+ */
+export const exchangeStatement = (kind: ClientKind): string =>
+  bindParams(
+    `WITH ${CLIENT_CTE[kind]},
+   c AS (
+     UPDATE oauth_codes SET consumed_at = :now
+     WHERE code_hash = :codeHash AND consumed_at IS NULL AND EXISTS (SELECT 1 FROM cl)
+     RETURNING id, application_id, user_id, redirect_uri, code_challenge, scope, expires_at),
+   r AS (
+     SELECT c.id, c.application_id, c.user_id, c.code_challenge, c.scope,
+       au.enabled AS relation_enabled, au.granted_scope,
+       ${outcomeColumns(EXCHANGE_STEPS)},
+       (${allHold(EXCHANGE_STEPS)}) IS TRUE AS ok
+     FROM c CROSS JOIN cl LEFT JOIN app_users au ON ${relationOf('au', 'c')}),
+   issued AS (
+     ${insertTokenSql(
+       {
+         applicationId: 'application_id',
+         userId: 'user_id',
+         accessHash: ':accessHash::varchar',
+         refreshHash: ':refreshHash::varchar',
+         scope: 'scope',
+         accessExpiresAt: ':accessExpiresAt::timestamptz',
+         refreshExpiresAt: ':refreshExpiresAt::timestamptz',
+         familyId: ':familyId::uuid',
+         codeId: 'id',
+         parentId: 'NULL',
+         createdAt: ':now',
+       },
+       'FROM r WHERE ok',
+     )}
+     RETURNING application_id, user_id, scope),
+   event AS (
+     ${insertEventSql(
+       {
+         applicationId: 'application_id',
+         eventType: "'token_issued'",
+         userId: 'user_id',
+         scope: 'scope',
+         description: "''",
+         createdAt: ':now',
+       },
+       'FROM issued',
+     )})
+   SELECT r.*, EXISTS (SELECT 1 FROM issued) AS issued FROM r`,
+    EXCHANGE_PARAMS,
+  );
+
+const EXCHANGE: Record<ClientKind, string> = {
+  authenticated: exchangeStatement('authenticated'),
+  public: exchangeStatement('public'),
+};
+
+/**
+ * Redeems a code in ONE statement (atomic on its own, one round trip, prepared once per
+ * connection): of concurrent redemptions exactly one sees the code unconsumed, the others wait
+ * for its row lock and then find it spent. A public client that is unknown, not `none` or
+ * disabled consumes nothing. Null: nothing was consumed (unknown or spent code, or an unusable
+ * public client; the caller then authenticates the client to name the failure).
+ */
+export async function redeemCode(
+  dataSource: DataSource,
+  r: Redemption,
+): Promise<ConsumedCode | null> {
+  const kind = clientKind(r.client);
+  const rows = await preparedQuery<ConsumedCode>(
+    dataSource,
+    `oauth_redeem_code_${kind}`,
+    EXCHANGE[kind],
+    [
+      sha256Hex(r.code),
+      r.tokens.now,
+      clientParam(r.client),
+      r.redirectUri,
+      r.verifierHash,
+      r.tokens.accessHash,
+      r.tokens.refreshHash,
+      r.tokens.accessExpiresAt,
+      r.tokens.refreshExpiresAt,
+      randomUUID(),
+    ],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * A code presented again after it was consumed (RFC 6749 section 4.1.2): every token issued from
+ * it is revoked. Runs after the winning redemption committed (its row lock was waited for).
+ */
+export async function revokeReplayedCode(
+  manager: EntityManager,
+  code: string,
+  now: Date,
+  tokens: TokensRepository,
+  events: EventsService,
+): Promise<void> {
+  const spent = await manager.query<
+    { id: string; application_id: number; user_id: string; scope: string }[]
+  >('SELECT id, application_id, user_id, scope FROM oauth_codes WHERE code_hash = $1', [
+    sha256Hex(code),
+  ]);
+  const row = spent[0];
+  if (!row) return;
+  const revoked = await tokens.revokeIssuedFromCode(manager, String(row.id), now);
+  if (revoked === 0) return;
+  await events.record(manager, {
+    applicationId: row.application_id,
+    userId: String(row.user_id),
+    eventType: 'token_revoked',
+    scope: row.scope,
+    description: `authorization code reused: ${revoked} token(s) revoked`,
+  });
+}

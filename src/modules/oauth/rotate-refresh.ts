@@ -1,0 +1,154 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { sha256Hex } from '../../common/crypto/hash';
+import { preparedQuery } from '../../database/prepared-query';
+import { insertEventSql } from '../events/event-sql';
+import {
+  insertTokenSql,
+  lockByRefreshHashSql,
+  REFRESH_TOKEN_COLUMNS,
+  rotateTokenSql,
+} from '../tokens/token-sql';
+import { relationOf } from '../users/relation-sql';
+import {
+  CLIENT_CTE,
+  clientKind,
+  clientParam,
+  type ClientKind,
+  type RedeemingClient,
+} from './redeeming-client';
+import type { MintedTokens } from './token-issuer';
+import { allHold, bindParams, outcomeColumns } from './token-step';
+import { REFRESH_STEPS, type RefreshRow } from './token-steps';
+
+export interface Rotation {
+  refreshToken: string;
+  client: RedeemingClient;
+  /** The requested scope in canonical form, or null to keep the token's scope. */
+  scope: string | null;
+  tokens: MintedTokens;
+}
+
+/** The refresh statements' parameters, by the names the steps' conditions use. */
+export const REFRESH_PARAMS = {
+  refreshHash: '$1',
+  now: '$2',
+  client: '$3',
+  scope: '$4',
+  accessHash: '$5',
+  newRefreshHash: '$6',
+  accessExpiresAt: '$7',
+  refreshExpiresAt: '$8',
+} as const;
+
+/**
+ * Marks the presented token rotated only where every refresh step holds, and inserts its
+ * successor (tokens module) and the `token_refreshed` event (events module). A concurrent
+ * refresh of the same token waits for the row lock and then no longer matches (rotated_at is
+ * set), so it issues nothing and goes on to the step-by-step path, which names the replay.
+ */
+export const rotateStatement = (kind: ClientKind): string =>
+  bindParams(
+    `WITH ${CLIENT_CTE[kind]},
+   t AS (
+     ${rotateTokenSql({
+       refreshHash: ':refreshHash',
+       now: ':now',
+       from: 'cl, app_users au',
+       where: `${relationOf('au', 't')}
+       AND ${allHold(REFRESH_STEPS)}`,
+       returning: `t.id, t.application_id, t.user_id, COALESCE(:scope::text, t.scope) AS scope, t.family_id, t.code_id`,
+     })}),
+   issued AS (
+     ${insertTokenSql(
+       {
+         applicationId: 'application_id',
+         userId: 'user_id',
+         accessHash: ':accessHash::varchar',
+         refreshHash: ':newRefreshHash::varchar',
+         scope: 'scope',
+         accessExpiresAt: ':accessExpiresAt::timestamptz',
+         refreshExpiresAt: ':refreshExpiresAt::timestamptz',
+         familyId: 'family_id',
+         codeId: 'code_id',
+         parentId: 'id',
+         createdAt: ':now',
+       },
+       'FROM t',
+     )}),
+   event AS (
+     ${insertEventSql(
+       {
+         applicationId: 'application_id',
+         eventType: "'token_refreshed'",
+         userId: 'user_id',
+         scope: 'scope',
+         description: "''",
+         createdAt: ':now',
+       },
+       'FROM t',
+     )})
+   SELECT scope FROM t`,
+    REFRESH_PARAMS,
+  );
+
+const ROTATE: Record<ClientKind, string> = {
+  authenticated: rotateStatement('authenticated'),
+  public: rotateStatement('public'),
+};
+
+/**
+ * The successful refresh in ONE statement (RFC 6749 section 6, RFC 9700 section 4.14.2).
+ * Returns the new token's scope, or null when nothing changed: the caller then runs the
+ * step-by-step path (lockRefreshToken) that names the failure and revokes a replayed family.
+ */
+export async function rotateRefreshToken(
+  dataSource: DataSource,
+  r: Rotation,
+): Promise<string | null> {
+  const kind = clientKind(r.client);
+  const rows = await preparedQuery<{ scope: string }>(
+    dataSource,
+    `oauth_rotate_refresh_${kind}`,
+    ROTATE[kind],
+    [
+      sha256Hex(r.refreshToken),
+      r.tokens.now,
+      clientParam(r.client),
+      r.scope,
+      r.tokens.accessHash,
+      r.tokens.refreshHash,
+      r.tokens.accessExpiresAt,
+      r.tokens.refreshExpiresAt,
+    ],
+  );
+  return rows[0]?.scope ?? null;
+}
+
+/**
+ * The presented token locked for the transaction, with its relation and the outcome of every
+ * refresh step under the same conditions as rotateStatement (the first four parameters).
+ */
+export const LOCK_STATEMENT = bindParams(
+  `WITH ${CLIENT_CTE.authenticated}
+   ${lockByRefreshHashSql({
+     refreshHash: ':refreshHash',
+     select: `${REFRESH_TOKEN_COLUMNS}, au.enabled AS relation_enabled, au.granted_scope,
+       ${outcomeColumns(REFRESH_STEPS)}`,
+     join: `CROSS JOIN cl LEFT JOIN app_users au ON ${relationOf('au', 't')}`,
+   })}`,
+  REFRESH_PARAMS,
+);
+
+/** Finds and locks the presented refresh token for the step-by-step refresh; null if unknown. */
+export async function lockRefreshToken(
+  manager: EntityManager,
+  r: { refreshToken: string; clientId: number; now: Date; scope: string | null },
+): Promise<RefreshRow | null> {
+  const rows = await manager.query<RefreshRow[]>(LOCK_STATEMENT, [
+    sha256Hex(r.refreshToken),
+    r.now,
+    r.clientId,
+    r.scope,
+  ]);
+  return rows[0] ?? null;
+}

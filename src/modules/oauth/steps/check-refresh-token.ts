@@ -1,0 +1,46 @@
+import { OAuthError } from '../oauth-error';
+import type { TokenStep } from '../token-step';
+
+// The presented refresh token (`t` in the refresh statements) must belong to the presenting
+// client (`cl`), be neither revoked nor already rotated, and not have expired (RFC 6749 section
+// 6, RFC 9700 section 4.14.2). Checked in this order.
+
+const invalid = (description: string): OAuthError => new OAuthError('invalid_grant', description);
+
+/** Another client's token is treated as unknown (RFC 6749 section 6). */
+export const refreshTokenOfClient: TokenStep<object, unknown> = {
+  name: 'refresh_client',
+  holds: 't.application_id = cl.id',
+  failure: () => invalid('The refresh token is invalid'),
+};
+
+export const refreshTokenNotRevoked: TokenStep<object, unknown> = {
+  name: 'refresh_not_revoked',
+  holds: 't.revoked_at IS NULL',
+  failure: () => invalid('The refresh token has been revoked'),
+};
+
+/** What a failing refresh may do before it answers: revoke the presented token's family. */
+export interface RefreshFailureContext {
+  revokeFamily(): Promise<void>;
+}
+
+/**
+ * A token that was already rotated is a replay: the whole family is revoked and the request
+ * fails (RFC 9700 section 4.14.2). Of concurrent refreshes of one token, the first rotates it;
+ * the others wait for its row lock, then see it rotated.
+ */
+export const refreshTokenNotReplayed: TokenStep<object, RefreshFailureContext> = {
+  name: 'refresh_not_replayed',
+  holds: 't.rotated_at IS NULL',
+  failure: async (_, context) => {
+    await context.revokeFamily();
+    return invalid('The refresh token was already used; its token family has been revoked');
+  },
+};
+
+export const refreshTokenNotExpired: TokenStep<object, unknown> = {
+  name: 'refresh_expiry',
+  holds: 't.refresh_expires_at > :now',
+  failure: () => invalid('The refresh token has expired'),
+};

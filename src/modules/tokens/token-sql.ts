@@ -1,0 +1,78 @@
+/**
+ * The statements of `oauth_tokens` that other modules compose into their own single statement
+ * (the token endpoint issues, rotates and records its event in one round trip). The column list
+ * and the table's name are written here and nowhere else; each field is an SQL expression (a
+ * parameter, a literal or a column of `from`).
+ */
+export interface TokenColumns {
+  applicationId: string;
+  userId: string;
+  accessHash: string;
+  refreshHash: string;
+  scope: string;
+  accessExpiresAt: string;
+  refreshExpiresAt: string;
+  familyId: string;
+  codeId: string;
+  parentId: string;
+  createdAt: string;
+}
+
+/** `INSERT INTO oauth_tokens … VALUES (…)`, or `… SELECT … <from>` when `from` is given. */
+export function insertTokenSql(c: TokenColumns, from?: string): string {
+  const values = [
+    c.applicationId,
+    c.userId,
+    c.accessHash,
+    c.refreshHash,
+    c.scope,
+    c.accessExpiresAt,
+    c.refreshExpiresAt,
+    c.familyId,
+    c.codeId,
+    c.parentId,
+    c.createdAt,
+  ].join(', ');
+  const source = from === undefined ? `VALUES (${values})` : `SELECT ${values} ${from}`;
+  return `INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, created_at)
+    ${source}`;
+}
+
+/** The columns a refresh reads from the presented token, aliased `t`. */
+export const REFRESH_TOKEN_COLUMNS =
+  't.id, t.application_id, t.user_id, t.scope, t.family_id, t.code_id';
+
+/**
+ * Marks the refresh token with hash `refreshHash` rotated at `now` when `where` holds, joining
+ * `from`; the token is aliased `t`. The caller's conditions decide; this owns the UPDATE.
+ */
+export function rotateTokenSql(q: {
+  refreshHash: string;
+  now: string;
+  from: string;
+  where: string;
+  returning: string;
+}): string {
+  return `UPDATE oauth_tokens t SET rotated_at = ${q.now}
+     FROM ${q.from}
+     WHERE t.refresh_token_hash = ${q.refreshHash} AND ${q.where}
+     RETURNING ${q.returning}`;
+}
+
+/** Marks token `id` rotated at `now` (the step-by-step refresh, which issues in a second statement). */
+export const markRotatedSql = (id: string, now: string): string =>
+  `UPDATE oauth_tokens SET rotated_at = ${now} WHERE id = ${id}`;
+
+/**
+ * The refresh token with hash `refreshHash`, aliased `t`, locked for the transaction, with
+ * `select` and `join` of the caller (the step-by-step refresh names the failing rule from it).
+ */
+export function lockByRefreshHashSql(q: {
+  refreshHash: string;
+  select: string;
+  join: string;
+}): string {
+  return `SELECT ${q.select} FROM oauth_tokens t ${q.join}
+     WHERE t.refresh_token_hash = ${q.refreshHash} FOR UPDATE OF t`;
+}
