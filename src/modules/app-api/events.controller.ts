@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiQuery, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../../common/http/openapi-security';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, RETRY_AFTER } from '../../common/errors/error-body.openapi';
 import type { RawQuery } from '../../common/http/query-params';
 import { EventFeedService } from '../events/event-feed.service';
 import { DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT, parseEventListQuery } from '../events/event-query';
@@ -8,9 +8,10 @@ import { EVENT_TYPES } from '../events/event-types';
 import { EventPage } from '../events/event-view';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes } from '../keys/auth.decorators';
+import { AppApiRoute } from './app-api.openapi';
 
 @ApiTags('application API')
-@ApiKeyAuth()
+@AppApiRoute({ scoped: true })
 @Controller('api/v1/app/events')
 export class EventsController {
   constructor(private readonly events: EventFeedService) {}
@@ -22,6 +23,9 @@ export class EventsController {
    */
   @Get()
   @RequireScopes('user:read')
+  @ApiOperation({
+    summary: 'Authorization events, newest first or forward by id (scope user:read)',
+  })
   @ApiQuery({
     name: 'limit',
     required: false,
@@ -50,9 +54,15 @@ export class EventsController {
   })
   @ApiQuery({ name: 'eventType', required: false, enum: EVENT_TYPES })
   @ApiOkResponse({ type: EventPage })
-  @ApiServiceUnavailableResponse({
-    description: 'after only: a writer of this application held its transaction open too long',
-  })
+  @ApiErrorResponse(
+    400,
+    'invalid_query: a malformed, repeated or unknown query parameter (docs/errors.md)',
+  )
+  @ApiErrorResponse(
+    503,
+    'database_unavailable; or service_unavailable (after only: a writer of this application held its transaction open too long, poll again)',
+    RETRY_AFTER,
+  )
   listEvents(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: RawQuery): Promise<EventPage> {
     return this.events.list(ctx.applicationId, parseEventListQuery(query));
   }

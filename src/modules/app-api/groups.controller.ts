@@ -1,17 +1,18 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../../common/http/openapi-security';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { NoScopes } from '../keys/auth.decorators';
 import { describeGroup, GROUP_CODES, GROUPS_NOTE, impliedGroups } from '../users/groups';
 import { GroupsResponse } from './groups.dto';
+import { AppApiRoute } from './app-api.openapi';
 
 @ApiTags('application API')
-@ApiKeyAuth()
+@AppApiRoute({ scoped: false })
 @Controller('api/v1/app')
 export class GroupsController {
   /** GET /groups: the eight groups with inheritance expanded; no scope needed (spec 4.1). */
   @Get('groups')
   @NoScopes()
+  @ApiOperation({ summary: 'The eight groups with their inheritance expanded' })
   @ApiOkResponse({ type: GroupsResponse })
   listGroups(): GroupsResponse {
     return {

@@ -1,18 +1,19 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { ApiKeyAuth } from '../../common/http/openapi-security';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { rfc3339 } from '../../common/http/timestamps';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { NoScopes } from '../keys/auth.decorators';
 import { MeResponse } from './me.dto';
+import { AppApiRoute } from './app-api.openapi';
 
 @ApiTags('application API')
-@ApiKeyAuth()
+@AppApiRoute({ scoped: false })
 @Controller('api/v1/app')
 export class MeController {
   /** GET /me: the calling key and its application; no scope needed (spec 4.1). */
   @Get('me')
   @NoScopes()
+  @ApiOperation({ summary: 'The calling key and its application' })
   @ApiOkResponse({ type: MeResponse })
   getMe(@CurrentApiKey() context: ApiKeyContext): MeResponse {
     return toMeResponse(context);
