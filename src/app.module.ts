@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
+import { ConsoleWebModule } from './modules/console-web/console-web.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { ConsoleModule } from './modules/console/console.module';
 import { EventsModule } from './modules/events/events.module';
@@ -71,6 +72,7 @@ export class AppModule {
         OAuthModule,
         MaintenanceModule,
         HealthModule,
+        ConsoleWebModule,
         AuditModule,
         ConsoleModule,
       ],

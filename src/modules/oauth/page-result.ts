@@ -52,7 +52,7 @@ export function sendPage(res: Response, result: PageResult, secure: boolean): vo
   const formAction = ["'self'", result.formTarget].filter(Boolean).join(' ');
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; ` +
+    `default-src 'none'; style-src 'self'; img-src https: data:; ` +
       `form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   for (const cookie of result.cookies ?? []) {

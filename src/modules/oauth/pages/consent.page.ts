@@ -35,7 +35,7 @@ export function consentPage(model: ConsentPageModel): string {
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <button type="submit" name="decision" value="approve">Approve</button>
-        <button type="submit" name="decision" value="deny">Deny</button>
+        <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
       </form>`,
   );
 }

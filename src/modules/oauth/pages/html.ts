@@ -37,9 +37,11 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   return new Html(out);
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:26rem;margin:3rem auto;padding:0 1rem;color:#222}
-h1{font-size:1.4rem}label{display:block;margin:.8rem 0 .2rem}input[type=text],input[type=password]{width:100%;padding:.5rem;box-sizing:border-box}
-button{padding:.5rem 1rem;margin:.8rem .4rem 0 0}.error{color:#a00}.muted{color:#666;font-size:.9rem}img.logo{max-width:64px;max-height:64px}`;
+/**
+ * The stylesheet these pages share with the console (src/modules/console-web/assets/style.css,
+ * served by ConsoleWebModule): one look for login, consent and the console, no inline style.
+ */
+export const STYLESHEET_URL = '/console/assets/style.css';
 
 /** The page skeleton shared by login, consent and message pages. */
 export function layout(title: string, body: Html): string {
@@ -49,12 +51,10 @@ export function layout(title: string, body: Html): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title}</title>
-        <style>
-          ${new Html(STYLE)}
-        </style>
+        <link rel="stylesheet" href="${STYLESHEET_URL}" />
       </head>
       <body>
-        <main>
+        <main class="narrow">
           <h1>${title}</h1>
           ${body}
         </main>

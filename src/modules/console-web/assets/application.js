@@ -1,0 +1,124 @@
+// GET /console/applications/:id: the tabs of one application. Each tab's data is fetched the
+// first time it is shown; the URL's hash (#users, #api-access, …) says which tab is open.
+import { authorizationChart } from './chart.js';
+import { $, $$, ApiError, api, el, errorText, requireSession, say, when } from './core.js';
+import { showApiAccess } from './keys-tab.js';
+import { showAudit } from './audit-tab.js';
+import { showSettings } from './settings-tab.js';
+import { showEvents, showUsers } from './users-tab.js';
+
+const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', viewer: 'Viewer' };
+const ADMIN_TABS = new Set(['settings', 'api-access', 'audit']);
+
+async function start() {
+  await requireSession();
+  const main = $('#application');
+  const id = Number(main.dataset.applicationId);
+  const ctx = { id, base: `/api/console/applications/${id}`, app: null, role: null };
+  try {
+    ctx.app = await api('GET', ctx.base);
+  } catch (error) {
+    showUnavailable(error);
+    return;
+  }
+  ctx.role = ctx.app.role ?? (await roleFromList(id));
+  ctx.isAdmin = ctx.role === 'owner' || ctx.role === 'admin';
+  ctx.isOwner = ctx.role === 'owner';
+  ctx.setApp = (app) => {
+    ctx.app = { ...ctx.app, ...app };
+    showTitle(ctx);
+  };
+  showTitle(ctx);
+  $$('[data-admin-only]').forEach((item) => (item.hidden = !ctx.isAdmin));
+  main.hidden = false;
+  const shown = new Set();
+  const showTab = () => {
+    let tab = location.hash.slice(1) || 'overview';
+    if (!$('#tab-' + tab) || (ADMIN_TABS.has(tab) && !ctx.isAdmin)) tab = 'overview';
+    $$('[data-tab]').forEach((link) => {
+      if (link.dataset.tab === tab) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    });
+    $$('#application > section').forEach((section) => (section.hidden = true));
+    $('#tab-' + tab).hidden = false;
+    if (!shown.has(tab)) {
+      shown.add(tab);
+      void TABS[tab](ctx);
+    }
+  };
+  window.addEventListener('hashchange', showTab);
+  showTab();
+}
+
+const TABS = {
+  overview: showOverview,
+  users: showUsers,
+  events: showEvents,
+  settings: showSettings,
+  'api-access': showApiAccess,
+  audit: showAudit,
+};
+
+async function roleFromList(id) {
+  const apps = await api('GET', '/api/console/applications');
+  return apps.find((app) => app.id === id)?.role ?? 'viewer';
+}
+
+function showTitle(ctx) {
+  $('#app-title').textContent = ctx.app.name;
+  document.title = `${ctx.app.name} · Console`;
+  $('#app-role').textContent = ROLE_LABELS[ctx.role] ?? ctx.role;
+}
+
+function showUnavailable(error) {
+  const main = $('#application');
+  main.hidden = false;
+  $('.tabs').hidden = true;
+  $('#app-title').textContent =
+    error instanceof ApiError && error.status === 404 ? 'Application not found' : 'Application';
+  say(
+    '#app-status',
+    error instanceof ApiError && error.status === 404
+      ? 'There is no such application, or you have no role in it.'
+      : errorText(error),
+    'error',
+  );
+}
+
+// ---------------------------------------------------------------- Overview
+
+async function showOverview(ctx) {
+  showDetails(ctx);
+  try {
+    const stats = await api('GET', `${ctx.base}/stats`);
+    for (const node of $$('[data-stat]')) {
+      node.textContent = Number(stats[node.dataset.stat]).toLocaleString();
+    }
+    $('#chart').replaceChildren(authorizationChart(stats.dailyAuthCounts));
+  } catch (error) {
+    say('#app-status', errorText(error), 'error');
+  }
+}
+
+function showDetails(ctx) {
+  const app = ctx.app;
+  const rows = [
+    ['Description', app.description || el('span', { class: 'muted' }, 'none')],
+    [
+      'Home page',
+      app.homeUrl ? el('a', { href: app.homeUrl, rel: 'noopener' }, app.homeUrl) : 'none',
+    ],
+    ['Status', app.enabled ? 'Enabled' : 'Disabled'],
+    ['Created', when(app.createdAt)],
+  ];
+  if (app.clientId) rows.splice(1, 0, ['Client id', el('code', {}, app.clientId)]);
+  if (app.clientAuthMethod) rows.push(['Client authentication', app.clientAuthMethod]);
+  if (Array.isArray(app.redirectUris)) {
+    rows.push(['Redirect URIs', app.redirectUris.join('\n') || 'none']);
+  }
+  $('#app-details').replaceChildren(
+    ...rows.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]),
+  );
+}
+
+void start();

@@ -1,0 +1,156 @@
+// The API access tab: the key table and create / rotate / revoke / delete, each confirmed with
+// a passkey (spec section 1, "Key lifecycle"). A new key's plaintext is shown once.
+import {
+  $,
+  api,
+  confirmationHeader,
+  confirmed,
+  el,
+  errorText,
+  fillTable,
+  formValues,
+  say,
+  showSecret,
+  when,
+} from './core.js';
+
+export async function showApiAccess(ctx) {
+  wireCreateForm(ctx);
+  await loadKeys(ctx);
+}
+
+async function loadKeys(ctx) {
+  try {
+    const keys = await api('GET', `${ctx.base}/keys`);
+    fillTable(
+      $('#keys-table'),
+      keys.map((key) => keyRow(ctx, key)),
+      'No API keys yet.',
+    );
+  } catch (error) {
+    say('#keys-status', errorText(error), 'error');
+  }
+}
+
+/** "Active", "In grace period until …", "Revoked …" or "Expired" (status values: issue 10). */
+function statusBadge(key) {
+  if (key.revokedAt || key.status === 'revoked') {
+    return el('span', { class: 'badge off' }, 'Revoked ', key.revokedAt ? when(key.revokedAt) : '');
+  }
+  if (key.graceUntil) {
+    return new Date(key.graceUntil) > new Date()
+      ? el('span', { class: 'badge warn' }, 'In grace period until ', when(key.graceUntil))
+      : el('span', { class: 'badge off' }, 'Expired');
+  }
+  if (key.status === 'active') return el('span', { class: 'badge ok' }, 'Active');
+  return el('span', { class: 'badge off' }, key.status);
+}
+
+function isActive(key) {
+  return key.status === 'active' && !key.graceUntil && !key.revokedAt;
+}
+
+function keyRow(ctx, key) {
+  const actions = [];
+  if (isActive(key)) actions.push(button('Rotate', 'secondary', () => rotate(ctx, key)));
+  if (!key.revokedAt && key.status !== 'revoked' && key.status !== 'expired') {
+    actions.push(button('Revoke', 'danger', () => revoke(ctx, key)));
+  }
+  actions.push(button('Delete', 'danger', () => remove(ctx, key)));
+  return el(
+    'tr',
+    { 'data-key-id': key.id },
+    el('td', {}, key.name),
+    el('td', {}, el('code', {}, key.prefix), '…'),
+    el(
+      'td',
+      { class: 'scopes' },
+      key.scopes.length > 0
+        ? key.scopes.map((scope) => el('code', {}, scope))
+        : el('span', { class: 'muted' }, 'none'),
+    ),
+    el('td', { class: 'status' }, statusBadge(key)),
+    el('td', {}, when(key.lastUsedAt)),
+    el('td', {}, when(key.createdAt)),
+    el('td', { class: 'actions' }, actions),
+  );
+}
+
+function button(label, kind, onClick) {
+  return el('button', { type: 'button', class: `small ${kind}`, onclick: onClick }, label);
+}
+
+function wireCreateForm(ctx) {
+  const form = $('#create-key');
+  const open = $('#create-key-open');
+  const toggle = (show) => {
+    form.hidden = !show;
+    open.setAttribute('aria-expanded', String(show));
+    if (show) $('#key-name').focus();
+  };
+  open.addEventListener('click', () => toggle(form.hidden));
+  $('#create-key-cancel').addEventListener('click', () => {
+    toggle(false);
+    open.focus();
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const { name, scopes } = formValues(form);
+    const list = scopes.length > 0 ? scopes.join(', ') : 'no scopes';
+    const created = await confirmed(
+      `Create the API key "${name}" with ${list}.`,
+      { action: 'key.create', applicationId: ctx.id },
+      (token) =>
+        api('POST', `${ctx.base}/keys`, {
+          body: { name, scopes },
+          headers: confirmationHeader(token),
+        }),
+    );
+    if (!created) return;
+    form.reset();
+    toggle(false);
+    say('#keys-status', `Key "${created.key.name}" created.`);
+    showSecret('new-key', created.plaintext);
+    await loadKeys(ctx);
+  });
+}
+
+async function rotate(ctx, key) {
+  const rotated = await confirmed(
+    `Rotate the API key "${key.name}" (${key.prefix}…). A new key is created; the old one keeps ` +
+      'working for 24 hours, then stops.',
+    { action: 'key.rotate', applicationId: ctx.id, keyId: key.id },
+    (token) =>
+      api('POST', `${ctx.base}/keys/${key.id}/rotate`, { headers: confirmationHeader(token) }),
+  );
+  if (!rotated) return;
+  say('#keys-status', `Key "${key.name}" rotated. Deploy the new key, then revoke the old one.`);
+  showSecret('new-key', rotated.plaintext);
+  await loadKeys(ctx);
+}
+
+async function revoke(ctx, key) {
+  const revoked = await confirmed(
+    `Revoke the API key "${key.name}" (${key.prefix}…) now. Calls with it fail at once.`,
+    { action: 'key.revoke', applicationId: ctx.id, keyId: key.id },
+    (token) =>
+      api('POST', `${ctx.base}/keys/${key.id}/revoke`, { headers: confirmationHeader(token) }),
+  );
+  if (!revoked) return;
+  say('#keys-status', `Key "${key.name}" revoked.`);
+  await loadKeys(ctx);
+}
+
+async function remove(ctx, key) {
+  const done = await confirmed(
+    `Delete the API key "${key.name}" (${key.prefix}…). It is removed from the list for good.`,
+    { action: 'key.delete', applicationId: ctx.id, keyId: key.id },
+    async (token) => {
+      await api('DELETE', `${ctx.base}/keys/${key.id}`, { headers: confirmationHeader(token) });
+      return true;
+    },
+  );
+  if (!done) return;
+  say('#keys-status', `Key "${key.name}" deleted.`);
+  await loadKeys(ctx);
+}

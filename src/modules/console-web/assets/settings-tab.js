@@ -1,0 +1,74 @@
+// The Settings tab (admins): the application's settings, its client secret (reset, shown once)
+// and, for the owner, deleting the application. Secret reset and delete need a passkey.
+import {
+  $,
+  api,
+  confirmationHeader,
+  confirmed,
+  errorText,
+  formValues,
+  lines,
+  say,
+  showSecret,
+} from './core.js';
+
+const TEXT_FIELDS = ['name', 'description', 'homeUrl', 'logo'];
+const FLAGS = ['enabled', 'isPublic', 'requireVerifiedEmail'];
+
+export async function showSettings(ctx) {
+  fill(ctx.app);
+  const form = $('#settings-form');
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const values = formValues(form);
+    const body = {
+      redirectUris: lines(values.redirectUris),
+      clientAuthMethod: values.clientAuthMethod,
+    };
+    for (const name of [...TEXT_FIELDS, ...FLAGS]) body[name] = values[name];
+    try {
+      ctx.setApp(await api('PATCH', ctx.base, { body }));
+      fill(ctx.app);
+      say('#settings-status', 'Settings saved.');
+    } catch (error) {
+      say('#settings-status', errorText(error), 'error');
+    }
+  });
+  $('#reset-secret').addEventListener('click', () => void resetSecret(ctx));
+  $('#danger-zone').hidden = !ctx.isOwner;
+  $('#delete-app').addEventListener('click', () => void deleteApplication(ctx));
+}
+
+function fill(app) {
+  const form = $('#settings-form');
+  for (const name of TEXT_FIELDS) form.elements[name].value = app[name] ?? '';
+  for (const name of FLAGS) form.elements[name].checked = Boolean(app[name]);
+  form.elements.redirectUris.value = (app.redirectUris ?? []).join('\n');
+  form.elements.clientAuthMethod.value = app.clientAuthMethod ?? 'secret';
+  $('#client-id').textContent = app.clientId ?? '';
+  $('#reset-secret').hidden = app.clientAuthMethod === 'none';
+}
+
+async function resetSecret(ctx) {
+  const result = await confirmed(
+    `Reset the client secret of "${ctx.app.name}". The current secret stops working at once.`,
+    { action: 'client_secret.reset', applicationId: ctx.id },
+    (token) => api('POST', `${ctx.base}/client-secret`, { headers: confirmationHeader(token) }),
+  );
+  if (!result) return;
+  say('#secret-status', 'The client secret was reset.');
+  showSecret('client-secret', result.clientSecret);
+}
+
+async function deleteApplication(ctx) {
+  const done = await confirmed(
+    `Delete the application "${ctx.app.name}" with its keys, user relations and events. ` +
+      'This cannot be undone.',
+    { action: 'application.delete', applicationId: ctx.id },
+    async (token) => {
+      await api('DELETE', ctx.base, { headers: confirmationHeader(token) });
+      return true;
+    },
+  );
+  if (done) location.assign('/console');
+}
