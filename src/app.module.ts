@@ -19,6 +19,7 @@ import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
+import { PasskeysModule } from './modules/passkeys/passkeys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
 
@@ -75,6 +76,7 @@ export class AppModule {
         ConsoleWebModule,
         AuditModule,
         ConsoleModule,
+        PasskeysModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

@@ -6,6 +6,9 @@ import { OAuthCode } from '../modules/oauth/oauth-code.entity';
 import { OAuthSession } from '../modules/oauth/oauth-session.entity';
 import { OAuthToken } from '../modules/tokens/oauth-token.entity';
 import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-request.entity';
+import { PasskeyCeremony } from '../modules/passkeys/passkey-ceremony.entity';
+import { PasskeyConfirmation } from '../modules/passkeys/passkey-confirmation.entity';
+import { PasskeyCredential } from '../modules/passkeys/passkey-credential.entity';
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';
 import { User } from '../modules/users/user.entity';
@@ -23,4 +26,7 @@ export const ENTITIES = [
   OAuthSession,
   SpentAuthorizationRequest,
   AuditLogEntry,
+  PasskeyCredential,
+  PasskeyCeremony,
+  PasskeyConfirmation,
 ];

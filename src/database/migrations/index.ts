@@ -7,6 +7,7 @@ import { StatelessPendingRequests1795340000000 } from './1795340000000-Stateless
 import { EventCommitOrder1795350000000 } from './1795350000000-EventCommitOrder';
 import { CaseInsensitiveUserNames1795360000000 } from './1795360000000-CaseInsensitiveUserNames';
 import { ConsoleSessionsAudit1795370000000 } from './1795370000000-ConsoleSessionsAudit';
+import { Passkeys1795375000000 } from './1795375000000-Passkeys';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   EventCommitOrder1795350000000,
   CaseInsensitiveUserNames1795360000000,
   ConsoleSessionsAudit1795370000000,
+  Passkeys1795375000000,
 ];

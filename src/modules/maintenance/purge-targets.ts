@@ -6,7 +6,8 @@
 /** Consumed codes are kept this long after expiry, so a late replay still revokes its tokens. */
 export const CODE_REPLAY_RETENTION_SECONDS = 86400;
 
-export type PurgeTarget = 'codes' | 'sessions' | 'spentRequests' | 'tokens';
+export type PurgeTarget =
+  'codes' | 'sessions' | 'spentRequests' | 'tokens' | 'passkeyCeremonies' | 'passkeyConfirmations';
 
 const deleteWhere = (table: string, condition: string): string =>
   `WITH gone AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${condition} LIMIT $2) RETURNING 1)
@@ -37,5 +38,12 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
       'oauth_tokens',
       'access_expires_at < $1 AND (refresh_expires_at IS NULL OR refresh_expires_at < $1)',
     ),
+  },
+  // Passkey challenges and confirmation tokens (docs/console.md): once expired, neither can be
+  // presented again, spent or not; nothing refers to them.
+  { name: 'passkeyCeremonies', sql: deleteWhere('passkey_ceremonies', 'expires_at < $1') },
+  {
+    name: 'passkeyConfirmations',
+    sql: deleteWhere('passkey_confirmations', 'expires_at < $1'),
   },
 ];

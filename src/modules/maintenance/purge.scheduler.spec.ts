@@ -5,7 +5,14 @@ import type { PurgeResult, PurgeService } from './purge.service';
 
 const DONE: PurgeResult = {
   ran: true,
-  deleted: { codes: 0, sessions: 0, spentRequests: 0, tokens: 0 },
+  deleted: {
+    codes: 0,
+    sessions: 0,
+    spentRequests: 0,
+    tokens: 0,
+    passkeyCeremonies: 0,
+    passkeyConfirmations: 0,
+  },
 };
 
 describe('PurgeScheduler', () => {

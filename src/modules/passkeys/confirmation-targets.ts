@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { ConsoleAccess } from '../console/console-access.service';
+import type { ConsoleActor } from '../console/console-session';
+import { ApiKeysService } from '../keys/api-keys.service';
+import { keyNotFound } from '../keys/keys.errors';
+import {
+  ACTION_TARGET_FIELDS,
+  CONFIRMATION_ACTIONS,
+  ConfirmationStart,
+  isConfirmationAction,
+  PasskeyConfirmations,
+  type ConfirmationAction,
+  type ConfirmationTarget,
+} from './passkey-confirmations.service';
+import { PasskeysService } from './passkeys.service';
+import { invalidBody } from './passkeys.errors';
+
+/** Body of POST /api/console/confirmations. */
+export class ConfirmationRequest {
+  @ApiProperty({ enum: CONFIRMATION_ACTIONS }) action!: string;
+  @ApiProperty({
+    required: false,
+    description: 'key.*, client_secret.reset and application.delete: the application',
+  })
+  applicationId?: number;
+  @ApiProperty({ required: false, description: 'key.rotate, key.revoke, key.delete: the key' })
+  keyId?: number;
+  @ApiProperty({ required: false, format: 'uuid', description: 'passkey.remove: the passkey' })
+  passkeyId?: string;
+}
+
+/** Body of POST /api/console/confirmations/{confirmationId}. */
+export class ConfirmationAnswer {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The AuthenticationResponseJSON of navigator.credentials.get()',
+  })
+  response!: object;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The target fields `action` needs, each of the right type; other fields are ignored. */
+function parseTarget(
+  action: ConfirmationAction,
+  body: Record<string, unknown>,
+): ConfirmationTarget {
+  const target: ConfirmationTarget = {};
+  for (const field of ACTION_TARGET_FIELDS[action]) {
+    const value = body[field];
+    if (field === 'passkeyId') {
+      if (typeof value !== 'string') throw invalidBody(`${action} needs passkeyId (a string)`);
+      target.passkeyId = value;
+    } else {
+      if (typeof value !== 'number' || !Number.isInteger(value)) {
+        throw invalidBody(`${action} needs ${field} (an integer)`);
+      }
+      target[field] = value;
+    }
+  }
+  return target;
+}
+
+/**
+ * Starting a confirmation answers like the operation itself would: 404 for an application
+ * without a role or a key or passkey that is not there, 403 for a role below what the action
+ * needs (admin for keys and the client secret, owner for deleting the application).
+ */
+@Injectable()
+export class ConfirmationTargets {
+  constructor(
+    private readonly access: ConsoleAccess,
+    private readonly keys: ApiKeysService,
+    private readonly passkeys: PasskeysService,
+    private readonly confirmations: PasskeyConfirmations,
+  ) {}
+
+  async begin(actor: ConsoleActor, body: unknown): Promise<ConfirmationStart> {
+    if (!isObject(body) || !isConfirmationAction(body.action)) {
+      throw invalidBody(`action must be one of ${CONFIRMATION_ACTIONS.join(', ')}`);
+    }
+    const target = parseTarget(body.action, body);
+    await this.check(actor, body.action, target);
+    return this.confirmations.begin(actor.user.id, body.action, target);
+  }
+
+  private async check(
+    actor: ConsoleActor,
+    action: ConfirmationAction,
+    target: ConfirmationTarget,
+  ): Promise<void> {
+    switch (action) {
+      case 'key.create':
+      case 'client_secret.reset':
+        await this.access.require(actor, target.applicationId!, 'admin');
+        return;
+      case 'key.rotate':
+      case 'key.revoke':
+      case 'key.delete': {
+        await this.access.require(actor, target.applicationId!, 'admin');
+        const keys = await this.keys.list(target.applicationId!);
+        if (!keys.some((key) => key.id === target.keyId)) throw keyNotFound();
+        return;
+      }
+      case 'application.delete':
+        await this.access.require(actor, target.applicationId!, 'owner');
+        return;
+      case 'passkey.register':
+        return;
+      case 'passkey.remove':
+        await this.passkeys.get(actor.user.id, target.passkeyId!);
+        return;
+    }
+  }
+}

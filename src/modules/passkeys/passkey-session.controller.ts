@@ -1,0 +1,47 @@
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../console/console-session';
+import { ConsoleSessionView } from '../console/session-view';
+import { PasskeyCeremonyStart, PasskeySignIn } from './passkey-view';
+import { PasskeysService } from './passkeys.service';
+
+/** Signing in to the console with a passkey (a discoverable credential), instead of a password. */
+@ApiTags('console')
+@ConsoleRoute()
+@Controller('api/console/session/passkey')
+export class PasskeySessionController {
+  constructor(
+    private readonly passkeys: PasskeysService,
+    private readonly sessions: ConsoleSessions,
+  ) {}
+
+  @Post('options')
+  @HttpCode(200)
+  @ConsoleSignIn()
+  @ApiOperation({
+    summary: 'Start a passkey sign-in',
+    description: 'Request options with no allowCredentials: the authenticator offers its passkeys.',
+  })
+  @ApiOkResponse({ type: PasskeyCeremonyStart })
+  startPasskeySignIn(): Promise<PasskeyCeremonyStart> {
+    return this.passkeys.signInOptions();
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ConsoleSignIn()
+  @ApiOperation({
+    summary: 'Sign in with a passkey assertion',
+    description: 'Sets the session cookie; a failed verification is 401 invalid_credentials.',
+  })
+  @ApiBody({ type: PasskeySignIn })
+  @ApiOkResponse({ type: ConsoleSessionView })
+  async signInWithPasskey(
+    @Body() body: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionView> {
+    const userId = await this.passkeys.signIn(body);
+    return this.sessions.signIn(res, userId, 'passkey');
+  }
+}
