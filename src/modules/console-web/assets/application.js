@@ -11,10 +11,10 @@ const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', viewer: 'Viewer' };
 const ADMIN_TABS = new Set(['settings', 'api-access', 'audit']);
 
 async function start() {
-  await requireSession();
+  const session = await requireSession();
   const main = $('#application');
   const id = Number(main.dataset.applicationId);
-  const ctx = { id, base: `/api/console/applications/${id}`, app: null, role: null };
+  const ctx = { id, base: `/api/console/applications/${id}`, app: null, role: null, session };
   try {
     ctx.app = await api('GET', ctx.base);
   } catch (error) {

@@ -32,28 +32,28 @@ async function loadKeys(ctx) {
   }
 }
 
-/** "Active", "In grace period until …", "Revoked …" or "Expired" (status values: issue 10). */
+/** The status column (KeyView.status: active, grace_period, revoked, expired). */
 function statusBadge(key) {
-  if (key.revokedAt || key.status === 'revoked') {
-    return el('span', { class: 'badge off' }, 'Revoked ', key.revokedAt ? when(key.revokedAt) : '');
+  switch (key.status) {
+    case 'active':
+      return el('span', { class: 'badge ok' }, 'Active');
+    case 'grace_period':
+      return el('span', { class: 'badge warn' }, 'In grace period until ', when(key.graceUntil));
+    case 'revoked':
+      return el('span', { class: 'badge off' }, 'Revoked ', when(key.revokedAt, ''));
+    case 'expired':
+      return el('span', { class: 'badge off' }, 'Expired');
+    default:
+      return el('span', { class: 'badge' }, key.status);
   }
-  if (key.graceUntil) {
-    return new Date(key.graceUntil) > new Date()
-      ? el('span', { class: 'badge warn' }, 'In grace period until ', when(key.graceUntil))
-      : el('span', { class: 'badge off' }, 'Expired');
-  }
-  if (key.status === 'active') return el('span', { class: 'badge ok' }, 'Active');
-  return el('span', { class: 'badge off' }, key.status);
-}
-
-function isActive(key) {
-  return key.status === 'active' && !key.graceUntil && !key.revokedAt;
 }
 
 function keyRow(ctx, key) {
   const actions = [];
-  if (isActive(key)) actions.push(button('Rotate', 'secondary', () => rotate(ctx, key)));
-  if (!key.revokedAt && key.status !== 'revoked' && key.status !== 'expired') {
+  if (key.status === 'active') {
+    actions.push(button('Rotate', 'secondary', () => rotate(ctx, key)));
+  }
+  if (key.status === 'active' || key.status === 'grace_period') {
     actions.push(button('Revoke', 'danger', () => revoke(ctx, key)));
   }
   actions.push(button('Delete', 'danger', () => remove(ctx, key)));

@@ -27,9 +27,12 @@ export async function showSettings(ctx) {
     };
     for (const name of [...TEXT_FIELDS, ...FLAGS]) body[name] = values[name];
     try {
-      ctx.setApp(await api('PATCH', ctx.base, { body }));
+      const { clientSecret, ...updated } = await api('PATCH', ctx.base, { body });
+      ctx.setApp(updated);
       fill(ctx.app);
       say('#settings-status', 'Settings saved.');
+      // Switching a public client to `secret` issues its first secret, shown this once.
+      if (clientSecret) showSecret('client-secret', clientSecret);
     } catch (error) {
       say('#settings-status', errorText(error), 'error');
     }

@@ -47,11 +47,13 @@ async function loadUsers(ctx, state) {
 function userRow(ctx, state, user) {
   const label = user.nickname ? `${user.username} (${user.nickname})` : user.username;
   const reload = () => loadUsers(ctx, state);
+  // The owner's own row: nobody may take admin away from the owner or disable them (issue 10).
+  const editable = ctx.isAdmin && !(ctx.isOwner && user.userId === ctx.session.user.id);
   return el(
     'tr',
     {},
     el('td', {}, el('strong', {}, label), el('div', { class: 'muted' }, user.email)),
-    el('td', { class: 'actions' }, ctx.isAdmin ? groupSelect(ctx, user, reload) : user.group),
+    el('td', { class: 'actions' }, editable ? groupSelect(ctx, user, reload) : user.group),
     el(
       'td',
       {},
@@ -63,7 +65,7 @@ function userRow(ctx, state, user) {
     ),
     el('td', {}, user.authCount),
     el('td', {}, when(user.lastAuthAt)),
-    el('td', { class: 'actions' }, ctx.isAdmin ? userActions(ctx, user, reload) : null),
+    el('td', { class: 'actions' }, editable ? userActions(ctx, user, reload) : null),
   );
 }
 
