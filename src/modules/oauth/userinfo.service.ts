@@ -6,6 +6,7 @@ import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
 import { sha256Hex } from '../../common/crypto/hash';
 import { EMAILS_SCOPES, OAuthScope, USERINFO_SCOPES, scopeAllows } from './scopes';
+import { relationOf, relationUsable } from '../users/relation-sql';
 
 /** User info (spec section 2). */
 export interface UserInfo {
@@ -95,8 +96,7 @@ export class UserinfoService {
        FROM oauth_tokens t
        JOIN users u ON u.id = t.user_id
        JOIN applications a ON a.id = t.application_id AND a.enabled
-       JOIN app_users au ON au.application_id = t.application_id AND au.user_id = t.user_id
-         AND au.enabled AND au.granted_scope IS NOT NULL
+       JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
        WHERE t.access_token_hash = $1 AND t.revoked_at IS NULL AND t.access_expires_at > $2`,
       [sha256Hex(token), this.clock.now()],
     );
