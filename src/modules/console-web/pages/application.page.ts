@@ -225,7 +225,7 @@ const apiAccess = tabPanel(
       confirmed with your passkey. A rotated key keeps working for 24 hours.
     </p>
     ${alertBox('keys-status')} ${secretBlock('new-key', 'Your new API key')}
-    <form id="create-key" aria-labelledby="create-key-title" hidden>
+    <form id="create-key" class="subpanel" aria-labelledby="create-key-title" hidden>
       <h3 id="create-key-title">New key</h3>
       <label for="key-name">Name</label>
       <input
