@@ -363,24 +363,33 @@ export function confirmed(description, target, operation) {
   $('#confirm-text').textContent = description;
   say(errorBox, '');
   return new Promise((resolve) => {
+    let working = false;
     const finish = (result) => {
       form.onsubmit = null;
       $('#confirm-cancel').onclick = null;
       dialog.onclose = null;
+      dialog.oncancel = null;
       if (dialog.open) dialog.close();
       resolve(result);
     };
     form.onsubmit = async (event) => {
       event.preventDefault();
       say(errorBox, '');
+      working = true;
       await busy(form, async () => {
         try {
           const token = await confirmationToken(target);
           finish(await operation(token));
         } catch (error) {
           say(errorBox, errorText(error), 'error');
+        } finally {
+          working = false;
         }
       });
+    };
+    // Escape closes the dialog, but not while the operation is under way: its outcome must show.
+    dialog.oncancel = (event) => {
+      if (working) event.preventDefault();
     };
     $('#confirm-cancel').onclick = () => finish(null);
     dialog.onclose = () => finish(null);
