@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SECURITY_SCHEMES } from '../common/http/openapi-security';
+import { sessionRouteIds } from './console-security';
 
 /** Where the service serves the document: the UI at /api/docs, the JSON at /api/docs-json. */
 export const OPENAPI_PATH = 'api/docs';
@@ -30,24 +31,33 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1');
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurity(name, scheme);
   const document = SwaggerModule.createDocument(app, builder.build());
-  addCsrfRequirement(document);
+  addConsoleSecurity(document, sessionRouteIds(app));
   return canonical(document);
 }
 
-/** A state-changing console route needs the session cookie and the X-CSRF-Token header together. */
-function addCsrfRequirement(document: OpenAPIObject): void {
+type Operation = { operationId?: string; security?: Record<string, string[]>[] };
+
+/**
+ * Routes behind ConsoleSessionGuard need the session cookie (unless they state their own
+ * security), and under /api/console the state-changing ones need the X-CSRF-Token header with it.
+ */
+function addConsoleSecurity(document: OpenAPIObject, sessionRoutes: Set<string>): void {
   for (const [path, item] of Object.entries(document.paths)) {
-    if (!path.startsWith('/api/console/')) continue;
     for (const [method, operation] of Object.entries(item) as [string, unknown][]) {
-      if (!STATE_CHANGING.has(method) || !isOperation(operation)) continue;
-      operation.security = operation.security?.map((requirement) =>
-        'session' in requirement ? { ...requirement, csrf: [] } : requirement,
-      );
+      if (!isOperation(operation)) continue;
+      if (!operation.security && sessionRoutes.has(operation.operationId ?? '')) {
+        operation.security = [{ session: [] }];
+      }
+      if (path.startsWith('/api/console/') && STATE_CHANGING.has(method)) {
+        operation.security = operation.security?.map((requirement) =>
+          'session' in requirement ? { ...requirement, csrf: [] } : requirement,
+        );
+      }
     }
   }
 }
 
-function isOperation(value: unknown): value is { security?: Record<string, string[]>[] } {
+function isOperation(value: unknown): value is Operation {
   return typeof value === 'object' && value !== null && 'responses' in value;
 }
 

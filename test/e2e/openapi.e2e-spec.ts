@@ -62,14 +62,23 @@ describe('OpenAPI document (issue 10)', () => {
       if (route.path.startsWith('/api/v1/app/')) {
         expect([route.path, security(route.path, method)]).toEqual([route.path, [{ apiKey: [] }]]);
       }
-      const requirements = served.paths[route.path][method].security ?? [];
-      // The console's CSRF header goes with its session on every state-changing route.
-      if (route.path.startsWith('/api/console/') && method !== 'get') {
-        for (const requirement of requirements.filter((r) => 'session' in r)) {
-          expect([route.path, requirement]).toEqual([route.path, { session: [], csrf: [] }]);
-        }
+      // Console: the session (read from ConsoleSessionGuard), with the CSRF header on every
+      // state-changing route; only the sign-in routes (POST /api/console/session…) need neither.
+      if (route.path.startsWith('/api/console/')) {
+        const signIn = method === 'post' && route.path.startsWith('/api/console/session');
+        const expected = signIn
+          ? undefined
+          : [method === 'get' ? { session: [] } : { session: [], csrf: [] }];
+        expect([route.method, route.path, security(route.path, method)]).toEqual([
+          route.method,
+          route.path,
+          expected,
+        ]);
       }
     }
+    expect(security('/api/console/session', 'post')).toBeUndefined();
+    expect(security('/api/console/session', 'get')).toEqual([{ session: [] }]);
+    expect(security('/api/console/session', 'delete')).toEqual([{ session: [], csrf: [] }]);
     expect(security('/api/oauth2/token', 'post')).toEqual([{ clientBasic: [] }, {}]);
     expect(security('/api/oauth2/userinfo', 'get')).toEqual([{ accessToken: [] }]);
     expect(security('/api/oauth2/user/emails', 'get')).toEqual([{ accessToken: [] }]);
