@@ -10,9 +10,10 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
-import { ConsoleWebModule } from './modules/console-web/console-web.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { ConsoleModule } from './modules/console/console.module';
+import { ConsoleAppsModule } from './modules/console-apps/console-apps.module';
+import { ConsoleWebModule } from './modules/console-web/console-web.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
@@ -73,10 +74,11 @@ export class AppModule {
         OAuthModule,
         MaintenanceModule,
         HealthModule,
-        ConsoleWebModule,
         AuditModule,
         ConsoleModule,
+        ConsoleAppsModule,
         PasskeysModule,
+        ConsoleWebModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

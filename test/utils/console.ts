@@ -3,6 +3,8 @@ import { ConsoleSessions } from '../../src/modules/console/console-session';
 import type { SessionAuthMethod } from '../../src/modules/oauth/oauth-session.entity';
 import { SESSION_COOKIE } from '../../src/modules/oauth/page-result';
 import { SessionService } from '../../src/modules/oauth/session.service';
+import { createApiKey, createUser } from '../factories';
+import { relate } from './app-users';
 import type { TestApp } from './test-app';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -46,4 +48,58 @@ export function sessionCookieFrom(res: { headers: Record<string, unknown> }): st
   const cookies = (res.headers['set-cookie'] as string[] | undefined) ?? [];
   const line = cookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   return line?.slice(SESSION_COOKIE.length + 1).split(';')[0];
+}
+
+/** The people of the role tests: one of each role in one application, and a stranger. */
+export interface ConsoleWorld {
+  applicationId: number;
+  clientSecret: string;
+  owner: ConsoleClient;
+  admin: ConsoleClient;
+  viewer: ConsoleClient;
+  /** Related in group t3: an end user, no console access. */
+  member: ConsoleClient;
+  /** Owns another application only. */
+  stranger: ConsoleClient;
+  otherApplicationId: number;
+  keyId: number;
+  key: string;
+}
+
+/**
+ * An application created through the console by `owner` (so the owner relation is the real
+ * one), with an admin, a viewer and a t3 member related to it, an API key, and a stranger who
+ * owns another application.
+ */
+export async function consoleWorld(t: TestApp): Promise<ConsoleWorld> {
+  const people = await Promise.all(
+    ['owner', 'admin', 'viewer', 'member', 'stranger'].map((name) =>
+      createUser(t.app, { username: name, email: `${name}@example.org` }),
+    ),
+  );
+  const [owner, admin, viewer, member, stranger] = await Promise.all(
+    people.map((user) => consoleSession(t, user.id)),
+  );
+  const created = await owner
+    .request('post', '/api/console/applications')
+    .send({ name: 'Main App', redirectUris: ['https://client.example/cb'] });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
+  const applicationId = (created.body as { id: number }).id;
+  const other = await stranger.request('post', '/api/console/applications').send({ name: 'Other' });
+  await relate(t, applicationId, admin.userId, { group: 'admin' });
+  await relate(t, applicationId, viewer.userId, { group: 'viewer' });
+  await relate(t, applicationId, member.userId, { group: 't3' });
+  const { apiKey, plaintext } = await createApiKey(t.app, applicationId, ['user:read'], 'first');
+  return {
+    applicationId,
+    clientSecret: (created.body as { clientSecret: string }).clientSecret,
+    owner,
+    admin,
+    viewer,
+    member,
+    stranger,
+    otherApplicationId: (other.body as { id: number }).id,
+    keyId: apiKey.id,
+    key: plaintext,
+  };
 }

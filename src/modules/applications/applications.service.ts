@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { sha256Hex } from '../../common/crypto/hash';
@@ -15,6 +15,23 @@ export interface NewApplication {
   description?: string;
   homeUrl?: string;
   logo?: string;
+  isPublic?: boolean;
+  requireVerifiedEmail?: boolean;
+  /** The console account that creates it; CLI applications have none. */
+  ownerId?: string;
+}
+
+/** What the console's settings form may change (issue 10); absent fields stay as they are. */
+export interface ApplicationSettings {
+  name?: string;
+  description?: string;
+  homeUrl?: string;
+  logo?: string;
+  redirectUris?: string[];
+  authMethod?: ClientAuthMethod;
+  isPublic?: boolean;
+  enabled?: boolean;
+  requireVerifiedEmail?: boolean;
 }
 
 export interface CreatedApplication {
@@ -31,26 +48,27 @@ export class ApplicationsService {
     @InjectRepository(Application) private readonly applications: Repository<Application>,
   ) {}
 
-  async create(input: NewApplication): Promise<CreatedApplication> {
-    const name = input.name.trim();
-    if (name.length === 0 || name.length > 100) throw invalid('name must be 1 to 100 characters');
-    const authMethod = input.authMethod ?? 'secret';
-    if (!CLIENT_AUTH_METHODS.includes(authMethod))
-      throw invalid('auth method must be secret or none');
-    if (input.redirectUris.length === 0) throw invalid('at least one redirect URI is required');
-    const bad = input.redirectUris.filter((uri) => !isRegistrableRedirectUri(uri));
-    if (bad.length > 0) throw invalid(`redirect URIs not allowed: ${bad.join(', ')}`);
-    for (const url of [input.homeUrl, input.logo]) {
-      if (url && !URL.canParse(url)) throw invalid(`not a URL: ${url}`);
+  /**
+   * Registers an application. A console application may start without redirect URIs (its owner
+   * adds them in the settings); the CLI, which has no settings, must give one.
+   */
+  async create(input: NewApplication, manager?: EntityManager): Promise<CreatedApplication> {
+    if (input.redirectUris.length === 0 && input.ownerId === undefined) {
+      throw invalid('at least one redirect URI is required');
     }
-
+    const authMethod = input.authMethod ?? 'secret';
+    checkSettings({ ...input, authMethod });
     const clientSecret = authMethod === 'secret' ? randomBase62(48) : null;
-    const application = await this.applications.save(
-      this.applications.create({
-        name,
+    const repo = manager ? manager.getRepository(Application) : this.applications;
+    const application = await repo.save(
+      repo.create({
+        name: input.name.trim(),
         description: input.description ?? '',
         homeUrl: input.homeUrl ?? '',
         logo: input.logo ?? '',
+        isPublic: input.isPublic ?? false,
+        requireVerifiedEmail: input.requireVerifiedEmail ?? false,
+        ownerId: input.ownerId ?? null,
         clientId: randomBase62(24),
         clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
         clientAuthMethod: authMethod,
@@ -60,8 +78,51 @@ export class ApplicationsService {
     return { application, clientSecret };
   }
 
+  /**
+   * Changes settings. Switching to `secret` without a secret issues one (returned once, like on
+   * creation); switching to `none` drops the stored one.
+   */
+  async update(id: number, settings: ApplicationSettings): Promise<CreatedApplication> {
+    checkSettings(settings);
+    const application = await this.get(id);
+    const { authMethod, redirectUris, name, ...rest } = settings;
+    Object.assign(application, stripUndefined(rest));
+    if (name !== undefined) application.name = name.trim();
+    if (redirectUris !== undefined) application.redirectUris = [...new Set(redirectUris)];
+    let clientSecret: string | null = null;
+    if (authMethod !== undefined && authMethod !== application.clientAuthMethod) {
+      application.clientAuthMethod = authMethod;
+      clientSecret = authMethod === 'secret' ? randomBase62(48) : null;
+      application.clientSecretHash = clientSecret === null ? null : sha256Hex(clientSecret);
+    }
+    return { application: await this.applications.save(application), clientSecret };
+  }
+
+  /** A new client secret (the old one stops working at once); `none` clients have none. */
+  async resetClientSecret(id: number): Promise<string> {
+    const application = await this.get(id);
+    if (application.clientAuthMethod !== 'secret') {
+      throw new AppError(ErrorCode.Conflict, 'A public (none) client has no client secret');
+    }
+    const clientSecret = randomBase62(48);
+    await this.applications.update({ id }, { clientSecretHash: sha256Hex(clientSecret) });
+    return clientSecret;
+  }
+
+  /** Removes the application with its keys, relations, tokens and events (foreign keys cascade). */
+  async delete(id: number): Promise<void> {
+    const result = await this.applications.delete({ id });
+    if (!result.affected) throw new AppError(ErrorCode.NotFound, 'Application not found');
+  }
+
   list(): Promise<Application[]> {
     return this.applications.find({ order: { id: 'ASC' } });
+  }
+
+  /** The applications with these ids, by id; missing ids are left out. */
+  findByIds(ids: number[]): Promise<Application[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.applications.find({ where: { id: In(ids) }, order: { id: 'ASC' } });
   }
 
   async get(id: number): Promise<Application> {
@@ -69,4 +130,24 @@ export class ApplicationsService {
     if (!application) throw new AppError(ErrorCode.NotFound, 'Application not found');
     return application;
   }
+}
+
+/** The rules every name, URL and method of an application obeys, on creation and on update. */
+function checkSettings(input: ApplicationSettings): void {
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > 100) throw invalid('name must be 1 to 100 characters');
+  }
+  if (input.authMethod !== undefined && !CLIENT_AUTH_METHODS.includes(input.authMethod)) {
+    throw invalid('auth method must be secret or none');
+  }
+  const bad = (input.redirectUris ?? []).filter((uri) => !isRegistrableRedirectUri(uri));
+  if (bad.length > 0) throw invalid(`redirect URIs not allowed: ${bad.join(', ')}`);
+  for (const url of [input.homeUrl, input.logo]) {
+    if (url && !URL.canParse(url)) throw invalid(`not a URL: ${url}`);
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

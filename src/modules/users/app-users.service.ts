@@ -44,6 +44,7 @@ export class AppUsersService {
   async update(applicationId: number, userId: string, patch: UserPatch): Promise<UserView> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
+      await this.checkOwnerRule(manager, applicationId, userId, patch);
       const set: Record<string, unknown> = {};
       if (patch.group !== undefined) set.group = patch.group;
       if (patch.enabled !== undefined) set.enabled = patch.enabled;
@@ -53,6 +54,46 @@ export class AppUsersService {
       if (!row) throw notFound();
       return toUserView(row);
     });
+  }
+
+  /**
+   * Relates the creator of an application to it as `admin` (issue 10): no authorization yet, so
+   * no consent and no counts. In the creating transaction.
+   */
+  async relateOwner(manager: EntityManager, applicationId: number, userId: string): Promise<void> {
+    await manager.insert(AppUser, {
+      applicationId,
+      userId,
+      group: 'admin',
+      enabled: true,
+      grantedScope: null,
+      authCount: 0,
+      createdAt: this.clock.now(),
+    });
+  }
+
+  /**
+   * The owner of an application keeps group admin and stays enabled (issue 10), whether the
+   * change comes from the console or the application API: 409 conflict, nothing written.
+   */
+  private async checkOwnerRule(
+    manager: EntityManager,
+    applicationId: number,
+    userId: string,
+    patch: UserPatch,
+  ): Promise<void> {
+    const demotes = patch.group !== undefined && patch.group !== 'admin';
+    if (!demotes && patch.enabled !== false) return;
+    const owner = await manager.query<unknown[]>(
+      'SELECT 1 FROM applications WHERE id = $1 AND owner_id = $2',
+      [applicationId, userId],
+    );
+    if (owner.length > 0) {
+      throw new AppError(
+        ErrorCode.Conflict,
+        "The application's owner keeps the admin group and cannot be disabled",
+      );
+    }
   }
 
   /**
