@@ -25,12 +25,14 @@ export function loginPage(model: LoginPageModel): string {
   const error = model.error ? html`<p class="error" role="alert">${model.error}</p>` : html``;
   const providers: Html[] = model.upstreamProviders.map(
     (name) =>
-      html`<li><button type="button" disabled>${PROVIDER_LABELS[name] ?? name}</button></li>`,
+      html`<li>
+        <button type="button" class="secondary" disabled>${PROVIDER_LABELS[name] ?? name}</button>
+      </li>`,
   );
   const upstream =
     providers.length > 0
       ? html`<p class="muted">Other sign-in methods (not yet available):</p>
-          <ul>
+          <ul class="providers">
             ${providers}
           </ul>`
       : html``;
