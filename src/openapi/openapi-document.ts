@@ -1,16 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { SECURITY_SCHEMES } from '../common/http/openapi-security';
-import { sessionRouteIds } from './console-security';
+import { addConsoleGuardDocs } from './console-security';
 
 /** Where the service serves the document: the UI at /api/docs, the JSON at /api/docs-json. */
 export const OPENAPI_PATH = 'api/docs';
 
 /** Operations of one path, in the order a reader expects them (not the order modules load). */
 const METHOD_ORDER = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-/** The methods ConsoleSessionGuard checks the CSRF header on (docs/console.md). */
-const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 
 /**
  * The OpenAPI document of an application built from AppModule: what /api/docs-json serves and
@@ -31,34 +28,8 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1');
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurity(name, scheme);
   const document = SwaggerModule.createDocument(app, builder.build());
-  addConsoleSecurity(document, sessionRouteIds(app));
+  addConsoleGuardDocs(app, document);
   return canonical(document);
-}
-
-type Operation = { operationId?: string; security?: Record<string, string[]>[] };
-
-/**
- * Routes behind ConsoleSessionGuard need the session cookie (unless they state their own
- * security), and under /api/console the state-changing ones need the X-CSRF-Token header with it.
- */
-function addConsoleSecurity(document: OpenAPIObject, sessionRoutes: Set<string>): void {
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item) as [string, unknown][]) {
-      if (!isOperation(operation)) continue;
-      if (!operation.security && sessionRoutes.has(operation.operationId ?? '')) {
-        operation.security = [{ session: [] }];
-      }
-      if (path.startsWith('/api/console/') && STATE_CHANGING.has(method)) {
-        operation.security = operation.security?.map((requirement) =>
-          'session' in requirement ? { ...requirement, csrf: [] } : requirement,
-        );
-      }
-    }
-  }
-}
-
-function isOperation(value: unknown): value is Operation {
-  return typeof value === 'object' && value !== null && 'responses' in value;
 }
 
 /**

@@ -11,7 +11,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
  */
 const HIDDEN: RegExp[] = [/^\/api\/docs(-json|-yaml)?(\/|$)/, /^\/console(\/|$)/, /^\/\{\*path\}$/];
 
-type Operation = { security?: Record<string, string[]>[] };
+type Operation = { security?: Record<string, string[]>[]; responses: Record<string, unknown> };
 interface OpenApiDoc {
   paths: Record<string, Record<string, Operation>>;
 }
@@ -73,6 +73,14 @@ describe('OpenAPI document (issue 10)', () => {
           route.method,
           route.path,
           expected,
+        ]);
+        // The guard's refusals: 401 without a session, 403 csrf_failed and 415 on changes.
+        const statuses = Object.keys(served.paths[route.path][method].responses);
+        const guard = [...(signIn ? [] : ['401']), ...(method === 'get' ? [] : ['403', '415'])];
+        expect([route.method, route.path, guard.filter((s) => !statuses.includes(s))]).toEqual([
+          route.method,
+          route.path,
+          [],
         ]);
       }
     }
