@@ -18,6 +18,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import { SessionAuth } from '../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from './passkey-confirmations.service';
@@ -60,6 +61,10 @@ export class AccountPasskeysController {
   })
   @CONFIRMATION_HEADER_DOC('passkey.register, when the account already has a passkey', false)
   @ApiOkResponse({ type: PasskeyCeremonyStart })
+  @ApiErrorResponse(
+    403,
+    'recent_sign_in_required (first passkey), passkey_confirmation_required (later ones)',
+  )
   startPasskeyRegistration(
     @ConsoleActor() actor: ConsoleActor,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
@@ -71,6 +76,11 @@ export class AccountPasskeysController {
   @ApiOperation({ summary: "Finish registering a passkey with the browser's attestation" })
   @ApiBody({ type: PasskeyRegistration })
   @ApiCreatedResponse({ type: PasskeyView })
+  @ApiErrorResponse(
+    400,
+    'invalid_body: malformed body or name; invalid_request: the ceremony is unknown, expired or used, or the attestation does not verify',
+  )
+  @ApiErrorResponse(409, 'conflict: this credential is already registered')
   registerPasskey(
     @ConsoleActor() actor: ConsoleActor,
     @Body() body: unknown,
@@ -82,6 +92,8 @@ export class AccountPasskeysController {
   @ApiOperation({ summary: 'Rename a passkey' })
   @ApiBody({ type: PasskeyRename })
   @ApiOkResponse({ type: PasskeyView })
+  @ApiErrorResponse(400, 'invalid_body: name must be 1 to 64 printable characters')
+  @ApiErrorResponse(404, 'not_found: no such passkey of this account')
   renamePasskey(
     @ConsoleActor() actor: ConsoleActor,
     @Param('id') id: string,
@@ -95,6 +107,8 @@ export class AccountPasskeysController {
   @ApiOperation({ summary: 'Remove a passkey' })
   @CONFIRMATION_HEADER_DOC('passkey.remove with this passkeyId', true)
   @ApiNoContentResponse()
+  @ApiErrorResponse(403, 'passkey_confirmation_required')
+  @ApiErrorResponse(404, 'not_found: no such passkey of this account')
   removePasskey(
     @ConsoleActor() actor: ConsoleActor,
     @Param('id') id: string,

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import { SessionAuth } from '../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import {
@@ -32,6 +33,10 @@ export class ConfirmationsController {
   })
   @ApiBody({ type: ConfirmationRequest })
   @ApiCreatedResponse({ type: ConfirmationStart })
+  @ApiErrorResponse(400, 'invalid_body: unknown action or a target field missing')
+  @ApiErrorResponse(403, 'forbidden: a role below what the action needs')
+  @ApiErrorResponse(404, 'not_found: no role in the application, or no such key or passkey')
+  @ApiErrorResponse(409, 'passkey_not_registered: register a passkey first')
   startConfirmation(
     @ConsoleActor() actor: ConsoleActor,
     @Body() body: unknown,
@@ -48,6 +53,10 @@ export class ConfirmationsController {
   })
   @ApiBody({ type: ConfirmationAnswer })
   @ApiOkResponse({ type: ConfirmationGrant })
+  @ApiErrorResponse(
+    403,
+    'passkey_confirmation_required: unknown, expired or used challenge, or the assertion does not verify',
+  )
   confirm(
     @ConsoleActor() actor: ConsoleActor,
     @Param('confirmationId') confirmationId: string,

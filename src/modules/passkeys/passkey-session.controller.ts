@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../console/console-session';
 import { ConsoleSessionView } from '../console/session-view';
 import { PasskeyCeremonyStart, PasskeySignIn } from './passkey-view';
@@ -37,6 +38,8 @@ export class PasskeySessionController {
   })
   @ApiBody({ type: PasskeySignIn })
   @ApiOkResponse({ type: ConsoleSessionView })
+  @ApiErrorResponse(400, 'invalid_body')
+  @ApiErrorResponse(401, 'invalid_credentials: the assertion does not verify')
   async signInWithPasskey(
     @Body() body: unknown,
     @Res({ passthrough: true }) res: Response,
