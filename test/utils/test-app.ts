@@ -24,6 +24,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: FixedClock;
+  /** Listen on this port of 127.0.0.1 instead of a random one (the browser test's PUBLIC_BASE_URL). */
+  port?: number;
 }
 
 /** Boots the whole service (ServiceModule) exactly as main.ts does, over a real HTTP listener. */
@@ -37,7 +39,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = moduleRef.createNestApplication(NEST_APP_OPTIONS);
   configureApp(app);
   await app.init();
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const dataSource = app.get(DataSource);
   const tables = dataSource.entityMetadatas.map((meta) => `"${meta.tableName}"`).join(', ');
   return {
