@@ -1,0 +1,56 @@
+import {
+  ACTION_TARGET_FIELDS,
+  bindingOf,
+  CONFIRMATION_ACTIONS,
+  isConfirmationAction,
+} from './passkey-confirmations.service';
+
+const PASSKEY = '5f0c7a52-3f4e-4a43-9d0e-2b1d6f1d7e01';
+
+describe('PasskeyConfirmations', () => {
+  describe('bindingOf', () => {
+    it('keeps exactly the target fields the action names', () => {
+      const all = { applicationId: 3, keyId: 7, passkeyId: PASSKEY };
+      expect(bindingOf('key.create', all)).toEqual({
+        action: 'key.create',
+        applicationId: 3,
+        keyId: null,
+        passkeyId: null,
+      });
+      expect(bindingOf('key.rotate', all)).toEqual({
+        action: 'key.rotate',
+        applicationId: 3,
+        keyId: 7,
+        passkeyId: null,
+      });
+      expect(bindingOf('passkey.remove', all)).toEqual({
+        action: 'passkey.remove',
+        applicationId: null,
+        keyId: null,
+        passkeyId: PASSKEY,
+      });
+      expect(bindingOf('passkey.register', all)).toEqual({
+        action: 'passkey.register',
+        applicationId: null,
+        keyId: null,
+        passkeyId: null,
+      });
+    });
+
+    it.each([
+      ['a missing field', 'key.revoke', { applicationId: 3 }],
+      ['a key id that is not an integer', 'key.delete', { applicationId: 3, keyId: 1.5 }],
+      ['an id beyond the integer column', 'key.create', { applicationId: 2 ** 31 }],
+      ['an id of zero', 'application.delete', { applicationId: 0 }],
+      ['a passkey id that is not a UUID', 'passkey.remove', { passkeyId: 'abc' }],
+    ] as const)('is null for %s', (_, action, target) => {
+      expect(bindingOf(action, target)).toBeNull();
+    });
+  });
+
+  it('names the target fields of every action, and only actions are actions', () => {
+    expect(Object.keys(ACTION_TARGET_FIELDS).sort()).toEqual([...CONFIRMATION_ACTIONS].sort());
+    expect(CONFIRMATION_ACTIONS.every(isConfirmationAction)).toBe(true);
+    expect(['key.steal', undefined, 1].some(isConfirmationAction)).toBe(false);
+  });
+});
