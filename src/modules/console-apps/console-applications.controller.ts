@@ -12,13 +12,11 @@ import {
 import {
   ApiBody,
   ApiCreatedResponse,
-  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { SessionAuth } from '../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/passkey-confirmations.service';
 import {
@@ -30,16 +28,9 @@ import {
   NewApplicationBody,
 } from './application-views';
 import { ConsoleApplications } from './console-applications.service';
-
-export const CONFIRMATION_HEADER_DOC = {
-  name: 'X-Passkey-Confirmation',
-  required: true,
-  description:
-    'The confirmationToken from POST /api/console/confirmations/{confirmationId}, for this action and target; single use. Missing, spent, expired or mismatched → 403 passkey_confirmation_required',
-};
+import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from './console-apps.openapi';
 
 @ApiTags('console')
-@SessionAuth()
 @ConsoleRoute()
 @Controller('api/console/applications')
 export class ConsoleApplicationsController {
@@ -58,6 +49,9 @@ export class ConsoleApplicationsController {
     description: 'The client secret of a `secret` client is in this answer only.',
   })
   @ApiBody({ type: NewApplicationBody })
+  @BadBody(
+    'invalid_body, unknown_field: the body; invalid_request: a name, URL or redirect URI the rules refuse',
+  )
   @ApiCreatedResponse({ type: ApplicationWithSecret })
   createApplication(
     @ConsoleActor() actor: ConsoleActor,
@@ -68,6 +62,7 @@ export class ConsoleApplicationsController {
 
   @Get(':applicationId')
   @ApiOperation({ summary: 'One application (viewer: without client and settings)' })
+  @ApplicationRole('viewer')
   @ApiOkResponse({ type: ApplicationDetail })
   getApplication(
     @ConsoleActor() actor: ConsoleActor,
@@ -83,6 +78,10 @@ export class ConsoleApplicationsController {
       'Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` drops it.',
   })
   @ApiBody({ type: ApplicationSettingsBody })
+  @ApplicationRole('admin')
+  @BadBody(
+    'invalid_body, unknown_field, empty_body: the body; invalid_request: a value the rules refuse',
+  )
   @ApiOkResponse({ type: ApplicationWithSecret })
   updateApplication(
     @ConsoleActor() actor: ConsoleActor,
@@ -98,7 +97,8 @@ export class ConsoleApplicationsController {
     summary: 'Reset the client secret (admin, passkey confirmation client_secret.reset)',
     description: 'The new secret is in this answer only; the old one stops working at once.',
   })
-  @ApiHeader(CONFIRMATION_HEADER_DOC)
+  @PasskeyConfirmed('client_secret.reset', 'admin')
+  @Conflict('a `none` client has no secret (checked before the confirmation is spent)')
   @ApiOkResponse({ type: ClientSecretView })
   resetClientSecret(
     @ConsoleActor() actor: ConsoleActor,
@@ -114,7 +114,7 @@ export class ConsoleApplicationsController {
     summary: 'Delete the application (owner, passkey confirmation application.delete)',
     description: 'Its keys, users, tokens and events go with it; its audit log stays.',
   })
-  @ApiHeader(CONFIRMATION_HEADER_DOC)
+  @PasskeyConfirmed('application.delete', 'owner')
   @ApiNoContentResponse()
   deleteApplication(
     @ConsoleActor() actor: ConsoleActor,

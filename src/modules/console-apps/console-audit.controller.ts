@@ -1,6 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { SessionAuth } from '../../common/http/openapi-security';
 import {
   invalidQuery,
   positiveIntParam,
@@ -10,13 +9,13 @@ import {
 import { AuditLog } from '../audit/audit-log.service';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { AuditPageView, toAuditEntryView } from './audit-views';
+import { ApplicationRole, BadBody } from './console-apps.openapi';
 import { ConsoleScope } from './console-scope';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 
 @ApiTags('console')
-@SessionAuth()
 @ConsoleRoute()
 @Controller('api/console/applications/:applicationId/audit-log')
 export class ConsoleAuditController {
@@ -34,6 +33,10 @@ export class ConsoleAuditController {
     schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT },
     description: `Entries per page; above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}`,
   })
+  @ApplicationRole('admin')
+  @BadBody(
+    'invalid_query: before not a positive integer, limit not a positive integer, another parameter',
+  )
   @ApiOkResponse({ type: AuditPageView })
   async listAuditLog(
     @ConsoleActor() actor: ConsoleActor,

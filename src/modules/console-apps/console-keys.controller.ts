@@ -2,22 +2,19 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post } from '@
 import {
   ApiBody,
   ApiCreatedResponse,
-  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { SessionAuth } from '../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/passkey-confirmations.service';
-import { CONFIRMATION_HEADER_DOC } from './console-applications.controller';
+import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from './console-apps.openapi';
 import { ConsoleKeys } from './console-keys.service';
 import { IssuedKeyView, KeyView, NewKeyBody, RotatedKeyView } from './key-views';
 
 /** The API-access tab: admins only; every change needs a passkey confirmation. */
 @ApiTags('console')
-@SessionAuth()
 @ConsoleRoute()
 @Controller('api/console/applications/:applicationId/keys')
 export class ConsoleKeysController {
@@ -25,6 +22,7 @@ export class ConsoleKeysController {
 
   @Get()
   @ApiOperation({ summary: "The application's API keys, rotated ones with their grace period" })
+  @ApplicationRole('admin')
   @ApiOkResponse({ type: [KeyView] })
   listKeys(
     @ConsoleActor() actor: ConsoleActor,
@@ -38,8 +36,11 @@ export class ConsoleKeysController {
     summary: 'Create a key with the chosen scopes (passkey confirmation key.create)',
     description: 'The plaintext is in this answer only.',
   })
-  @ApiHeader(CONFIRMATION_HEADER_DOC)
+  @PasskeyConfirmed('key.create', 'admin')
   @ApiBody({ type: NewKeyBody })
+  @BadBody(
+    'invalid_body, unknown_field: a name of 1 to 100 characters and at least one known scope',
+  )
   @ApiCreatedResponse({ type: IssuedKeyView })
   createKey(
     @ConsoleActor() actor: ConsoleActor,
@@ -56,7 +57,10 @@ export class ConsoleKeysController {
     description:
       'A new key with the same name and scopes; the old one keeps working for 24 hours, then is refused. The new plaintext is in this answer only.',
   })
-  @ApiHeader(CONFIRMATION_HEADER_DOC)
+  @PasskeyConfirmed('key.rotate', 'admin')
+  @Conflict(
+    'only an active key that was not rotated yet can be rotated (checked before the confirmation is spent)',
+  )
   @ApiCreatedResponse({ type: RotatedKeyView })
   rotateKey(
     @ConsoleActor() actor: ConsoleActor,
@@ -72,7 +76,7 @@ export class ConsoleKeysController {
   @ApiOperation({
     summary: 'Revoke a key at once, grace period or not (passkey confirmation key.revoke)',
   })
-  @ApiHeader(CONFIRMATION_HEADER_DOC)
+  @PasskeyConfirmed('key.revoke', 'admin')
   @ApiOkResponse({ type: KeyView })
   revokeKey(
     @ConsoleActor() actor: ConsoleActor,
@@ -86,7 +90,7 @@ export class ConsoleKeysController {
   @Delete(':keyId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a key for good (passkey confirmation key.delete)' })
-  @ApiHeader(CONFIRMATION_HEADER_DOC)
+  @PasskeyConfirmed('key.delete', 'admin')
   @ApiNoContentResponse()
   deleteKey(
     @ConsoleActor() actor: ConsoleActor,

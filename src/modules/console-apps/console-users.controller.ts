@@ -10,13 +10,13 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SessionAuth } from '../../common/http/openapi-security';
 import type { RawQuery } from '../../common/http/query-params';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { EventPage } from '../events/event-view';
 import { StatsView } from '../stats/stats-view';
 import { UserPatch } from '../users/user-patch';
 import { RevocationResult, UserPage, UserView } from '../users/user-view';
+import { ApplicationRole, BadBody, Conflict } from './console-apps.openapi';
 import { ConsoleUsers } from './console-users.service';
 
 /**
@@ -25,7 +25,6 @@ import { ConsoleUsers } from './console-users.service';
  * /events and /stats (docs/users-api.md, docs/events.md, docs/stats.md).
  */
 @ApiTags('console')
-@SessionAuth()
 @ConsoleRoute()
 @Controller('api/console/applications/:applicationId')
 export class ConsoleUsersController {
@@ -35,6 +34,8 @@ export class ConsoleUsersController {
   @ApiOperation({
     summary: "The application's users (viewer); the query of GET /api/v1/app/users",
   })
+  @ApplicationRole('viewer')
+  @BadBody('invalid_query: see docs/users-api.md')
   @ApiOkResponse({ type: UserPage })
   listApplicationUsers(
     @ConsoleActor() actor: ConsoleActor,
@@ -46,6 +47,8 @@ export class ConsoleUsersController {
 
   @Get('users/:userId')
   @ApiOperation({ summary: 'One user of the application (viewer)' })
+  @ApplicationRole('viewer')
+  @BadBody('invalid_user_id')
   @ApiOkResponse({ type: UserView })
   getApplicationUser(
     @ConsoleActor() actor: ConsoleActor,
@@ -62,6 +65,11 @@ export class ConsoleUsersController {
       "Disabling forces the user offline. The application's owner keeps group admin and cannot be disabled (409 conflict).",
   })
   @ApiBody({ type: UserPatch })
+  @ApplicationRole('admin')
+  @BadBody(
+    'invalid_user_id, invalid_body, unknown_field, empty_body, invalid_group (docs/errors.md)',
+  )
+  @Conflict("the application's owner keeps group admin and stays enabled")
   @ApiOkResponse({ type: UserView })
   updateApplicationUser(
     @ConsoleActor() actor: ConsoleActor,
@@ -78,6 +86,8 @@ export class ConsoleUsersController {
   @ApiOperation({
     summary: "Force a user offline (admin): revoke the user's tokens and consent",
   })
+  @ApplicationRole('admin')
+  @BadBody('invalid_user_id')
   @ApiOkResponse({ type: RevocationResult })
   forceUserOffline(
     @ConsoleActor() actor: ConsoleActor,
@@ -91,6 +101,8 @@ export class ConsoleUsersController {
   @ApiOperation({
     summary: "The application's events (viewer); the query of GET /api/v1/app/events",
   })
+  @ApplicationRole('viewer')
+  @BadBody('invalid_query: see docs/events.md')
   @ApiOkResponse({ type: EventPage })
   listApplicationEvents(
     @ConsoleActor() actor: ConsoleActor,
@@ -102,6 +114,7 @@ export class ConsoleUsersController {
 
   @Get('stats')
   @ApiOperation({ summary: "The application's statistics (viewer), as GET /api/v1/app/stats" })
+  @ApplicationRole('viewer')
   @ApiOkResponse({ type: StatsView })
   getApplicationStats(
     @ConsoleActor() actor: ConsoleActor,

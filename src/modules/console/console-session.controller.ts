@@ -8,6 +8,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
+import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import { ErrorCode } from '../../common/errors/error-code';
 import { LoginService } from '../oauth/login.service';
 import {
@@ -39,6 +40,9 @@ export class ConsoleSessionController {
   })
   @ApiBody({ type: PasswordSignIn })
   @ApiOkResponse({ type: ConsoleSessionView })
+  @ApiErrorResponse(400, 'invalid_body: login and password must be strings')
+  @ApiErrorResponse(401, 'invalid_credentials: unknown account or wrong password (one answer)')
+  @ApiErrorResponse(429, 'rate_limited: too many failed sign-ins from this address')
   async signIn(
     @Body() body: unknown,
     @Req() req: Request,
