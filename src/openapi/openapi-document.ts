@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ErrorBody } from '../common/errors/error-body.openapi';
 import { SECURITY_SCHEMES } from '../common/http/openapi-security';
 import { addConsoleGuardDocs } from './console-security';
 
@@ -27,7 +28,10 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     // The API's version (the v1 of /api/v1/app), not package.json's: a release must not change it.
     .setVersion('1');
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) builder.addSecurity(name, scheme);
-  const document = SwaggerModule.createDocument(app, builder.build());
+  // ErrorBody always: the console's guard refusals refer to it (console-security.ts).
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    extraModels: [ErrorBody],
+  });
   addConsoleGuardDocs(app, document);
   return canonical(document);
 }
