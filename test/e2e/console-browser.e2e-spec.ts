@@ -269,6 +269,14 @@ describe('Console in Chromium', () => {
       const res = await t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${key}`);
       expect(res.status).toBe(200);
     }
+    // Both were just used: the list's last-used column shows it (spec section 1's rotation recipe).
+    await page.getByRole('button', { name: 'Done, hide it' }).click();
+    await page.reload();
+    await keyRows(page).nth(1).waitFor();
+    for (const row of await keyRows(page).all()) {
+      expect(await row.locator('td:nth-child(4) time').count()).toBe(1);
+    }
+    await shoot(page, 'api-access-rotated');
 
     // Revoke the old key at once, then delete it.
     await confirmWithPasskey(
@@ -423,29 +431,38 @@ describe('Console in Chromium', () => {
 
   /** Users and 30 days of authorizations, so the Overview and Users tabs have something to show. */
   async function seedActivity(appId: number): Promise<void> {
+    const day = 86_400_000;
+    const now = t.clock.now().getTime();
+    // A weekly rhythm, so the chart is not flat; each authorization goes to one of three users.
+    const grants: { userIndex: number; at: Date }[] = [];
+    for (let ago = 0; ago < 30; ago += 1) {
+      const count = 2 + ((ago * 7) % 5) + (ago % 7 < 2 ? 0 : 3);
+      for (let n = 0; n < count; n += 1) {
+        grants.push({ userIndex: (ago + n) % 3, at: new Date(now - ago * day - n * 60_000) });
+      }
+    }
     const names = ['bob', 'carol', 'dave'];
-    const userIds: string[] = [];
     for (const [i, username] of names.entries()) {
       const user = await createUser(t.app, {
         username,
         email: `${username}@example.org`,
         nickname: username[0].toUpperCase() + username.slice(1),
       });
-      userIds.push(user.id);
+      const mine = grants.filter((grant) => grant.userIndex === i);
       await relate(t, appId, user.id, {
         group: ['t1', 't0', 'viewer'][i],
-        authCount: 5 + i * 7,
-        firstAuthAt: new Date(t.clock.now().getTime() - 20 * 86_400_000),
-        lastAuthAt: new Date(t.clock.now().getTime() - i * 3_600_000),
+        authCount: mine.length,
+        firstAuthAt: mine[mine.length - 1].at,
+        lastAuthAt: mine[0].at,
       });
-    }
-    const day = 86_400_000;
-    for (let ago = 0; ago < 30; ago += 1) {
-      // A weekly rhythm, so the chart is not flat.
-      const count = 2 + ((ago * 7) % 5) + (ago % 7 < 2 ? 0 : 3);
-      for (let n = 0; n < count; n += 1) {
-        const at = new Date(t.clock.now().getTime() - ago * day - n * 60_000).toISOString();
-        await insertEvent(t.dataSource, appId, 'authorization_granted', at, userIds[n % 3]);
+      for (const grant of mine) {
+        await insertEvent(
+          t.dataSource,
+          appId,
+          'authorization_granted',
+          grant.at.toISOString(),
+          user.id,
+        );
       }
     }
   }

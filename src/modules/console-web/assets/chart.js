@@ -3,9 +3,9 @@
 import { el } from './core.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const WIDTH = 720;
-const HEIGHT = 240;
-const PAD = { top: 12, right: 8, bottom: 28, left: 40 };
+const WIDTH = 960;
+const HEIGHT = 220;
+const PAD = { top: 12, right: 20, bottom: 28, left: 40 };
 
 function svg(tag, attributes = {}, text) {
   const node = document.createElementNS(SVG, tag);

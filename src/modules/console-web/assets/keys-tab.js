@@ -38,7 +38,12 @@ function statusBadge(key) {
     case 'active':
       return el('span', { class: 'badge ok' }, 'Active');
     case 'grace_period':
-      return el('span', { class: 'badge warn' }, 'In grace period until ', when(key.graceUntil));
+      return el(
+        'span',
+        {},
+        el('span', { class: 'badge warn' }, 'In grace period'),
+        el('span', { class: 'muted' }, ' until ', when(key.graceUntil)),
+      );
     case 'revoked':
       return el('span', { class: 'badge off' }, 'Revoked ', when(key.revokedAt, ''));
     case 'expired':
@@ -60,8 +65,7 @@ function keyRow(ctx, key) {
   return el(
     'tr',
     { 'data-key-id': key.id },
-    el('td', {}, key.name),
-    el('td', {}, el('code', {}, key.prefix), '…'),
+    el('td', {}, el('strong', {}, key.name), el('div', {}, el('code', {}, key.prefix), '…')),
     el(
       'td',
       { class: 'scopes' },

@@ -244,8 +244,7 @@ const apiAccess = tabPanel(
       <button type="button" class="secondary" id="create-key-cancel">Cancel</button>
     </form>
     ${dataTable('keys-table', 'API keys', [
-      'Name',
-      'Prefix',
+      'Name and prefix',
       'Scopes',
       'Status',
       'Last used',
