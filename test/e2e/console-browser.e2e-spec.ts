@@ -310,11 +310,9 @@ describe('Console in Chromium', () => {
       .locator('#events-table tbody tr', { hasText: 'authorization_granted' })
       .first()
       .waitFor();
-    await shoot(page, 'events');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.locator('#settings-form').waitFor();
     expect(await page.inputValue('#set-name')).toBe('Customer Portal');
-    await shoot(page, 'settings');
 
     await page.goto(`${base}/console/account`);
     await page.locator('#passkeys-table tbody tr', { hasText: 'Work laptop' }).waitFor();
