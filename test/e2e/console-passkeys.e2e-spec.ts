@@ -370,6 +370,21 @@ describe('Console passkeys', () => {
       expect(await counterOf(passkey.id)).toBe(0);
     });
 
+    it("refuses an assertion whose user handle is not the credential's", async () => {
+      const client = await signedIn();
+      const authenticator = newAuthenticator();
+      await registerPasskey(client, authenticator);
+      const { ceremonyId, options } = await signInOptions();
+      const response = authenticator.getAssertion(options);
+      response.response.userHandle = Buffer.from('someone else').toString('base64url');
+      const res = await t
+        .http()
+        .post('/api/console/session/passkey')
+        .send({ ceremonyId, response })
+        .expect(401);
+      expect(sessionCookieFrom(res)).toBeUndefined();
+    });
+
     it('refuses an unknown credential, a removed one and an unknown ceremony', async () => {
       const stranger = newAuthenticator();
       await registerPasskey(await signedIn(), stranger);
