@@ -36,8 +36,13 @@ async function start() {
     let tab = location.hash.slice(1) || 'overview';
     if (!$('#tab-' + tab) || (ADMIN_TABS.has(tab) && !ctx.isAdmin)) tab = 'overview';
     $$('[data-tab]').forEach((link) => {
-      if (link.dataset.tab === tab) link.setAttribute('aria-current', 'page');
-      else link.removeAttribute('aria-current');
+      if (link.dataset.tab === tab) {
+        link.setAttribute('aria-current', 'page');
+        // On a phone the tab row scrolls: keep the open tab in sight.
+        link.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      } else {
+        link.removeAttribute('aria-current');
+      }
     });
     $$('#application > section').forEach((section) => (section.hidden = true));
     $('#tab-' + tab).hidden = false;
@@ -47,6 +52,9 @@ async function start() {
     }
   };
   window.addEventListener('hashchange', showTab);
+  window.addEventListener('resize', () =>
+    $('[data-tab][aria-current]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' }),
+  );
   showTab();
 }
 
