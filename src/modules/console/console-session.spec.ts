@@ -1,0 +1,30 @@
+import type { Request } from 'express';
+import { toApplicationId } from './console-access.service';
+import { sessionCookieOf } from './console-session';
+
+const withCookie = (cookie?: string): Request => ({ headers: { cookie } }) as unknown as Request;
+
+describe('console session helpers', () => {
+  describe(sessionCookieOf.name, () => {
+    it('reads idsvc_session among other cookies', () => {
+      expect(sessionCookieOf(withCookie('a=1; idsvc_session=abc_-9; b=2'))).toBe('abc_-9');
+      expect(sessionCookieOf(withCookie('idsvc_session=xyz'))).toBe('xyz');
+    });
+
+    it('is undefined without the cookie, for an empty value, or a look-alike name', () => {
+      expect(sessionCookieOf(withCookie())).toBeUndefined();
+      expect(sessionCookieOf(withCookie('idsvc_session='))).toBeUndefined();
+      expect(sessionCookieOf(withCookie('my_idsvc_session=1; idsvc_sessionx=2'))).toBeUndefined();
+    });
+  });
+
+  describe(toApplicationId.name, () => {
+    it('accepts the decimal ids of integer rows only', () => {
+      expect(toApplicationId('1')).toBe(1);
+      expect(toApplicationId('2147483647')).toBe(2147483647);
+      for (const raw of ['0', '-1', '01', '1e3', '1.0', 'abc', '', '2147483648', '99999999999']) {
+        expect([raw, toApplicationId(raw)]).toEqual([raw, null]);
+      }
+    });
+  });
+});
