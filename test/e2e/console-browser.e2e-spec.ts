@@ -313,9 +313,22 @@ describe('Console in Chromium', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.locator('#settings-form').waitFor();
     expect(await page.inputValue('#set-name')).toBe('Customer Portal');
+    await page.getByLabel('Description').fill('The customer portal');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
+    await confirmWithPasskey(
+      page,
+      page.getByRole('button', { name: 'Reset client secret' }),
+      page.locator('#client-secret'),
+    );
+    expect(await page.locator('#client-secret-value').textContent()).toMatch(/^\S{20,}$/);
 
     await page.goto(`${base}/console/account`);
-    await page.locator('#passkeys-table tbody tr', { hasText: 'Work laptop' }).waitFor();
+    const passkeyRow = page.locator('#passkeys-table tbody tr', { hasText: 'Work laptop' });
+    await passkeyRow.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New name of Work laptop').fill('Office laptop');
+    await page.keyboard.press('Enter');
+    await settled(page, page.locator('#passkeys-table tbody tr', { hasText: 'Office laptop' }));
     await shoot(page, 'account');
 
     // Sign out, then sign in with the passkey (discoverable credential, no username typed).
