@@ -9,6 +9,7 @@ import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-
 import { PasskeyCeremony } from '../modules/passkeys/passkey-ceremony.entity';
 import { PasskeyConfirmation } from '../modules/passkeys/passkey-confirmation.entity';
 import { PasskeyCredential } from '../modules/passkeys/passkey-credential.entity';
+import { UpstreamIdentity } from '../modules/upstreams/identities/upstream-identity.entity';
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';
 import { User } from '../modules/users/user.entity';
@@ -29,4 +30,5 @@ export const ENTITIES = [
   PasskeyCredential,
   PasskeyCeremony,
   PasskeyConfirmation,
+  UpstreamIdentity,
 ];

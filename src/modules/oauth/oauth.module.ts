@@ -6,6 +6,7 @@ import { EventsModule } from '../events/events.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { User } from '../users/user.entity';
+import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UsersModule } from '../users/users.module';
 import { AuthorizeService } from './authorize.service';
 import { Csrf } from './csrf';
@@ -41,6 +42,7 @@ import { UserinfoService } from './userinfo.service';
     TokensModule, // issues, rotates and revokes oauth_tokens
     UsersModule, // records an authorization on the relation
     RateLimitModule, // LoginThrottle counts failures in its LimiterStore
+    UpstreamIdentitiesModule, // userinfo's upstreams; upstream sign-in finds or creates the user
   ],
   controllers: [OAuthPagesController, OAuthApiController, MetadataController],
   providers: [

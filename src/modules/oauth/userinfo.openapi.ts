@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
 import { AccessTokenAuth } from '../../common/http/openapi-security';
 import { GROUP_CODES } from '../users/groups';
 import { oauthError, OAuthServerErrors } from './token.openapi';
+import type { UserinfoUpstream } from '../upstreams/identities/upstream-identities.service';
 import type { UserEmailEntry, UserInfo } from './userinfo.service';
 
 // Documentation of GET /api/oauth2/userinfo and /api/oauth2/user/emails (spec sections 2, 4.2;
@@ -24,11 +25,27 @@ export class UserInfoView implements UserInfo {
   groups!: string[];
 
   @ApiProperty({
-    type: 'array',
-    items: { type: 'object' },
-    description: 'Bound upstream accounts; always empty until upstream providers arrive',
+    type: () => [UserinfoUpstreamView],
+    description: 'Bound upstream accounts, oldest binding first',
   })
-  upstreams!: unknown[];
+  upstreams!: UserinfoUpstreamView[];
+}
+
+/** One bound upstream account (issue 11 item 6): the element shape of the original service. */
+export class UserinfoUpstreamView implements UserinfoUpstream {
+  @ApiProperty({ type: 'integer', description: 'Upstream identity id' }) id!: number;
+  @ApiProperty({ description: 'Provider id, as clients name it in upstream_providers' })
+  upstream_type!: string;
+  @ApiProperty({ description: "The provider's stable user id (subject)" })
+  upstream_user_id!: string;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Username at the provider' })
+  username!: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: "Non-secret profile fields of the provider (e.g. WeChat's unionid)",
+  })
+  provider_data!: Record<string, unknown>;
 }
 
 /** User email entry (spec section 2). */

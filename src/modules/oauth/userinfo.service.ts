@@ -7,6 +7,10 @@ import { OAuthError } from './oauth-error';
 import { sha256Hex } from '../../common/crypto/hash';
 import { EMAILS_SCOPES, OAuthScope, USERINFO_SCOPES, scopeAllows } from './scopes';
 import { relationOf, relationUsable } from '../users/relation-sql';
+import {
+  UpstreamIdentitiesService,
+  type UserinfoUpstream,
+} from '../upstreams/identities/upstream-identities.service';
 
 /** User info (spec section 2). */
 export interface UserInfo {
@@ -16,7 +20,7 @@ export interface UserInfo {
   email: string;
   avatar: string;
   groups: string[];
-  upstreams: unknown[];
+  upstreams: UserinfoUpstream[];
 }
 
 /** User email entry (spec section 2). */
@@ -46,6 +50,7 @@ export class UserinfoService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly upstreamIdentities: UpstreamIdentitiesService,
   ) {}
 
   async userinfo(authorization: string | undefined): Promise<UserInfo> {
@@ -57,8 +62,7 @@ export class UserinfoService {
       email: owner.email,
       avatar: owner.avatar,
       groups: isGroupCode(owner.group) ? impliedGroups(owner.group) : [],
-      // Upstream identities arrive with the upstream-provider issue.
-      upstreams: [],
+      upstreams: await this.upstreamIdentities.userinfoUpstreams(owner.id),
     };
   }
 

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UpstreamIdentity } from './upstream-identity.entity';
+import { UpstreamIdentitiesService } from './upstream-identities.service';
+
+/** Bound upstream accounts (issue 11 item 3): used by the sign-in flow, userinfo and the console. */
+@Module({
+  imports: [TypeOrmModule.forFeature([UpstreamIdentity])],
+  providers: [UpstreamIdentitiesService],
+  exports: [UpstreamIdentitiesService],
+})
+export class UpstreamIdentitiesModule {}

@@ -1,0 +1,199 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { Clock } from '../../../common/clock';
+import { UserEmail } from '../../users/user-email.entity';
+import { User } from '../../users/user.entity';
+import { UpstreamIdentity, type UpstreamProfileSnapshot } from './upstream-identity.entity';
+import { baseUsername, candidateUsername } from './usernames';
+
+/** A verified profile from a provider, as the flow hands it over. */
+export interface UpstreamAccount {
+  providerId: string;
+  subject: string;
+  profile: UpstreamProfileSnapshot;
+}
+
+/** userinfo `upstreams[]` (issue 11 item 6): the element shape integrations read. */
+export interface UserinfoUpstream {
+  id: number;
+  upstream_type: string;
+  upstream_user_id: string;
+  username: string | null;
+  provider_data: Record<string, unknown>;
+}
+
+export type SignInOutcome =
+  | { kind: 'existing'; user: User; identity: UpstreamIdentity }
+  | { kind: 'created'; user: User; identity: UpstreamIdentity }
+  /** The provider vouches for an email another account holds: never linked by email alone. */
+  | { kind: 'email_taken' };
+
+export type BindOutcome = { kind: 'bound'; identity: UpstreamIdentity } | { kind: 'taken' };
+
+const USERNAME_ATTEMPTS = 20;
+
+/** Upstream identities: who is bound to which provider account, and accounts they create. */
+@Injectable()
+export class UpstreamIdentitiesService {
+  constructor(
+    @InjectRepository(UpstreamIdentity) private readonly identities: Repository<UpstreamIdentity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  listForUser(userId: string): Promise<UpstreamIdentity[]> {
+    return this.identities.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  async userinfoUpstreams(userId: string): Promise<UserinfoUpstream[]> {
+    return (await this.listForUser(userId)).map(toUserinfoUpstream);
+  }
+
+  /**
+   * The user bound to this provider account, or a new user for an unknown one (issue 11
+   * item 3). The snapshot and last-use time are refreshed on every sign-in.
+   */
+  async signIn(account: UpstreamAccount): Promise<SignInOutcome> {
+    const existing = await this.signInExisting(account);
+    if (existing) return existing;
+    try {
+      return await this.create(account);
+    } catch (error) {
+      // A concurrent first sign-in of the same account won the unique (provider, subject) race.
+      if (isUniqueViolation(error, 'uq_upstream_identities_provider_subject')) {
+        const raced = await this.signInExisting(account);
+        if (raced) return raced;
+      }
+      throw error;
+    }
+  }
+
+  /** Binds a provider account to a signed-in user; refused when another user holds it. */
+  async bind(userId: string, account: UpstreamAccount): Promise<BindOutcome> {
+    const found = await this.identities.findOneBy({
+      providerId: account.providerId,
+      subject: account.subject,
+    });
+    if (found)
+      return found.userId === userId ? { kind: 'bound', identity: found } : { kind: 'taken' };
+    try {
+      const identity = await this.identities.save({
+        providerId: account.providerId,
+        subject: account.subject,
+        userId,
+        profile: account.profile,
+        lastUsedAt: this.clock.now(),
+      });
+      return { kind: 'bound', identity };
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_upstream_identities_provider_subject'))
+        return { kind: 'taken' };
+      throw error;
+    }
+  }
+
+  private async signInExisting(account: UpstreamAccount): Promise<SignInOutcome | null> {
+    const identity = await this.identities.findOneBy({
+      providerId: account.providerId,
+      subject: account.subject,
+    });
+    if (!identity) return null;
+    const users = this.dataSource.getRepository(User);
+    const user = await users.findOneBy({ id: identity.userId });
+    if (!user) return null;
+    const now = this.clock.now();
+    identity.profile = account.profile;
+    identity.lastUsedAt = now;
+    user.lastLoginAt = now;
+    await this.identities.save(identity);
+    await users.update({ id: user.id }, { lastLoginAt: now });
+    return { kind: 'existing', user, identity };
+  }
+
+  private async create(account: UpstreamAccount): Promise<SignInOutcome> {
+    const email = await this.usableEmail(account.profile);
+    if (email === null) return { kind: 'email_taken' };
+    const base = baseUsername(account.profile.username, account.providerId);
+    for (let n = 0; n < USERNAME_ATTEMPTS; n += 1) {
+      try {
+        return await this.dataSource.transaction((manager) =>
+          this.insertUser(manager, account, candidateUsername(base, n), email),
+        );
+      } catch (error) {
+        if (!isUniqueViolation(error, 'uq_users_lower_username')) throw error;
+      }
+    }
+    throw new Error(`No free username derived from ${base} after ${USERNAME_ATTEMPTS} attempts`);
+  }
+
+  private async insertUser(
+    manager: EntityManager,
+    account: UpstreamAccount,
+    username: string,
+    email: string,
+  ): Promise<SignInOutcome> {
+    const now = this.clock.now();
+    const verified = email !== '' && account.profile.emailVerified;
+    const user = await manager.getRepository(User).save({
+      username,
+      email,
+      nickname: (account.profile.username ?? '').slice(0, 64),
+      avatar: account.profile.avatar ?? '',
+      emailVerified: verified,
+      passwordHash: null,
+      lastLoginAt: now,
+    });
+    if (email !== '') {
+      await manager
+        .getRepository(UserEmail)
+        .save({ userId: user.id, email, verified, primary: true, visibility: 'public' });
+    }
+    const identity = await manager.getRepository(UpstreamIdentity).save({
+      providerId: account.providerId,
+      subject: account.subject,
+      userId: user.id,
+      profile: account.profile,
+      lastUsedAt: now,
+    });
+    return { kind: 'created', user, identity };
+  }
+
+  /**
+   * The email a new account keeps: '' when the provider gave none or a malformed one. An email
+   * another account holds is refused (null) when the provider verified it (the person should sign in
+   * to that account and bind there), and simply dropped when unverified (it proves nothing).
+   */
+  private async usableEmail(profile: UpstreamProfileSnapshot): Promise<string | null> {
+    const email = (profile.email ?? '').trim().toLowerCase();
+    if (email === '' || email.length > 254 || !/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/.test(email)) {
+      return '';
+    }
+    const holders = await this.dataSource.query<unknown[]>(
+      `SELECT 1 FROM users WHERE lower(email) = $1
+       UNION ALL SELECT 1 FROM user_emails WHERE lower(email) = $1 LIMIT 1`,
+      [email],
+    );
+    if (holders.length === 0) return email;
+    return profile.emailVerified ? null : '';
+  }
+}
+
+export function toUserinfoUpstream(identity: UpstreamIdentity): UserinfoUpstream {
+  return {
+    id: identity.id,
+    upstream_type: identity.providerId,
+    upstream_user_id: identity.subject,
+    username: identity.profile.username,
+    provider_data: identity.profile.providerData ?? {},
+  };
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driver = error.driverError as { code?: string; constraint?: string } | undefined;
+  return (
+    driver?.code === '23505' &&
+    (driver.constraint === undefined || driver.constraint === constraint)
+  );
+}
