@@ -144,7 +144,12 @@ async function loadEvents(ctx, state) {
   const query = new URLSearchParams({ limit: '50' });
   if (state.eventType) query.set('eventType', state.eventType);
   const last = state.items[state.items.length - 1];
-  if (last) query.set('before', last.createdAt);
+  // createdAt plus the id: events sharing a timestamp are neither skipped nor repeated
+  // across a page boundary (docs/events.md, keyset paging).
+  if (last) {
+    query.set('before', last.createdAt);
+    query.set('beforeId', String(last.id));
+  }
   try {
     const page = await api('GET', `${ctx.base}/events?${query}`);
     state.items = [...state.items, ...page.items];
