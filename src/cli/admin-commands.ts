@@ -6,6 +6,12 @@ import type { ClientAuthMethod } from '../modules/applications/application.entit
 import { ApplicationsService } from '../modules/applications/applications.service';
 import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
 import { SeedService } from '../modules/users/seed.service';
+import {
+  ProviderInput,
+  ProviderPatch,
+  ProviderView,
+  UpstreamProvidersService,
+} from '../modules/upstreams/providers/upstream-providers.service';
 import { UsersService } from '../modules/users/users.service';
 
 /** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
@@ -16,6 +22,7 @@ export class AdminCommands {
     private readonly apiKeys: ApiKeysService,
     private readonly users: UsersService,
     private readonly seeder: SeedService,
+    private readonly upstreams: UpstreamProvidersService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -98,11 +105,46 @@ export class AdminCommands {
     return { id: Number(user.id), username: user.username };
   }
 
+  async upstreamAdd(input: ProviderInput): Promise<object> {
+    return upstreamView(await this.upstreams.create(input));
+  }
+
+  async upstreamUpdate(id: string, patch: ProviderPatch): Promise<object> {
+    return upstreamView(await this.upstreams.update(id, patch));
+  }
+
+  async upstreamList(): Promise<object> {
+    return { items: (await this.upstreams.list()).map(upstreamView) };
+  }
+
+  async upstreamShow(id: string): Promise<object> {
+    return upstreamView(await this.upstreams.get(id));
+  }
+
+  async upstreamRemove(id: string): Promise<object> {
+    await this.upstreams.remove(id);
+    return { id, removed: true };
+  }
+
   /** Synthetic users for demos and benchmarks (docs/seed.md). */
   async seed(applicationId: number, users: number, days: number): Promise<object> {
     await this.applications.get(applicationId);
     return this.seeder.seed(applicationId, users, days);
   }
+}
+
+/** The client secret is write-only: no command prints it (docs/upstreams.md). */
+function upstreamView(provider: ProviderView): object {
+  return {
+    id: provider.id,
+    name: provider.displayName,
+    kind: provider.kind,
+    enabled: provider.enabled,
+    clientId: provider.clientId,
+    settings: provider.settings,
+    createdAt: rfc3339(provider.createdAt),
+    updatedAt: rfc3339(provider.updatedAt),
+  };
 }
 
 function issuedView({ apiKey, plaintext }: IssuedKey): object {

@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
 import { CLIENT_AUTH_METHODS, ClientAuthMethod } from '../modules/applications/application.entity';
+import type {
+  ProfileFieldPaths,
+  UpstreamProviderSettings,
+} from '../modules/upstreams/providers/upstream-provider';
 import type { AdminCommands } from './admin-commands';
 
 export interface CliResult {
@@ -19,6 +23,14 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
   key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
   key list --app ID
   user create --username U --email E [--password P] [--email-verified] [--nickname N]
+  upstream add ID --kind K --name N --client-id C --client-secret S [kind settings]
+  upstream update ID [--name N] [--client-id C] [--client-secret S] [--enable|--disable]
+                  [kind settings]
+  upstream list | upstream show ID | upstream remove ID
+             kinds: oidc google oauth2 github qq wechat discourse; settings (docs/upstreams.md):
+             --issuer U --authorization-url U --token-url U --profile-url U --emails-url U
+             --openid-url U --base-url U --scope S; oauth2: --subject-field P --username-field P
+             --email-field P --email-verified-field P --avatar-field P
   seed --app ID --users N [--days D]       create N synthetic users related to the app, with
                                            authorizations spread over the last D days (default 60)
 
@@ -46,13 +58,34 @@ const OPTIONS = {
   nickname: { type: 'string' },
   users: { type: 'string' },
   days: { type: 'string' },
+  kind: { type: 'string' },
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+  enable: { type: 'boolean' },
+  disable: { type: 'boolean' },
+  issuer: { type: 'string' },
+  'authorization-url': { type: 'string' },
+  'token-url': { type: 'string' },
+  'profile-url': { type: 'string' },
+  'emails-url': { type: 'string' },
+  'openid-url': { type: 'string' },
+  'base-url': { type: 'string' },
+  scope: { type: 'string' },
+  'subject-field': { type: 'string' },
+  'username-field': { type: 'string' },
+  'email-field': { type: 'string' },
+  'email-verified-field': { type: 'string' },
+  'avatar-field': { type: 'string' },
 } as const;
 
 type Values = ReturnType<
   typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
 >['values'];
 
-function required(values: Values, name: 'name' | 'app' | 'username' | 'email'): string {
+function required(
+  values: Values,
+  name: 'name' | 'app' | 'username' | 'email' | 'kind' | 'client-id' | 'client-secret',
+): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
   return value;
@@ -71,6 +104,47 @@ function authMethod(value: string | undefined): ClientAuthMethod | undefined {
     throw new UsageError('--auth-method must be secret or none');
   }
   return value as ClientAuthMethod;
+}
+
+function providerId(value: string | undefined): string {
+  if (value === undefined || value === '') throw new UsageError('PROVIDER_ID is required');
+  return value;
+}
+
+/** The kind settings given on the command line (only those present, so update can merge). */
+function upstreamSettings(values: Values): UpstreamProviderSettings | undefined {
+  const settings: UpstreamProviderSettings = {};
+  const urls = {
+    issuer: values.issuer,
+    authorizationUrl: values['authorization-url'],
+    tokenUrl: values['token-url'],
+    profileUrl: values['profile-url'],
+    emailsUrl: values['emails-url'],
+    openidUrl: values['openid-url'],
+    baseUrl: values['base-url'],
+    scope: values.scope,
+  };
+  for (const [name, value] of Object.entries(urls)) {
+    if (value !== undefined) settings[name as keyof typeof urls] = value;
+  }
+  const fields = {
+    subject: values['subject-field'],
+    username: values['username-field'],
+    email: values['email-field'],
+    emailVerified: values['email-verified-field'],
+    avatar: values['avatar-field'],
+  };
+  if (Object.values(fields).some((value) => value !== undefined)) {
+    settings.profileFields = Object.fromEntries(
+      Object.entries(fields).filter(([, value]) => value !== undefined),
+    ) as unknown as ProfileFieldPaths;
+  }
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}
+
+function enabledFlag(values: Values): boolean | undefined {
+  if (values.enable && values.disable) throw new UsageError('--enable and --disable conflict');
+  return values.enable ? true : values.disable ? false : undefined;
 }
 
 type Action = (commands: AdminCommands) => Promise<object>;
@@ -128,6 +202,40 @@ function plan(words: string[], values: Values): Action {
         nickname: values.nickname,
       };
       return (c) => c.userCreate(input);
+    }
+    case 'upstream add': {
+      const input = {
+        id: providerId(arg),
+        kind: required(values, 'kind'),
+        displayName: required(values, 'name'),
+        clientId: required(values, 'client-id'),
+        clientSecret: required(values, 'client-secret'),
+        enabled: enabledFlag(values),
+        settings: upstreamSettings(values),
+      };
+      return (c) => c.upstreamAdd(input);
+    }
+    case 'upstream update': {
+      const id = providerId(arg);
+      if (values.kind !== undefined) throw new UsageError('the kind of a provider cannot change');
+      const patch = {
+        displayName: values.name,
+        clientId: values['client-id'],
+        clientSecret: values['client-secret'],
+        enabled: enabledFlag(values),
+        settings: upstreamSettings(values),
+      };
+      return (c) => c.upstreamUpdate(id, patch);
+    }
+    case 'upstream list':
+      return (c) => c.upstreamList();
+    case 'upstream show': {
+      const id = providerId(arg);
+      return (c) => c.upstreamShow(id);
+    }
+    case 'upstream remove': {
+      const id = providerId(arg);
+      return (c) => c.upstreamRemove(id);
     }
     case 'seed': {
       const app = positiveInt(values.app, '--app');

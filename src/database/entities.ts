@@ -10,6 +10,7 @@ import { PasskeyCeremony } from '../modules/passkeys/passkey-ceremony.entity';
 import { PasskeyConfirmation } from '../modules/passkeys/passkey-confirmation.entity';
 import { PasskeyCredential } from '../modules/passkeys/passkey-credential.entity';
 import { UpstreamIdentity } from '../modules/upstreams/identities/upstream-identity.entity';
+import { UpstreamProviderRecord } from '../modules/upstreams/providers/upstream-provider.entity';
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';
 import { User } from '../modules/users/user.entity';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   PasskeyCeremony,
   PasskeyConfirmation,
   UpstreamIdentity,
+  UpstreamProviderRecord,
 ];

@@ -8,6 +8,7 @@ import { EventCommitOrder1795350000000 } from './1795350000000-EventCommitOrder'
 import { CaseInsensitiveUserNames1795360000000 } from './1795360000000-CaseInsensitiveUserNames';
 import { ConsoleSessionsAudit1795370000000 } from './1795370000000-ConsoleSessionsAudit';
 import { Passkeys1795375000000 } from './1795375000000-Passkeys';
+import { UpstreamProviders1795380000000 } from './1795380000000-UpstreamProviders';
 import { UpstreamIdentities1795385000000 } from './1795385000000-UpstreamIdentities';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
@@ -22,5 +23,6 @@ export const MIGRATIONS = [
   CaseInsensitiveUserNames1795360000000,
   ConsoleSessionsAudit1795370000000,
   Passkeys1795375000000,
+  UpstreamProviders1795380000000,
   UpstreamIdentities1795385000000,
 ];

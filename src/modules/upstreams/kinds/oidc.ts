@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import {
+  StartParams,
+  UpstreamError,
+  UpstreamProfile,
+  UpstreamProvider,
+} from '../providers/upstream-provider';
+import { checkCallbackError, stringField, UPSTREAM_TIMEOUT_MS } from './http';
+import type { KindClient } from './kind-client';
+
+// typescript-eslint does not follow the resolution-mode attribute; tsc does and checks this.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment
+type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 'import' } });
+type Configuration = OpenIdClient['Configuration']['prototype'];
+
+export const GOOGLE_ISSUER = 'https://accounts.google.com';
+const DISCOVERY_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * openid-client is ESM-only; tsconfig's module node16 keeps this import() an import() in the
+ * CommonJS build (it is not rewritten to require()).
+ */
+let library: Promise<OpenIdClient> | undefined;
+function openidClient(): Promise<OpenIdClient> {
+  library ??= import('openid-client');
+  return library;
+}
+
+/** http:// issuers are accepted on loopback only (tests, local development). */
+function isLoopback(url: URL): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+/**
+ * OpenID Connect (and `google`, which is this with Google's issuer by default): discovery,
+ * authorization code with PKCE S256 and nonce, id_token validated by openid-client (signature
+ * against the issuer's JWKS, iss, aud, exp, nonce).
+ */
+export class OidcKind implements KindClient {
+  private readonly configurations = new Map<string, { at: number; config: Configuration }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async authorizationUrl(provider: UpstreamProvider, params: StartParams): Promise<string> {
+    const client = await openidClient();
+    const config = await this.configuration(provider);
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: params.redirectUri,
+      response_type: 'code',
+      scope: provider.settings.scope ?? 'openid email profile',
+      state: params.state,
+      nonce: params.nonce,
+      code_challenge: await client.calculatePKCECodeChallenge(params.codeVerifier),
+      code_challenge_method: 'S256',
+    });
+    return url.href;
+  }
+
+  async complete(
+    provider: UpstreamProvider,
+    callbackQuery: Record<string, string>,
+    params: StartParams,
+  ): Promise<UpstreamProfile> {
+    checkCallbackError(callbackQuery);
+    const client = await openidClient();
+    const config = await this.configuration(provider);
+    const current = new URL(params.redirectUri);
+    for (const [name, value] of Object.entries(callbackQuery)) {
+      current.searchParams.set(name, value);
+    }
+    let claims: Record<string, unknown> | undefined;
+    try {
+      const tokens = await client.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: params.codeVerifier,
+        expectedNonce: params.nonce,
+        expectedState: params.state,
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+    } catch (error) {
+      throw asUpstreamError(error);
+    }
+    if (!claims) throw new UpstreamError('invalid_response', 'no id_token in the token response');
+    const subject = stringField(claims.sub);
+    if (!subject) throw new UpstreamError('invalid_response', 'the id_token has no sub');
+    const email = stringField(claims.email);
+    return {
+      subject,
+      username: stringField(claims.preferred_username) ?? stringField(claims.name),
+      email,
+      emailVerified: email !== null && claims.email_verified === true,
+      avatar: stringField(claims.picture),
+      providerData: { iss: claims.iss },
+    };
+  }
+
+  private async configuration(provider: UpstreamProvider): Promise<Configuration> {
+    const issuer = provider.settings.issuer ?? (provider.kind === 'google' ? GOOGLE_ISSUER : '');
+    // The secret is part of the key (in memory only) so a rotated secret takes effect at once.
+    const key = createHash('sha256')
+      .update(JSON.stringify([provider.id, issuer, provider.clientId, provider.clientSecret]))
+      .digest('hex');
+    const cached = this.configurations.get(key);
+    if (cached && this.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
+    let issuerUrl: URL;
+    try {
+      issuerUrl = new URL(issuer);
+    } catch {
+      throw new UpstreamError('unavailable', `provider ${provider.id} has no valid issuer`);
+    }
+    const client = await openidClient();
+    let config: Configuration;
+    try {
+      config = await client.discovery(
+        issuerUrl,
+        provider.clientId,
+        provider.clientSecret,
+        client.ClientSecretPost(provider.clientSecret),
+        {
+          timeout: UPSTREAM_TIMEOUT_MS / 1000,
+          execute: isLoopback(issuerUrl) ? [client.allowInsecureRequests] : [],
+        },
+      );
+    } catch (error) {
+      throw asUpstreamError(error, 'unavailable');
+    }
+    config.timeout = UPSTREAM_TIMEOUT_MS / 1000;
+    this.configurations.set(key, { at: this.now(), config });
+    return config;
+  }
+}
+
+/**
+ * openid-client's failures: an unreachable or timed-out provider is `unavailable`; state
+ * mismatches are `invalid_state`; everything else it rejects (bad issuer, nonce, signature,
+ * error responses from the token endpoint) is `invalid_response`.
+ */
+function asUpstreamError(
+  error: unknown,
+  fallback: 'unavailable' | 'invalid_response' = 'invalid_response',
+): UpstreamError {
+  if (error instanceof UpstreamError) return error;
+  const err = error as { name?: string; code?: string; message?: string; cause?: unknown };
+  if (
+    err?.name === 'TimeoutError' ||
+    err?.name === 'AbortError' ||
+    err?.message === 'fetch failed'
+  ) {
+    return new UpstreamError('unavailable', 'the provider could not be reached');
+  }
+  if (typeof err?.message === 'string' && /unexpected "state"/i.test(err.message)) {
+    return new UpstreamError('invalid_state', 'the callback state does not match');
+  }
+  const detail = typeof err?.message === 'string' ? err.message.slice(0, 200) : 'rejected';
+  return new UpstreamError(fallback, `the provider's answer was rejected: ${detail}`);
+}

@@ -1,0 +1,266 @@
+import { runCommand } from '../../src/cli/run-command';
+import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
+import { adminCommands } from '../factories';
+import { createTestApp, TestApp } from '../utils/test-app';
+
+const SECRET = 'upstream-client-secret-7f3a9c';
+
+function onlyJson(stdout: string): Record<string, unknown> {
+  expect(stdout.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+describe('admin CLI: upstream providers', () => {
+  let t: TestApp;
+  const cli = (...argv: string[]) => runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(() => t.truncate());
+
+  const addGithub = () =>
+    cli(
+      'upstream',
+      'add',
+      'github',
+      '--kind',
+      'github',
+      '--name',
+      'GitHub',
+      '--client-id',
+      'Iv1.abc',
+      '--client-secret',
+      SECRET,
+      '--json',
+    );
+
+  it('adds, lists, shows, updates and removes; the secret is never printed and is encrypted at rest', async () => {
+    const added = await addGithub();
+    expect(added.exitCode).toBe(0);
+    expect(onlyJson(added.stdout)).toEqual({
+      id: 'github',
+      name: 'GitHub',
+      kind: 'github',
+      enabled: true,
+      clientId: 'Iv1.abc',
+      settings: {},
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+
+    const google = await cli(
+      'upstream',
+      'add',
+      'google',
+      '--kind',
+      'google',
+      '--name',
+      'Google',
+      '--client-id',
+      'g.apps',
+      '--client-secret',
+      SECRET,
+      '--json',
+    );
+    expect(google.exitCode).toBe(0);
+
+    const list = await cli('upstream', 'list', '--json');
+    expect(onlyJson(list.stdout).items).toEqual([
+      expect.objectContaining({ id: 'github', kind: 'github' }),
+      expect.objectContaining({ id: 'google', kind: 'google' }),
+    ]);
+    const shown = await cli('upstream', 'show', 'github', '--json');
+    expect(onlyJson(shown.stdout)).toEqual(expect.objectContaining({ id: 'github' }));
+
+    const updated = await cli(
+      'upstream',
+      'update',
+      'github',
+      '--name',
+      'GitHub.com',
+      '--disable',
+      '--client-secret',
+      'rotated-secret',
+      '--json',
+    );
+    expect(onlyJson(updated.stdout)).toEqual(
+      expect.objectContaining({ name: 'GitHub.com', enabled: false }),
+    );
+    const human = await cli('upstream', 'show', 'github');
+    expect(human.stdout).toContain('name: GitHub.com');
+
+    for (const out of [added, google, list, shown, updated, human]) {
+      expect(out.stdout + out.stderr).not.toContain(SECRET);
+      expect(out.stdout + out.stderr).not.toContain('rotated-secret');
+    }
+    const rows: { client_secret_sealed: string }[] = await t.dataSource.query(
+      'SELECT client_secret_sealed FROM upstream_providers',
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.client_secret_sealed).toMatch(/^v1\./);
+      expect(row.client_secret_sealed).not.toContain(SECRET);
+    }
+
+    // The flow sees the decrypted secret; a disabled provider is not offered.
+    const service = t.app.get(UpstreamProvidersService);
+    expect((await service.listEnabled()).map((p) => p.id)).toEqual(['google']);
+    expect(await service.find('github')).toBeNull();
+    expect(await service.find('google')).toEqual(
+      expect.objectContaining({ kind: 'google', clientSecret: SECRET }),
+    );
+    await cli('upstream', 'update', 'github', '--enable', '--json');
+    expect(await service.find('github')).toEqual(
+      expect.objectContaining({ clientSecret: 'rotated-secret', displayName: 'GitHub.com' }),
+    );
+
+    const removed = await cli('upstream', 'remove', 'github', '--json');
+    expect(onlyJson(removed.stdout)).toEqual({ id: 'github', removed: true });
+    const gone = await cli('upstream', 'show', 'github', '--json');
+    expect(gone.exitCode).toBe(1);
+    expect(onlyJson(gone.stdout)).toEqual({ error: 'not_found', message: expect.any(String) });
+  });
+
+  it('refuses bad input with {error, message}: duplicate id, unknown kind, missing settings', async () => {
+    await addGithub();
+    const duplicate = await addGithub();
+    expect(duplicate.exitCode).toBe(1);
+    expect(onlyJson(duplicate.stdout).error).toBe('conflict');
+
+    const cases: string[][] = [
+      [
+        'upstream',
+        'add',
+        'x',
+        '--kind',
+        'saml',
+        '--name',
+        'X',
+        '--client-id',
+        'c',
+        '--client-secret',
+        's',
+      ],
+      [
+        'upstream',
+        'add',
+        'Bad Id',
+        '--kind',
+        'github',
+        '--name',
+        'X',
+        '--client-id',
+        'c',
+        '--client-secret',
+        's',
+      ],
+      [
+        'upstream',
+        'add',
+        'corp',
+        '--kind',
+        'oidc',
+        '--name',
+        'Corp',
+        '--client-id',
+        'c',
+        '--client-secret',
+        's',
+      ],
+      [
+        'upstream',
+        'add',
+        'corp',
+        '--kind',
+        'oidc',
+        '--name',
+        'Corp',
+        '--client-id',
+        'c',
+        '--client-secret',
+        's',
+        '--issuer',
+        'not a url',
+      ],
+      [
+        'upstream',
+        'add',
+        'forum',
+        '--kind',
+        'discourse',
+        '--name',
+        'F',
+        '--client-id',
+        'c',
+        '--client-secret',
+        's',
+      ],
+      [
+        'upstream',
+        'add',
+        'gen',
+        '--kind',
+        'oauth2',
+        '--name',
+        'G',
+        '--client-id',
+        'c',
+        '--client-secret',
+        's',
+        '--authorization-url',
+        'https://a.example/auth',
+        '--token-url',
+        'https://a.example/token',
+        '--profile-url',
+        'https://a.example/me',
+      ],
+    ];
+    for (const argv of cases) {
+      const out = await cli(...argv, '--json');
+      expect({ argv, exitCode: out.exitCode }).toEqual({ argv, exitCode: 1 });
+      expect(onlyJson(out.stdout)).toEqual({
+        error: 'invalid_request',
+        message: expect.any(String),
+      });
+    }
+
+    const usage = await cli('upstream', 'add', 'x', '--kind', 'github', '--json');
+    expect(usage.exitCode).toBe(2);
+    expect(onlyJson(usage.stdout).error).toBe('usage');
+    const kindChange = await cli('upstream', 'update', 'github', '--kind', 'oidc', '--json');
+    expect(kindChange.exitCode).toBe(2);
+
+    const generic = await cli(
+      'upstream',
+      'add',
+      'gen',
+      '--kind',
+      'oauth2',
+      '--name',
+      'G',
+      '--client-id',
+      'c',
+      '--client-secret',
+      's',
+      '--authorization-url',
+      'https://a.example/auth',
+      '--token-url',
+      'https://a.example/token',
+      '--profile-url',
+      'https://a.example/me',
+      '--subject-field',
+      'data.id',
+      '--email-field',
+      'data.mail',
+      '--json',
+    );
+    expect(generic.exitCode).toBe(0);
+    expect(onlyJson(generic.stdout).settings).toEqual({
+      authorizationUrl: 'https://a.example/auth',
+      tokenUrl: 'https://a.example/token',
+      profileUrl: 'https://a.example/me',
+      profileFields: { subject: 'data.id', email: 'data.mail' },
+    });
+  });
+});
