@@ -20,6 +20,7 @@ import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
+import { UpstreamFlowModule } from './modules/upstream-flow/upstream-flow.module';
 import { PasskeysModule } from './modules/passkeys/passkeys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
@@ -79,6 +80,7 @@ export class AppModule {
         ConsoleAppsModule,
         PasskeysModule,
         ConsoleWebModule,
+        UpstreamFlowModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

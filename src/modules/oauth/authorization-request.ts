@@ -8,9 +8,9 @@ export interface AuthorizationRequest {
   /** S256 challenge, or null for a secret client that sent none. */
   codeChallenge: string | null;
   prompt: 'none' | null;
-  /** Upstream providers the login page may offer (upstream_providers, spec section 4.2). */
-  upstreamProviders: string[];
+  /**
+   * The sign-in methods upstream_providers names (spec section 4.2; provider ids and `password`),
+   * or null when absent: every method (steps/upstream-providers.ts).
+   */
+  upstreamProviders: string[] | null;
 }
-
-/** The lowercase identifiers of the upstream identity providers (spec section 4.2). */
-export const UPSTREAM_PROVIDERS = ['forum', 'github', 'google', 'qq', 'wechat'] as const;

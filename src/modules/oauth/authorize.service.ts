@@ -37,17 +37,9 @@ export class AuthorizeService {
   ) {}
 
   async start(query: Params, browser: BrowserContext): Promise<PageResult> {
-    // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
-    const application = await checkClient(query, this.applications);
-    const redirectUri = checkRedirectUri(query, application);
-    const state = typeof query.state === 'string' ? query.state : null;
-    let request: AuthorizationRequest;
-    try {
-      request = validate(query, application, redirectUri);
-    } catch (error) {
-      if (error instanceof OAuthError) return this.redirectError(redirectUri, state, error, 302);
-      throw error;
-    }
+    const checked = await this.check(query);
+    if ('status' in checked) return checked;
+    const { application, request } = checked;
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (request.prompt === 'none') return this.silent(application, user, request);
     if (!user) {
@@ -56,6 +48,26 @@ export class AuthorizeService {
       return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
     }
     return this.proceed(application, user, request, null, 302);
+  }
+
+  /**
+   * Every step of the pipeline: the valid request, or the answer to an invalid one (a redirect
+   * with the error once client and redirect_uri are validated). Direct upstream entry
+   * (upstream-flow/) validates its request here too.
+   */
+  async check(
+    query: Params,
+  ): Promise<{ application: Application; request: AuthorizationRequest } | PageResult> {
+    // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
+    const application = await checkClient(query, this.applications);
+    const redirectUri = checkRedirectUri(query, application);
+    const state = typeof query.state === 'string' ? query.state : null;
+    try {
+      return { application, request: validate(query, application, redirectUri) };
+    } catch (error) {
+      if (error instanceof OAuthError) return this.redirectError(redirectUri, state, error, 302);
+      throw error;
+    }
   }
 
   /**

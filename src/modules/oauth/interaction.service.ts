@@ -14,6 +14,8 @@ import { loginPage } from './pages/login.page';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService } from './session.service';
 import type { Params } from './steps/params';
+import { offeredSignIn, type OfferedSignIn } from './steps/upstream-providers';
+import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 
 const LOGIN_FAILED = 'The username or password is incorrect.';
 const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
@@ -29,6 +31,7 @@ export class InteractionService {
     private readonly login: LoginService,
     private readonly grants: GrantService,
     private readonly csrf: Csrf,
+    private readonly upstreamProviders: UpstreamProvidersService,
   ) {}
 
   async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
@@ -39,6 +42,8 @@ export class InteractionService {
   async submitLogin(body: Params, browser: BrowserContext): Promise<PageResult> {
     const pending = await this.findPending(body.request);
     this.checkCsrf(browser, pending, body.csrf_token);
+    // upstream_providers without `password` leaves the form out; a hand-made POST is refused too.
+    if (!(await this.offered(pending)).password) throw noPasswordLogin();
     const username = typeof body.username === 'string' ? body.username : '';
     const password = typeof body.password === 'string' ? body.password : '';
     const outcome = await this.login.authenticate(username, password, browser.ip);
@@ -115,12 +120,19 @@ export class InteractionService {
     username?: string,
   ): Promise<PageResult> {
     const application = await this.application(pending);
+    const offered = await this.offered(pending);
+    if (!offered.password && offered.providers.length === 0) throw noSignInMethod();
     const { browserValue, cookies } = this.csrf.browserValue(browser);
+    const request = encodeURIComponent(pending.sealed);
     const html = loginPage({
       applicationName: application.name,
       requestId: pending.sealed,
       csrfToken: this.csrf.tokenFor(browserValue, pending.id),
-      upstreamProviders: pending.request.upstreamProviders,
+      passwordLogin: offered.password,
+      providers: offered.providers.map((provider) => ({
+        displayName: provider.displayName,
+        startUrl: `/api/auth/upstream/${encodeURIComponent(provider.id)}/start?request=${request}`,
+      })),
       error,
       username,
     });
@@ -145,6 +157,13 @@ export class InteractionService {
     return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
   }
 
+  private async offered(pending: Pending): Promise<OfferedSignIn> {
+    return offeredSignIn(
+      pending.request.upstreamProviders,
+      await this.upstreamProviders.listEnabled(),
+    );
+  }
+
   private checkCsrf(browser: BrowserContext, pending: Pending, token: unknown): void {
     if (!this.csrf.verify(browser.csrfCookie, pending.id, token)) {
       throw new PageError(
@@ -166,4 +185,20 @@ export class InteractionService {
     if (!application) throw requestGone();
     return application;
   }
+}
+
+function noSignInMethod(): PageError {
+  return new PageError(
+    400,
+    'No sign-in method',
+    'This application asked for sign-in methods that are not available here. Return to the application and contact its developer.',
+  );
+}
+
+function noPasswordLogin(): PageError {
+  return new PageError(
+    400,
+    'Password sign-in not offered',
+    'This application does not offer sign-in with a password. Go back and choose another sign-in method.',
+  );
 }

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { User } from '../users/user.entity';
 
-export const SESSION_AUTH_METHODS = ['password', 'passkey'] as const;
+export const SESSION_AUTH_METHODS = ['password', 'passkey', 'upstream'] as const;
 export type SessionAuthMethod = (typeof SESSION_AUTH_METHODS)[number];
 
 /**

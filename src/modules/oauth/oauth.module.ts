@@ -7,6 +7,7 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { User } from '../users/user.entity';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
+import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../users/users.module';
 import { AuthorizeService } from './authorize.service';
 import { Csrf } from './csrf';
@@ -43,6 +44,7 @@ import { UserinfoService } from './userinfo.service';
     UsersModule, // records an authorization on the relation
     RateLimitModule, // LoginThrottle counts failures in its LimiterStore
     UpstreamIdentitiesModule, // userinfo's upstreams; upstream sign-in finds or creates the user
+    UpstreamProvidersModule, // the login page offers the enabled providers
   ],
   controllers: [OAuthPagesController, OAuthApiController, MetadataController],
   providers: [
@@ -60,8 +62,9 @@ import { UserinfoService } from './userinfo.service';
     UserinfoService,
     PageExceptionFilter,
   ],
-  // The console signs in with the same sessions and the same throttled password check.
-  exports: [SessionService, LoginService],
+  // The console signs in with the same sessions and the same throttled password check; the
+  // upstream sign-in flow (upstream-flow/) continues pending requests as a password login does.
+  exports: [SessionService, LoginService, AuthorizeService, PendingAuthorizationsService],
 })
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

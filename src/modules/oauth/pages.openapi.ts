@@ -9,7 +9,6 @@ import {
   ApiSecurity,
 } from '@nestjs/swagger';
 import { SessionAuth } from '../../common/http/openapi-security';
-import { UPSTREAM_PROVIDERS } from './authorization-request';
 import { OAUTH_SCOPES } from './scopes';
 import { MAX_STATE_LENGTH } from './steps/check-state';
 
@@ -70,8 +69,8 @@ export const AuthorizeDocs = (): MethodDecorator =>
     query(
       'upstream_providers',
       false,
-      `Comma-separated upstream sign-in methods to offer (${UPSTREAM_PROVIDERS.join(', ')}); unknown names are ignored, absent means all`,
-      { type: 'string', example: 'github,google' },
+      'Comma-separated sign-in methods to offer: ids of configured upstream providers, and `password` for the password form; unknown names are ignored, absent means all (a list leaving no method is an error page)',
+      { type: 'string', example: 'github,google,password' },
     ),
     query('prompt', false, 'Only `none`: silent authentication, never a page', {
       type: 'string',

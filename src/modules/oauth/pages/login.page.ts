@@ -1,46 +1,45 @@
 import { html, Html, layout } from './html';
 
+export interface LoginPageProvider {
+  displayName: string;
+  /** GET /api/auth/upstream/{id}/start?request=… (a link: the page works without JavaScript). */
+  startUrl: string;
+}
+
 export interface LoginPageModel {
   applicationName: string;
   requestId: string;
   csrfToken: string;
   username?: string;
   error?: string;
-  upstreamProviders: string[];
+  /** False when upstream_providers leaves the password form out. */
+  passwordLogin: boolean;
+  providers: LoginPageProvider[];
 }
-
-const PROVIDER_LABELS: Record<string, string> = {
-  forum: 'Forum',
-  github: 'GitHub',
-  google: 'Google',
-  qq: 'QQ',
-  wechat: 'WeChat',
-};
 
 /**
  * The login form (contract for automated clients: inputs `username` and `password`, hidden
- * `request` and `csrf_token`). Upstream providers are listed but not yet available.
+ * `request` and `csrf_token`) and one link per upstream provider the request allows.
  */
 export function loginPage(model: LoginPageModel): string {
   const error = model.error ? html`<p class="error" role="alert">${model.error}</p>` : html``;
-  const providers: Html[] = model.upstreamProviders.map(
-    (name) =>
+  const providers: Html[] = model.providers.map(
+    (provider) =>
       html`<li>
-        <button type="button" class="secondary" disabled>${PROVIDER_LABELS[name] ?? name}</button>
+        <a class="button secondary" href="${provider.startUrl}"
+          >Sign in with ${provider.displayName}</a
+        >
       </li>`,
   );
   const upstream =
     providers.length > 0
-      ? html`<p class="muted">Other sign-in methods (not yet available):</p>
+      ? html`${model.passwordLogin ? html`<p class="muted">Or sign in with:</p>` : html``}
           <ul class="providers">
             ${providers}
           </ul>`
       : html``;
-  return layout(
-    'Sign in',
-    html`<p>to continue to <strong>${model.applicationName}</strong></p>
-      ${error}
-      <form method="post" action="/oauth2/login">
+  const form = model.passwordLogin
+    ? html`<form method="post" action="/oauth2/login">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <label for="username">Username or email</label>
@@ -61,7 +60,11 @@ export function loginPage(model: LoginPageModel): string {
           required
         />
         <button type="submit">Sign in</button>
-      </form>
-      ${upstream}`,
+      </form>`
+    : html``;
+  return layout(
+    'Sign in',
+    html`<p>to continue to <strong>${model.applicationName}</strong></p>
+      ${error} ${form} ${upstream}`,
   );
 }

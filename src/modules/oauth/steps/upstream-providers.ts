@@ -1,13 +1,59 @@
-import { UPSTREAM_PROVIDERS } from '../authorization-request';
+import type { UpstreamProvider } from '../../upstreams/providers/upstream-provider';
 import { param, type Params } from './params';
 
 /**
- * upstream_providers (spec section 4.2): a comma-separated restriction of the upstream login
- * methods the page offers. Unknown names are ignored; absent means every provider.
+ * The reserved name of the password form in upstream_providers: a list that names it offers the
+ * password form, a list that does not leaves it out (docs/upstreams-flow.md). Providers cannot
+ * be configured under this id.
  */
-export function readUpstreamProviders(params: Params): string[] {
+export const PASSWORD_METHOD = 'password';
+const MAX_NAMES = 32;
+const MAX_NAME_LENGTH = 64;
+
+/**
+ * upstream_providers (spec section 4.2): a comma-separated restriction of the sign-in methods
+ * the page offers, kept as given (lower-cased, bounded); null when absent, which offers every
+ * method. Names are matched against the configured providers when the page is shown, so an
+ * unknown name is simply never offered.
+ */
+export function readUpstreamProviders(params: Params): string[] | null {
   const raw = param(params, 'upstream_providers');
-  if (raw === undefined || raw.trim() === '') return [...UPSTREAM_PROVIDERS];
-  const wanted = raw.split(',').map((name) => name.trim().toLowerCase());
-  return UPSTREAM_PROVIDERS.filter((name) => wanted.includes(name));
+  if (raw === undefined || raw.trim() === '') return null;
+  const names = raw
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && name.length <= MAX_NAME_LENGTH);
+  return [...new Set(names)].slice(0, MAX_NAMES);
+}
+
+export interface OfferedSignIn {
+  password: boolean;
+  providers: UpstreamProvider[];
+}
+
+/** What a request may sign in with: the enabled providers it allows, and the password form. */
+export function offeredSignIn(
+  requested: string[] | null | undefined,
+  enabled: UpstreamProvider[],
+): OfferedSignIn {
+  // Requests sealed before this change carry the old fixed list: treated as "no restriction".
+  if (!requested) return { password: true, providers: enabled.filter(notPassword) };
+  return {
+    password: requested.includes(PASSWORD_METHOD),
+    providers: enabled.filter((provider) => allowsProvider(requested, provider)),
+  };
+}
+
+/** Whether the request allows this provider (issue 11 item 2: others cannot complete it). */
+export function allowsProvider(
+  requested: string[] | null | undefined,
+  provider: UpstreamProvider,
+): boolean {
+  const id = provider.id.toLowerCase();
+  return provider.enabled && notPassword(provider) && (!requested || requested.includes(id));
+}
+
+/** A provider configured under the reserved id would be mistaken for the password form. */
+function notPassword(provider: UpstreamProvider): boolean {
+  return provider.id.toLowerCase() !== PASSWORD_METHOD;
 }

@@ -1,0 +1,71 @@
+import { Controller, Get, Inject, Param, Req, Res, UseFilters } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../../config/app-config';
+import { Public } from '../keys/auth.decorators';
+import { PageExceptionFilter } from '../oauth/page-exception.filter';
+import { browserContext, sendPage, type PageResult } from '../oauth/page-result';
+import { ATTEMPT_COOKIE } from './upstream-attempt';
+import {
+  DirectUpstreamEntryDocs,
+  StartUpstreamDocs,
+  UpstreamCallbackDocs,
+  UpstreamTags,
+} from './upstream-flow.openapi';
+import { UpstreamFlowService } from './upstream-flow.service';
+
+/**
+ * Browser routes of upstream sign-in (issue 11 items 2 and 4): pages and redirects, not an API,
+ * so they answer with HTML error pages like the OAuth login page.
+ */
+@UpstreamTags()
+@Public()
+@Controller('api/auth/upstream')
+@UseFilters(PageExceptionFilter)
+export class UpstreamFlowController {
+  private readonly secure: boolean;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly flow: UpstreamFlowService,
+  ) {
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
+
+  @Get(':providerId/start')
+  @StartUpstreamDocs()
+  async startUpstream(
+    @Param('providerId') providerId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.flow.start(providerId, req.query.request));
+  }
+
+  @Get(':providerId/callback')
+  @UpstreamCallbackDocs()
+  async upstreamCallback(
+    @Param('providerId') providerId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const cookies = (req.cookies ?? {}) as Record<string, unknown>;
+    const attempt =
+      typeof cookies[ATTEMPT_COOKIE] === 'string' ? cookies[ATTEMPT_COOKIE] : undefined;
+    this.send(res, await this.flow.callback(providerId, req.query, attempt));
+  }
+
+  @Get(':providerId')
+  @DirectUpstreamEntryDocs()
+  async directUpstreamEntry(
+    @Param('providerId') providerId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const browser = browserContext(req, this.secure);
+    this.send(res, await this.flow.direct(providerId, req.query.redirect, browser));
+  }
+
+  private send(res: Response, result: PageResult): void {
+    sendPage(res, result, this.secure);
+  }
+}

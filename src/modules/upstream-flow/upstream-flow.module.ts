@@ -1,0 +1,33 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import cookieParser from 'cookie-parser';
+import { Application } from '../applications/application.entity';
+import { ConsoleModule } from '../console/console.module';
+import { OAuthModule } from '../oauth/oauth.module';
+import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
+import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
+import { AccountUpstreamsController } from './account-upstreams.controller';
+import { UpstreamFlowController } from './upstream-flow.controller';
+import { UpstreamFlowService } from './upstream-flow.service';
+
+/**
+ * Sign-in through upstream providers (issue 11 items 2 and 4). Its own folder, not under
+ * upstreams/: it continues OAuth requests (imports oauth), while oauth imports upstreams for the
+ * login page and userinfo, and feature folders must not import each other both ways.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Application]),
+    OAuthModule,
+    ConsoleModule, // the account page's list of bound upstreams
+    UpstreamProvidersModule,
+    UpstreamIdentitiesModule,
+  ],
+  controllers: [UpstreamFlowController, AccountUpstreamsController],
+  providers: [UpstreamFlowService],
+})
+export class UpstreamFlowModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(cookieParser()).forRoutes(UpstreamFlowController);
+  }
+}

@@ -1,0 +1,234 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { DataSource, Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { sha256Hex } from '../../common/crypto/hash';
+import { AppConfig } from '../../config/app-config';
+import { Application } from '../applications/application.entity';
+import { AuthorizeService, requestGone } from '../oauth/authorize.service';
+import { PageError } from '../oauth/oauth-error';
+import { SESSION_COOKIE, type BrowserContext, type PageResult } from '../oauth/page-result';
+import {
+  PendingAuthorizationsService,
+  type Pending,
+} from '../oauth/pending-authorizations.service';
+import { SessionService } from '../oauth/session.service';
+import type { Params } from '../oauth/steps/params';
+import { allowsProvider } from '../oauth/steps/upstream-providers';
+import type { User } from '../users/user.entity';
+import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
+import {
+  UpstreamError,
+  type StartParams,
+  type UpstreamProvider,
+} from '../upstreams/providers/upstream-provider';
+import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
+import { authorizeQueryOf } from './direct-entry';
+import {
+  ATTEMPT_COOKIE,
+  ATTEMPT_TTL_SECONDS,
+  AttemptSealer,
+  type UpstreamAttempt,
+} from './upstream-attempt';
+import { upstreamFailure } from './upstream-pages';
+
+/**
+ * Sign-in through an upstream provider (issue 11 item 2): start sends the browser to the
+ * provider with fresh state (+ PKCE verifier and nonce) sealed in a cookie; the callback checks
+ * them, has the provider kind complete the exchange, finds or creates the user, signs in and
+ * continues the authorization request exactly as POST /oauth2/login does.
+ */
+@Injectable()
+export class UpstreamFlowService {
+  private readonly logger = new Logger('UpstreamFlow');
+  private readonly sealer: AttemptSealer;
+
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly providers: UpstreamProvidersService,
+    private readonly identities: UpstreamIdentitiesService,
+    private readonly authorize: AuthorizeService,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly sessions: SessionService,
+    private readonly clock: Clock,
+  ) {
+    this.sealer = new AttemptSealer(config.sessionSecret);
+  }
+
+  /** GET /api/auth/upstream/{providerId}/start?request=… (the login page's links). */
+  async start(providerId: string, sealedRequest: unknown): Promise<PageResult> {
+    const pending = await this.pending.find(sealedRequest);
+    if (!pending) throw requestGone();
+    const provider = await this.allowedProvider(providerId, pending);
+    const attempt: UpstreamAttempt = {
+      providerId: provider.id,
+      state: random(),
+      nonce: random(),
+      codeVerifier: random(),
+      request: pending.sealed,
+      exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
+    };
+    const location = await this.guard(() =>
+      this.providers.authorizationUrl(provider, this.startParams(provider, attempt)),
+    );
+    return {
+      status: 302,
+      location,
+      cookies: [
+        { name: ATTEMPT_COOKIE, value: this.sealer.seal(attempt), maxAge: ATTEMPT_TTL_SECONDS },
+      ],
+    };
+  }
+
+  /**
+   * GET /api/auth/upstream/{providerId}?redirect=<this service's /oauth2/authorize URL> (issue 11
+   * item 4): validates that authorization request and starts the provider at once.
+   */
+  async direct(
+    providerId: string,
+    redirect: unknown,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const query = authorizeQueryOf(redirect, this.config.publicBaseUrl);
+    if (!query) {
+      throw new PageError(
+        400,
+        'Invalid request',
+        'redirect must be an authorization request URL of this service (/oauth2/authorize).',
+      );
+    }
+    const checked = await this.authorize.check(query);
+    if ('status' in checked) return checked;
+    // prompt=none never involves a provider: the ordinary silent answer.
+    if (checked.request.prompt === 'none') return this.authorize.start(query, browser);
+    return this.start(providerId, this.pending.create(checked.request));
+  }
+
+  /** GET /api/auth/upstream/{providerId}/callback: the provider's answer. */
+  async callback(
+    providerId: string,
+    query: Params,
+    attemptCookie: string | undefined,
+  ): Promise<PageResult> {
+    const attempt = this.openAttempt(providerId, attemptCookie);
+    const answered = typeof query.state === 'string' ? query.state : '';
+    if (!sameSecret(answered, attempt.state)) throw upstreamFailure('invalid_state');
+    if (!(await this.spend(attempt))) throw upstreamFailure('replayed');
+    const pending = await this.pending.find(attempt.request);
+    if (!pending) throw requestGone();
+    const provider = await this.allowedProvider(providerId, pending);
+    const callbackQuery = stringsOf(query);
+    const profile = await this.guard(() =>
+      this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
+    );
+    const outcome = await this.identities.signIn({
+      providerId: provider.id,
+      subject: profile.subject,
+      profile: {
+        username: profile.username,
+        email: profile.email,
+        emailVerified: profile.emailVerified,
+        avatar: profile.avatar,
+        providerData: profile.providerData,
+      },
+    });
+    if (outcome.kind === 'email_taken') throw upstreamFailure('email_taken', provider.displayName);
+    return this.signIn(outcome.user, pending);
+  }
+
+  /** As POST /oauth2/login after a correct password: session, then consent or a code. */
+  private async signIn(user: User, pending: Pending): Promise<PageResult> {
+    const session = await this.sessions.create(user.id, 'upstream');
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    if (!application) throw requestGone();
+    const next = await this.authorize.proceed(application, user, pending.request, pending, 302);
+    return {
+      ...next,
+      cookies: [
+        ...(next.cookies ?? []),
+        { name: SESSION_COOKIE, value: session.cookieValue, maxAge: session.maxAgeSeconds },
+        { name: ATTEMPT_COOKIE, value: '', maxAge: 0 },
+      ],
+    };
+  }
+
+  private openAttempt(providerId: string, cookie: string | undefined): UpstreamAttempt {
+    const attempt = this.sealer.open(cookie);
+    const now = this.clock.now().getTime() / 1000;
+    if (!attempt || attempt.exp <= now || attempt.providerId !== providerId) {
+      throw upstreamFailure('no_attempt');
+    }
+    return attempt;
+  }
+
+  /**
+   * The provider, when it is configured, enabled and allowed by the request's
+   * upstream_providers: a provider outside that list can neither start nor complete it.
+   */
+  private async allowedProvider(providerId: string, pending: Pending): Promise<UpstreamProvider> {
+    const provider = await this.providers.find(providerId);
+    if (!provider || !allowsProvider(pending.request.upstreamProviders, provider)) {
+      throw upstreamFailure('not_offered');
+    }
+    if (pending.request.prompt === 'none') throw requestGone();
+    return provider;
+  }
+
+  private startParams(provider: UpstreamProvider, attempt: UpstreamAttempt): StartParams {
+    const callback = new URL(
+      `/api/auth/upstream/${encodeURIComponent(provider.id)}/callback`,
+      this.config.publicBaseUrl,
+    );
+    // DiscourseConnect has no `state`: its return_sso_url is ours to choose, so it carries it.
+    if (provider.kind === 'discourse') callback.searchParams.set('state', attempt.state);
+    return {
+      state: attempt.state,
+      nonce: attempt.nonce,
+      codeVerifier: attempt.codeVerifier,
+      redirectUri: callback.toString(),
+    };
+  }
+
+  /** Single use: the first callback with this state records it; any later one is a replay. */
+  private async spend(attempt: UpstreamAttempt): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(
+      `INSERT INTO oauth_spent_authorization_requests (id, expires_at) VALUES ($1, $2)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [sha256Hex(`upstream-state:${attempt.state}`), new Date(attempt.exp * 1000)],
+    );
+    return rows.length > 0;
+  }
+
+  /** Provider failures become a page; the detail goes to the log, never to the browser. */
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      this.logger.warn(`Upstream sign-in failed (${error.reason}): ${error.message}`);
+      throw upstreamFailure(error.reason);
+    }
+  }
+}
+
+function random(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The callback's query as the kinds take it: single string values only. */
+function stringsOf(query: Params): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value === 'string') result[name] = value;
+  }
+  return result;
+}

@@ -1,0 +1,307 @@
+import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
+import { createUser } from '../factories';
+import {
+  authorizeParams,
+  authorizePath,
+  approveFrom,
+  browser,
+  ISSUER,
+  oauthSetup,
+  pkce,
+  query,
+  REDIRECT_URI,
+  tokenRequest,
+  type Agent,
+} from '../utils/oauth';
+import { startOidcUpstream, visitUpstream, type OidcUpstream } from '../utils/upstream-oidc';
+import { createTestApp, TestApp } from '../utils/test-app';
+
+const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
+
+/** Sign-in through an upstream provider, end to end over HTTP (issue 11 items 2-4). */
+describe('Upstream sign-in flow', () => {
+  let t: TestApp;
+  let upstream: OidcUpstream;
+  beforeAll(async () => {
+    t = await createTestApp();
+    upstream = await startOidcUpstream([CALLBACK]);
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await t.close();
+  });
+  beforeEach(async () => {
+    await t.truncate();
+    upstream.account = {
+      sub: 'corp-42',
+      email: 'dana@corp.example',
+      email_verified: true,
+      preferred_username: 'dana',
+    };
+  });
+
+  async function setup() {
+    const { application } = await oauthSetup(t.app);
+    await t.app.get(UpstreamProvidersService).create({
+      id: 'corp',
+      displayName: 'Corp SSO',
+      kind: 'oidc',
+      clientId: upstream.clientId,
+      clientSecret: upstream.clientSecret,
+      settings: { issuer: upstream.issuer },
+    });
+    return application;
+  }
+
+  /** /oauth2/authorize → the login page; returns the page. */
+  async function loginPage(
+    agent: Agent,
+    clientId: string,
+    extra: Record<string, string> = {},
+    challenge = pkce().challenge,
+  ) {
+    const start = await agent.get(
+      authorizePath({ ...authorizeParams({ clientId, challenge }), ...extra }),
+    );
+    expect(start.status).toBe(302);
+    return agent.get(start.headers.location);
+  }
+
+  const startLink = (html: string): string => {
+    const href = /href="(\/api\/auth\/upstream\/corp\/start\?request=[^"]+)"/.exec(html)?.[1];
+    if (!href) throw new Error('no start link on the page');
+    return href.replace(/&amp;/g, '&');
+  };
+
+  /** Login page → start → the upstream signs in → the callback path on this service. */
+  async function throughUpstream(agent: Agent, clientId: string, challenge?: string) {
+    const page = await loginPage(agent, clientId, {}, challenge);
+    const start = await agent.get(startLink(page.text));
+    expect(start.status).toBe(302);
+    return visitUpstream(start.headers.location, ISSUER);
+  }
+
+  it('signs a new person in through the provider, creates the user and issues a code after consent', async () => {
+    const application = await setup();
+    const agent = browser(t.app);
+    const callback = await throughUpstream(agent, application.clientId);
+    expect(callback).toMatch(/^\/api\/auth\/upstream\/corp\/callback\?/);
+    const back = await agent.get(callback);
+    expect(back.status).toBe(302);
+    expect(back.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
+    const { code } = await approveFrom(agent, back.headers.location);
+    expect(code).toEqual(expect.any(String));
+
+    const users = await t.dataSource.query(
+      "SELECT username, email, email_verified, password_hash FROM users WHERE username <> 'alice'",
+    );
+    expect(users).toEqual([
+      { username: 'dana', email: 'dana@corp.example', email_verified: true, password_hash: null },
+    ]);
+    const sessions = await t.dataSource.query('SELECT auth_method FROM oauth_sessions');
+    expect(sessions).toEqual([{ auth_method: 'upstream' }]);
+
+    // The same upstream account signs in to the same user; the earlier grant covers the scopes.
+    const again = browser(t.app);
+    const second = await again.get(await throughUpstream(again, application.clientId));
+    expect(second.status).toBe(302);
+    expect(query(second.headers.location).code).toEqual(expect.any(String));
+    const [{ count }] = await t.dataSource.query('SELECT count(*)::int AS count FROM users');
+    expect(count).toBe(2);
+  });
+
+  it('puts the bound identity in userinfo upstreams', async () => {
+    const application = await setup();
+    const agent = browser(t.app);
+    const { verifier, challenge } = pkce();
+    const back = await agent.get(await throughUpstream(agent, application.clientId, challenge));
+    const { code } = await approveFrom(agent, back.headers.location);
+    const token = await tokenRequest(t.app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: application.clientId,
+      code_verifier: verifier,
+    });
+    expect(token.status).toBe(200);
+    const res = await t
+      .http()
+      .get('/api/oauth2/userinfo')
+      .set('Authorization', `Bearer ${token.body.access_token as string}`);
+    expect(res.body).toMatchObject({ username: 'dana', email: 'dana@corp.example' });
+    expect(res.body.upstreams).toEqual([
+      {
+        id: 1,
+        upstream_type: 'corp',
+        upstream_user_id: 'corp-42',
+        username: 'dana',
+        provider_data: { iss: upstream.issuer },
+      },
+    ]);
+  });
+
+  it('refuses a replayed callback, even with the attempt cookie copied', async () => {
+    const application = await setup();
+    const agent = browser(t.app);
+    const page = await loginPage(agent, application.clientId);
+    const start = await agent.get(startLink(page.text));
+    const cookie = (start.headers['set-cookie'] as unknown as string[])
+      .map((line) => line.split(';')[0])
+      .find((pair) => pair.startsWith('idsvc_upstream='));
+    const callback = await visitUpstream(start.headers.location, ISSUER);
+    expect((await agent.get(callback)).status).toBe(302);
+    const replay = await t
+      .http()
+      .get(callback)
+      .set('Cookie', cookie ?? '');
+    expect(replay.status).toBe(400);
+    expect(replay.text).toContain('already used');
+  });
+
+  it('refuses a callback whose state is not the one sealed in this browser', async () => {
+    const application = await setup();
+    const agent = browser(t.app);
+    const callback = await throughUpstream(agent, application.clientId);
+    const forged = callback.replace(/state=[^&]+/, 'state=forged');
+    const res = await agent.get(forged);
+    expect(res.status).toBe(400);
+    // Another browser (no attempt cookie) cannot use the genuine answer either.
+    const other = await browser(t.app).get(callback);
+    expect(other.status).toBe(400);
+    expect(other.text).toContain('Sign-in expired');
+    const [{ count }] = await t.dataSource.query('SELECT count(*)::int AS count FROM users');
+    expect(count).toBe(1);
+  });
+
+  it('ends on a clear page when the person refuses at the provider', async () => {
+    const application = await setup();
+    const agent = browser(t.app);
+    const page = await loginPage(agent, application.clientId);
+    const start = await agent.get(startLink(page.text));
+    const state = new URL(start.headers.location).searchParams.get('state');
+    const res = await agent.get(
+      `/api/auth/upstream/corp/callback?error=access_denied&state=${state}`,
+    );
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('Sign-in cancelled');
+  });
+
+  it('never links to an existing account because of a matching email', async () => {
+    const application = await setup();
+    await createUser(t.app, { username: 'dana-local', email: 'dana@corp.example' });
+    const agent = browser(t.app);
+    const res = await agent.get(await throughUpstream(agent, application.clientId));
+    expect(res.status).toBe(409);
+    expect(res.text).toContain('Account already exists');
+    expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
+  });
+
+  describe('upstream_providers', () => {
+    it('offers the configured providers it names, ignoring unknown names', async () => {
+      const application = await setup();
+      const all = await loginPage(browser(t.app), application.clientId);
+      expect(all.text).toContain('Sign in with Corp SSO');
+      expect(all.text).toContain('name="password"');
+
+      const named = await loginPage(browser(t.app), application.clientId, {
+        upstream_providers: 'corp,nope',
+      });
+      expect(named.status).toBe(200);
+      expect(named.text).toContain('Sign in with Corp SSO');
+      expect(named.text).not.toContain('name="password"');
+
+      const passwordOnly = await loginPage(browser(t.app), application.clientId, {
+        upstream_providers: 'password',
+      });
+      expect(passwordOnly.text).not.toContain('Corp SSO');
+      expect(passwordOnly.text).toContain('name="password"');
+    });
+
+    it('answers an error page when the list leaves no sign-in method', async () => {
+      const application = await setup();
+      const res = await loginPage(browser(t.app), application.clientId, {
+        upstream_providers: 'nope',
+      });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('No sign-in method');
+    });
+
+    it('lets no provider outside the list start or complete the request', async () => {
+      const application = await setup();
+      const agent = browser(t.app);
+      const page = await loginPage(agent, application.clientId, { upstream_providers: 'password' });
+      const request = /name="request" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+      const res = await agent.get(
+        `/api/auth/upstream/corp/start?request=${encodeURIComponent(request)}`,
+      );
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('not offered');
+      // An answer from another provider than the one started is refused too.
+      const callback = await throughUpstream(agent, application.clientId);
+      const other = await agent.get(callback.replace('/corp/', '/github/'));
+      expect(other.status).toBe(400);
+    });
+
+    it('refuses the password form when the list leaves it out', async () => {
+      const application = await setup();
+      const agent = browser(t.app);
+      const page = await loginPage(agent, application.clientId, { upstream_providers: 'corp' });
+      const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text);
+      expect(csrf).toBeNull();
+      const request = /request=([^"&]+)/.exec(startLink(page.text))?.[1] ?? '';
+      const res = await agent
+        .post('/oauth2/login')
+        .type('form')
+        .send({
+          request: decodeURIComponent(request),
+          csrf_token: 'x',
+          username: 'alice',
+          password: 'y',
+        });
+      expect(res.status).toBe(403); // the CSRF check comes first, as for every form
+    });
+  });
+
+  describe('direct entry', () => {
+    it("starts the provider at once for this service's authorization request", async () => {
+      const application = await setup();
+      const agent = browser(t.app);
+      const { challenge } = pkce();
+      const redirect = `${ISSUER}${authorizePath(authorizeParams({ clientId: application.clientId, challenge }))}`;
+      const start = await agent.get(
+        `/api/auth/upstream/corp?redirect=${encodeURIComponent(redirect)}`,
+      );
+      expect(start.status).toBe(302);
+      expect(start.headers.location).toMatch(new RegExp(`^${upstream.issuer}/`));
+      const back = await agent.get(await visitUpstream(start.headers.location, ISSUER));
+      expect(back.status).toBe(302);
+      expect(back.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
+    });
+
+    it('refuses a redirect that is not an authorization request URL of this service', async () => {
+      await setup();
+      for (const redirect of [
+        'https://evil.example/oauth2/authorize?client_id=x',
+        `${ISSUER}/oauth2/login`,
+        '//evil.example/oauth2/authorize',
+      ]) {
+        const res = await browser(t.app).get(
+          `/api/auth/upstream/corp?redirect=${encodeURIComponent(redirect)}`,
+        );
+        expect([redirect, res.status, res.headers.location]).toEqual([redirect, 400, undefined]);
+      }
+    });
+
+    it('answers prompt=none silently, without the provider', async () => {
+      const application = await setup();
+      const { challenge } = pkce();
+      const redirect = `${ISSUER}${authorizePath({ ...authorizeParams({ clientId: application.clientId, challenge }), prompt: 'none' })}`;
+      const res = await browser(t.app).get(
+        `/api/auth/upstream/corp?redirect=${encodeURIComponent(redirect)}`,
+      );
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toMatch(new RegExp(`^${REDIRECT_URI}\\?`));
+      expect(query(res.headers.location).error).toBe('login_required');
+    });
+  });
+});
