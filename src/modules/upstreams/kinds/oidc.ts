@@ -148,9 +148,16 @@ function asUpstreamError(
   ) {
     return new UpstreamError('unavailable', 'the provider could not be reached');
   }
-  if (typeof err?.message === 'string' && /unexpected "state"/i.test(err.message)) {
+  // openid-client wraps oauth4webapi's error, whose message names the claim or parameter.
+  const inner = err?.cause instanceof Error ? err.cause.message : '';
+  if (/unexpected "state"/i.test(inner)) {
     return new UpstreamError('invalid_state', 'the callback state does not match');
   }
-  const detail = typeof err?.message === 'string' ? err.message.slice(0, 200) : 'rejected';
+  const body = err?.cause as { error?: unknown } | undefined;
+  const detail = (
+    inner ||
+    (typeof body?.error === 'string' ? `token endpoint error ${body.error}` : '') ||
+    (typeof err?.message === 'string' ? err.message : 'rejected')
+  ).slice(0, 200);
   return new UpstreamError(fallback, `the provider's answer was rejected: ${detail}`);
 }
