@@ -1,5 +1,6 @@
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../factories';
+import { consoleSession } from '../utils/console';
 import {
   authorizeParams,
   authorizePath,
@@ -302,6 +303,68 @@ describe('Upstream sign-in flow', () => {
       expect(res.status).toBe(302);
       expect(res.headers.location).toMatch(new RegExp(`^${REDIRECT_URI}\\?`));
       expect(query(res.headers.location).error).toBe('login_required');
+    });
+  });
+
+  describe('binding while signed in (console)', () => {
+    async function bindAs(userId: string) {
+      const console = await consoleSession(t, userId);
+      const started = await console.request('post', '/api/console/account/upstreams/corp/bind');
+      expect(started.status).toBe(200);
+      const attempt = (started.headers['set-cookie'] as unknown as string[])
+        .map((line) => line.split(';')[0])
+        .find((pair) => pair.startsWith('idsvc_upstream='));
+      const callback = await visitUpstream(started.body.location as string, ISSUER);
+      return { console, attempt: attempt ?? '', callback };
+    }
+
+    it('binds the provider account to the signed-in user, audited, and later signs in to it', async () => {
+      const application = await setup();
+      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const { console, attempt, callback } = await bindAs(alice.id);
+      const done = await t.http().get(callback).set('Cookie', `${console.cookie}; ${attempt}`);
+      expect(done.status).toBe(302);
+      expect(done.headers.location).toBe('/console/account');
+      const listed = await console.request('get', '/api/console/account/upstreams');
+      expect(listed.body).toEqual([
+        expect.objectContaining({ providerId: 'corp', subject: 'corp-42', username: 'dana' }),
+      ]);
+      const audit = await t.dataSource.query('SELECT action, actor_user_id, target FROM audit_log');
+      expect(audit).toEqual([
+        {
+          action: 'upstream.bind',
+          actor_user_id: alice.id,
+          target: `upstream:${listed.body[0].id}`,
+        },
+      ]);
+      // Signing in through the provider now lands in alice's account, no new user.
+      const agent = browser(t.app);
+      const back = await agent.get(await throughUpstream(agent, application.clientId));
+      expect(back.status).toBe(302);
+      const sessions = await t.dataSource.query(
+        "SELECT user_id FROM oauth_sessions WHERE auth_method = 'upstream'",
+      );
+      expect(sessions).toEqual([{ user_id: alice.id }]);
+    });
+
+    it('refuses an upstream account another user holds', async () => {
+      const application = await setup();
+      const agent = browser(t.app);
+      await agent.get(await throughUpstream(agent, application.clientId)); // creates dana
+      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const { console, attempt, callback } = await bindAs(alice.id);
+      const res = await t.http().get(callback).set('Cookie', `${console.cookie}; ${attempt}`);
+      expect(res.status).toBe(409);
+      expect(res.text).toContain('bound to another account');
+    });
+
+    it('finishes only with the session of the user who started it', async () => {
+      await setup();
+      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const { attempt, callback } = await bindAs(alice.id);
+      const res = await t.http().get(callback).set('Cookie', attempt);
+      expect(res.status).toBe(400);
+      expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
     });
   });
 });

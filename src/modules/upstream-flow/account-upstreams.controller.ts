@@ -1,9 +1,16 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppConfig } from '../../config/app-config';
+import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { SessionAuth } from '../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
 import type { UpstreamIdentity } from '../upstreams/identities/upstream-identity.entity';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { PageError } from '../oauth/oauth-error';
+import { UpstreamFlowService } from './upstream-flow.service';
 
 /** One upstream account bound to the signed-in user, as the console's account page shows it. */
 export class AccountUpstreamView {
@@ -15,19 +22,64 @@ export class AccountUpstreamView {
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastUsedAt!: string | null;
 }
 
+/** Where the browser goes to bind a provider (the console navigates there). */
+export class BindStartView {
+  @ApiProperty({ description: "The provider's authorization URL" }) location!: string;
+}
+
 /** The account page's bound upstream accounts (issue 11 item 3). */
 @ApiTags('console')
 @SessionAuth()
 @ConsoleRoute()
 @Controller('api/console/account/upstreams')
 export class AccountUpstreamsController {
-  constructor(private readonly identities: UpstreamIdentitiesService) {}
+  private readonly secure: boolean;
+
+  constructor(
+    private readonly identities: UpstreamIdentitiesService,
+    private readonly flow: UpstreamFlowService,
+    @Inject(AppConfig) config: AppConfig,
+  ) {
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
 
   @Get()
   @ApiOperation({ summary: "The signed-in user's bound upstream accounts, oldest first" })
   @ApiOkResponse({ type: [AccountUpstreamView] })
   async listAccountUpstreams(@ConsoleActor() actor: ConsoleActor): Promise<AccountUpstreamView[]> {
     return (await this.identities.listForUser(actor.user.id)).map(toView);
+  }
+
+  @Post(':providerId/bind')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Start binding an upstream provider to the signed-in user',
+    description:
+      'Sets the HttpOnly attempt cookie idsvc_upstream and answers the provider URL to navigate to; the provider returns to /api/auth/upstream/{providerId}/callback, which binds the account (refused when another user holds it), records upstream.bind in the audit log and redirects to /console/account.',
+  })
+  @ApiOkResponse({ type: BindStartView })
+  @ApiErrorResponse(404, 'not_found: no such enabled provider')
+  async startUpstreamBinding(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('providerId') providerId: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<BindStartView> {
+    const result = await this.flow.startBind(actor.user.id, providerId).catch((error: unknown) => {
+      if (error instanceof PageError) {
+        throw new AppError(ErrorCode.NotFound, 'No such upstream provider');
+      }
+      throw error;
+    });
+    for (const cookie of result.cookies ?? []) {
+      res.cookie(cookie.name, cookie.value, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.secure,
+        path: '/',
+        maxAge: (cookie.maxAge ?? 0) * 1000,
+      });
+    }
+    return { location: result.location ?? '' };
   }
 }
 

@@ -7,12 +7,16 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * must equal the one sealed here.
  */
 export interface UpstreamAttempt {
+  /** sign-in continues an authorization request; bind adds the identity to a signed-in user. */
+  purpose: 'sign-in' | 'bind';
   providerId: string;
   state: string;
   nonce: string;
   codeVerifier: string;
-  /** The sealed pending authorization request the trip continues. */
-  request: string;
+  /** sign-in: the sealed pending authorization request the trip continues. */
+  request?: string;
+  /** bind: the signed-in user who asked; the callback must come with that user's session. */
+  userId?: string;
   /** Unix time in seconds after which the answer is refused. */
   exp: number;
 }

@@ -51,7 +51,8 @@ export class UpstreamFlowController {
     const cookies = (req.cookies ?? {}) as Record<string, unknown>;
     const attempt =
       typeof cookies[ATTEMPT_COOKIE] === 'string' ? cookies[ATTEMPT_COOKIE] : undefined;
-    this.send(res, await this.flow.callback(providerId, req.query, attempt));
+    const browser = browserContext(req, this.secure);
+    this.send(res, await this.flow.callback(providerId, req.query, attempt, browser));
   }
 
   @Get(':providerId')

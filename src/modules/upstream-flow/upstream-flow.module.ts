@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
+import { AuditModule } from '../audit/audit.module';
 import { ConsoleModule } from '../console/console.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
@@ -20,6 +21,7 @@ import { UpstreamFlowService } from './upstream-flow.service';
     TypeOrmModule.forFeature([Application]),
     OAuthModule,
     ConsoleModule, // the account page's list of bound upstreams
+    AuditModule, // binding is recorded in the audit log
     UpstreamProvidersModule,
     UpstreamIdentitiesModule,
   ],

@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/hash';
 import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
+import { AuditLog } from '../audit/audit-log.service';
 import { AuthorizeService, requestGone } from '../oauth/authorize.service';
 import { PageError } from '../oauth/oauth-error';
 import { SESSION_COOKIE, type BrowserContext, type PageResult } from '../oauth/page-result';
@@ -54,6 +55,7 @@ export class UpstreamFlowService {
     private readonly pending: PendingAuthorizationsService,
     private readonly sessions: SessionService,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {
     this.sealer = new AttemptSealer(config.sessionSecret);
   }
@@ -64,6 +66,7 @@ export class UpstreamFlowService {
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
     const attempt: UpstreamAttempt = {
+      purpose: 'sign-in',
       providerId: provider.id,
       state: random(),
       nonce: random(),
@@ -71,6 +74,32 @@ export class UpstreamFlowService {
       request: pending.sealed,
       exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
     };
+    return this.toProvider(provider, attempt);
+  }
+
+  /**
+   * Binding another provider to the signed-in user (issue 11 item 3), started from the console
+   * (POST with its CSRF token, so no other site can start it and bind its own upstream account
+   * to the victim's).
+   */
+  async startBind(userId: string, providerId: string): Promise<PageResult> {
+    const provider = await this.providers.find(providerId);
+    if (!provider || !allowsProvider(null, provider)) throw upstreamFailure('not_offered');
+    return this.toProvider(provider, {
+      purpose: 'bind',
+      providerId: provider.id,
+      state: random(),
+      nonce: random(),
+      codeVerifier: random(),
+      userId,
+      exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
+    });
+  }
+
+  private async toProvider(
+    provider: UpstreamProvider,
+    attempt: UpstreamAttempt,
+  ): Promise<PageResult> {
     const location = await this.guard(() =>
       this.providers.authorizationUrl(provider, this.startParams(provider, attempt)),
     );
@@ -112,11 +141,13 @@ export class UpstreamFlowService {
     providerId: string,
     query: Params,
     attemptCookie: string | undefined,
+    browser: BrowserContext,
   ): Promise<PageResult> {
     const attempt = this.openAttempt(providerId, attemptCookie);
     const answered = typeof query.state === 'string' ? query.state : '';
     if (!sameSecret(answered, attempt.state)) throw upstreamFailure('invalid_state');
     if (!(await this.spend(attempt))) throw upstreamFailure('replayed');
+    if (attempt.purpose === 'bind') return this.finishBind(attempt, query, browser);
     const pending = await this.pending.find(attempt.request);
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
@@ -137,6 +168,46 @@ export class UpstreamFlowService {
     });
     if (outcome.kind === 'email_taken') throw upstreamFailure('email_taken', provider.displayName);
     return this.signIn(outcome.user, pending);
+  }
+
+  private async finishBind(
+    attempt: UpstreamAttempt,
+    query: Params,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (!user || user.id !== attempt.userId) throw upstreamFailure('no_attempt');
+    const provider = await this.providers.find(attempt.providerId);
+    if (!provider) throw upstreamFailure('not_offered');
+    const callbackQuery = stringsOf(query);
+    const profile = await this.guard(() =>
+      this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
+    );
+    const outcome = await this.identities.bind(user.id, {
+      providerId: provider.id,
+      subject: profile.subject,
+      profile: {
+        username: profile.username,
+        email: profile.email,
+        emailVerified: profile.emailVerified,
+        avatar: profile.avatar,
+        providerData: profile.providerData,
+      },
+    });
+    if (outcome.kind === 'taken') throw upstreamFailure('bound_elsewhere', provider.displayName);
+    await this.audit.record({
+      applicationId: null,
+      actorUserId: user.id,
+      action: 'upstream.bind',
+      target: `upstream:${outcome.identity.id}`,
+      details: { provider: provider.id, subject: profile.subject },
+      ip: browser.ip,
+    });
+    return {
+      status: 302,
+      location: '/console/account',
+      cookies: [{ name: ATTEMPT_COOKIE, value: '', maxAge: 0 }],
+    };
   }
 
   /** As POST /oauth2/login after a correct password: session, then consent or a code. */

@@ -41,6 +41,7 @@ describe('authorizeQueryOf', () => {
 
 describe(AttemptSealer.name, () => {
   const attempt: UpstreamAttempt = {
+    purpose: 'sign-in',
     providerId: 'github',
     state: 'st',
     nonce: 'no',

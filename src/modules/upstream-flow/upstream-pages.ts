@@ -8,7 +8,8 @@ export type UpstreamFailure =
   | 'replayed'
   | 'no_attempt'
   | 'not_offered'
-  | 'email_taken';
+  | 'email_taken'
+  | 'bound_elsewhere';
 
 const AGAIN = 'Return to the application and start again.';
 
@@ -18,6 +19,12 @@ export function upstreamFailure(
   providerName = 'the provider',
 ): PageError {
   switch (failure) {
+    case 'bound_elsewhere':
+      return new PageError(
+        409,
+        'Already bound to another account',
+        `This ${providerName} account is bound to another account here. Sign in to that account to unbind it first.`,
+      );
     case 'denied':
       return new PageError(
         403,
