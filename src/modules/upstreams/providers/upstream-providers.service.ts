@@ -5,6 +5,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AppConfig } from '../../../config/app-config';
 import type { KindClient } from '../kinds/kind-client';
+import { GithubKind } from '../kinds/github';
 import { OidcKind } from '../kinds/oidc';
 import { SecretBox } from './secret-box';
 import {
@@ -62,7 +63,7 @@ export class UpstreamProvidersService {
   ) {
     this.box = new SecretBox(config.sessionSecret);
     const oidc = new OidcKind();
-    this.kinds = { oidc, google: oidc };
+    this.kinds = { oidc, google: oidc, github: new GithubKind() };
   }
 
   // ---- configuration -------------------------------------------------------------------------
