@@ -1,6 +1,7 @@
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../factories';
 import { consoleSession } from '../utils/console';
+import { UpstreamIdentitiesService } from '../../src/modules/upstreams/identities/upstream-identities.service';
 import {
   authorizeParams,
   authorizePath,
@@ -8,6 +9,7 @@ import {
   browser,
   ISSUER,
   oauthSetup,
+  PASSWORD,
   pkce,
   query,
   REDIRECT_URI,
@@ -365,6 +367,57 @@ describe('Upstream sign-in flow', () => {
       const res = await t.http().get(callback).set('Cookie', attempt);
       expect(res.status).toBe(400);
       expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
+    });
+  });
+
+  describe('required upstream (application setting)', () => {
+    it('answers interaction_required to prompt=none until a required provider is bound', async () => {
+      const application = await setup();
+      await t.dataSource.query('UPDATE applications SET required_upstreams = $2 WHERE id = $1', [
+        application.id,
+        ['corp', 'other'],
+      ]);
+      const alice = await t.dataSource.query("SELECT id FROM users WHERE username = 'alice'");
+      const agent = browser(t.app);
+      // alice signs in with her password and consents: interactively she is refused (no binding).
+      const { challenge } = pkce();
+      const page = await loginPage(agent, application.clientId, {}, challenge);
+      const login = await agent
+        .post('/oauth2/login')
+        .type('form')
+        .send({
+          request: /name="request" value="([^"]+)"/.exec(page.text)?.[1] ?? '',
+          csrf_token: /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '',
+          username: 'alice',
+          password: PASSWORD,
+        });
+      expect(login.status).toBe(303);
+      expect(query(login.headers.location).error).toBe('access_denied');
+      const silent = () =>
+        agent.get(
+          authorizePath({
+            ...authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+            prompt: 'none',
+          }),
+        );
+      const refused = query((await silent()).headers.location);
+      expect(refused.error).toBe('interaction_required');
+      expect(refused.error_description).toContain('corp, other');
+
+      await t.app.get(UpstreamIdentitiesService).bind(alice[0].id, {
+        providerId: 'corp',
+        subject: 'corp-alice',
+        profile: {
+          username: 'alice',
+          email: null,
+          emailVerified: false,
+          avatar: null,
+          providerData: {},
+        },
+      });
+      const afterBind = await silent();
+      // Bound now: the next answer is about consent, no longer about the binding.
+      expect(query(afterBind.headers.location).error).toBe('consent_required');
     });
   });
 });

@@ -10,6 +10,7 @@ import { ConsoleSessionsAudit1795370000000 } from './1795370000000-ConsoleSessio
 import { Passkeys1795375000000 } from './1795375000000-Passkeys';
 import { UpstreamProviders1795380000000 } from './1795380000000-UpstreamProviders';
 import { UpstreamIdentities1795385000000 } from './1795385000000-UpstreamIdentities';
+import { RequiredUpstreams1795386000000 } from './1795386000000-RequiredUpstreams';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   Passkeys1795375000000,
   UpstreamProviders1795380000000,
   UpstreamIdentities1795385000000,
+  RequiredUpstreams1795386000000,
 ];

@@ -67,6 +67,13 @@ export class Application {
   @Column({ name: 'require_verified_email', type: 'boolean', default: false })
   requireVerifiedEmail!: boolean;
 
+  /**
+   * Upstream provider ids a user must have bound (one of them) to authorize (issue 11 item 5);
+   * empty: none required. Missing with prompt=none is interaction_required.
+   */
+  @Column({ name: 'required_upstreams', type: 'text', array: true, default: () => "'{}'" })
+  requiredUpstreams!: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

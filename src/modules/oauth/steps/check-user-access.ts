@@ -42,9 +42,30 @@ export async function checkUserAccess(
   if (application.requireVerifiedEmail && !user.emailVerified) {
     return denied('interaction_required', 'The application requires a verified email address');
   }
+  if (!(await hasRequiredUpstream(manager, application, user))) {
+    return denied(
+      'interaction_required',
+      `The application requires a bound account of one of: ${application.requiredUpstreams.join(', ')}`,
+    );
+  }
   return relation && scopeCovers(relation.grantedScope, scope)
     ? { kind: 'grant', relation }
     : { kind: 'consent', relation };
+}
+
+/** Issue 11 item 5: one of the application's required upstream providers is bound. */
+async function hasRequiredUpstream(
+  manager: EntityManager,
+  application: Application,
+  user: User,
+): Promise<boolean> {
+  const required = application.requiredUpstreams ?? [];
+  if (required.length === 0) return true;
+  const rows = await manager.query<unknown[]>(
+    'SELECT 1 FROM upstream_identities WHERE user_id = $1 AND provider_id = ANY($2) LIMIT 1',
+    [user.id, required],
+  );
+  return rows.length > 0;
 }
 
 async function quotaFull(
