@@ -2,11 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { ConsoleSessionGuard } from '../modules/console/console-session';
-
-// Set by @ConsoleSignIn() (src/modules/console/console-session.ts) on the routes that start a
-// session; test/e2e/openapi.e2e-spec.ts fails if sign-in starts to require one in the document.
-const CONSOLE_SIGN_IN = 'console:sign-in';
+import { CONSOLE_SIGN_IN, ConsoleSessionGuard } from '../modules/console/console-session';
 
 /** The methods on which ConsoleSessionGuard checks Origin, JSON bodies and the CSRF token. */
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);

@@ -36,7 +36,8 @@ export interface ConsoleActor {
 }
 
 export const CSRF_HEADER = 'x-csrf-token';
-const CONSOLE_SIGN_IN = 'console:sign-in';
+/** Metadata set by @ConsoleSignIn(); the OpenAPI builder reads it too (src/openapi). */
+export const CONSOLE_SIGN_IN = 'console:sign-in';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 type ConsoleRequest = Request & { consoleActor?: ConsoleActor };
