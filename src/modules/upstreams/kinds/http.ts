@@ -95,3 +95,8 @@ export function requireCode(query: Record<string, string>): string {
   }
   return code;
 }
+
+/** A provider-supplied scalar for an error message (never objects; bounded by the caller). */
+export function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}

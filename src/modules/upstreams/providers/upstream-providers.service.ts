@@ -5,8 +5,12 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AppConfig } from '../../../config/app-config';
 import type { KindClient } from '../kinds/kind-client';
+import { DiscourseKind } from '../kinds/discourse';
 import { GithubKind } from '../kinds/github';
+import { OAuth2Kind } from '../kinds/oauth2';
 import { OidcKind } from '../kinds/oidc';
+import { QqKind } from '../kinds/qq';
+import { WechatKind } from '../kinds/wechat';
 import { SecretBox } from './secret-box';
 import {
   isUpstreamKind,
@@ -63,7 +67,15 @@ export class UpstreamProvidersService {
   ) {
     this.box = new SecretBox(config.sessionSecret);
     const oidc = new OidcKind();
-    this.kinds = { oidc, google: oidc, github: new GithubKind() };
+    this.kinds = {
+      oidc,
+      google: oidc,
+      github: new GithubKind(),
+      wechat: new WechatKind(),
+      qq: new QqKind(),
+      discourse: new DiscourseKind(),
+      oauth2: new OAuth2Kind(),
+    };
   }
 
   // ---- configuration -------------------------------------------------------------------------
