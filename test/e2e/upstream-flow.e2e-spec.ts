@@ -379,7 +379,7 @@ describe('Upstream sign-in flow', () => {
       ]);
       const alice = await t.dataSource.query("SELECT id FROM users WHERE username = 'alice'");
       const agent = browser(t.app);
-      // alice signs in with her password and consents: interactively she is refused (no binding).
+      // alice signs in with her password but has no binding.
       const { challenge } = pkce();
       const page = await loginPage(agent, application.clientId, {}, challenge);
       const login = await agent
@@ -391,8 +391,9 @@ describe('Upstream sign-in flow', () => {
           username: 'alice',
           password: PASSWORD,
         });
+      // Interactively she is asked to bind one of them.
       expect(login.status).toBe(303);
-      expect(query(login.headers.location).error).toBe('access_denied');
+      expect(login.headers.location).toMatch(/^\/oauth2\/bind-upstream\?request=/);
       const silent = () =>
         agent.get(
           authorizePath({
@@ -418,6 +419,51 @@ describe('Upstream sign-in flow', () => {
       const afterBind = await silent();
       // Bound now: the next answer is about consent, no longer about the binding.
       expect(query(afterBind.headers.location).error).toBe('consent_required');
+    });
+
+    it('asks a signed-in user to bind a required provider, then continues the request', async () => {
+      const application = await setup();
+      await t.dataSource.query('UPDATE applications SET required_upstreams = $2 WHERE id = $1', [
+        application.id,
+        ['corp'],
+      ]);
+      const agent = browser(t.app);
+      const page = await loginPage(agent, application.clientId);
+      const login = await agent
+        .post('/oauth2/login')
+        .type('form')
+        .send({
+          request: /name="request" value="([^"]+)"/.exec(page.text)?.[1] ?? '',
+          csrf_token: /name="csrf_token" value="([^"]+)"/.exec(page.text)?.[1] ?? '',
+          username: 'alice',
+          password: PASSWORD,
+        });
+      const bindPage = await agent.get(login.headers.location);
+      expect(bindPage.status).toBe(200);
+      expect(bindPage.text).toContain('Bind Corp SSO');
+      const form = {
+        request: /name="request" value="([^"]+)"/.exec(bindPage.text)?.[1] ?? '',
+        csrf_token: /name="csrf_token" value="([^"]+)"/.exec(bindPage.text)?.[1] ?? '',
+      };
+      // Without the page's CSRF token nothing starts.
+      const forged = await agent
+        .post('/api/auth/upstream/corp/bind')
+        .type('form')
+        .send({ ...form, csrf_token: 'x' });
+      expect(forged.status).toBe(403);
+      const start = await agent.post('/api/auth/upstream/corp/bind').type('form').send(form);
+      expect(start.status).toBe(302);
+      const back = await agent.get(await visitUpstream(start.headers.location, ISSUER));
+      expect(back.status).toBe(302);
+      expect(back.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
+      const { code } = await approveFrom(agent, back.headers.location);
+      expect(code).toEqual(expect.any(String));
+      const bound = await t.dataSource.query(
+        'SELECT u.username FROM upstream_identities i JOIN users u ON u.id = i.user_id',
+      );
+      expect(bound).toEqual([{ username: 'alice' }]);
+      const audit = await t.dataSource.query('SELECT action FROM audit_log');
+      expect(audit).toEqual([{ action: 'upstream.bind' }]);
     });
   });
 });

@@ -86,6 +86,11 @@ export class AuthorizeService {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
     }
+    if (decision.kind === 'denied' && decision.missingUpstreams) {
+      // Issue 11 item 5: ask the signed-in user to bind one of the required providers.
+      const sealed = pending?.sealed ?? this.pending.create(request);
+      return { status, location: `/oauth2/bind-upstream?request=${encodeURIComponent(sealed)}` };
+    }
     if (pending !== null && !(await this.pending.take(pending))) throw requestGone();
     if (decision.kind === 'denied')
       return this.redirectError(

@@ -10,6 +10,7 @@ import { LoginService } from './login.service';
 import { OAuthError, PageError } from './oauth-error';
 import { cspSourceOf, SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
 import { consentPage } from './pages/consent.page';
+import { bindUpstreamPage } from './pages/bind-upstream.page';
 import { loginPage } from './pages/login.page';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService } from './session.service';
@@ -72,6 +73,35 @@ export class InteractionService {
       maxAge: session.maxAgeSeconds,
     };
     return { ...next, cookies: [...(next.cookies ?? []), cookie] };
+  }
+
+  /** Issue 11 item 5: the signed-in user lacks a required upstream binding. */
+  async showBindUpstream(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(requestId);
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (!user) {
+      return {
+        status: 302,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
+    }
+    const application = await this.application(pending);
+    const required = application.requiredUpstreams ?? [];
+    const providers = (await this.upstreamProviders.listEnabled()).filter((provider) =>
+      required.includes(provider.id),
+    );
+    const { browserValue, cookies } = this.csrf.browserValue(browser);
+    const html = bindUpstreamPage({
+      applicationName: application.name,
+      username: user.username,
+      requestId: pending.sealed,
+      csrfToken: this.csrf.tokenFor(browserValue, pending.id),
+      providers: providers.map((provider) => ({
+        displayName: provider.displayName,
+        action: `/api/auth/upstream/${encodeURIComponent(provider.id)}/bind`,
+      })),
+    });
+    return { status: 200, html, cookies };
   }
 
   async showConsent(requestId: unknown, browser: BrowserContext): Promise<PageResult> {

@@ -9,6 +9,7 @@ import { LogoutService } from './logout.service';
 import { PageExceptionFilter } from './page-exception.filter';
 import {
   AuthorizeDocs,
+  ShowBindUpstreamDocs,
   LogoutDocs,
   ShowConsentDocs,
   ShowLoginDocs,
@@ -65,6 +66,12 @@ export class OAuthPagesController {
   @SubmitConsentDocs()
   async submitConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.interaction.submitConsent(formOf(req), this.browser(req)));
+  }
+
+  @Get('bind-upstream')
+  @ShowBindUpstreamDocs()
+  async showBindUpstream(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.showBindUpstream(req.query.request, this.browser(req)));
   }
 
   @Get('logout')

@@ -64,7 +64,7 @@ import { UserinfoService } from './userinfo.service';
   ],
   // The console signs in with the same sessions and the same throttled password check; the
   // upstream sign-in flow (upstream-flow/) continues pending requests as a password login does.
-  exports: [SessionService, LoginService, AuthorizeService, PendingAuthorizationsService],
+  exports: [SessionService, LoginService, AuthorizeService, PendingAuthorizationsService, Csrf],
 })
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

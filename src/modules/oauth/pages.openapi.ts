@@ -202,3 +202,17 @@ export const LogoutDocs = (): MethodDecorator =>
     html(200, 'Signed out'),
     formRefusals(),
   );
+
+export const ShowBindUpstreamDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Bind a required upstream provider (HTML)',
+      description:
+        'Shown to a signed-in user when the application requires a bound account of a provider the user lacks (issue 11 item 5): one form per required provider, posting to /api/auth/upstream/{providerId}/bind; after binding the authorization continues.',
+    }),
+    OptionalSession(),
+    sealedQuery(),
+    html(200, 'The providers to bind'),
+    redirect(302, 'Not signed in: to the login page'),
+    expired(),
+  );

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
@@ -6,6 +6,7 @@ import { PageExceptionFilter } from '../oauth/page-exception.filter';
 import { browserContext, sendPage, type PageResult } from '../oauth/page-result';
 import { ATTEMPT_COOKIE } from './upstream-attempt';
 import {
+  BindRequiredUpstreamDocs,
   DirectUpstreamEntryDocs,
   StartUpstreamDocs,
   UpstreamCallbackDocs,
@@ -53,6 +54,21 @@ export class UpstreamFlowController {
       typeof cookies[ATTEMPT_COOKIE] === 'string' ? cookies[ATTEMPT_COOKIE] : undefined;
     const browser = browserContext(req, this.secure);
     this.send(res, await this.flow.callback(providerId, req.query, attempt, browser));
+  }
+
+  @Post(':providerId/bind')
+  @BindRequiredUpstreamDocs()
+  async bindRequiredUpstream(
+    @Param('providerId') providerId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const form =
+      req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object'
+        ? (req.body as Record<string, unknown>)
+        : {};
+    const browser = browserContext(req, this.secure);
+    this.send(res, await this.flow.startBindForRequest(providerId, form, browser));
   }
 
   @Get(':providerId')

@@ -88,3 +88,16 @@ export const DirectUpstreamEntryDocs = (): MethodDecorator =>
     ),
     page(403, 'The provider is not configured, disabled, or not allowed by upstream_providers'),
   );
+
+export const BindRequiredUpstreamDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Bind a provider the application requires (bind-upstream page form)',
+      description:
+        'Form fields request and csrf_token of /oauth2/bind-upstream; needs the session. Sends the browser to the provider; after the callback binds the account, the authorization request continues (consent or code).',
+    }),
+    provider(),
+    redirect('To the provider'),
+    page(400, 'Not signed in, or the request expired'),
+    page(403, 'Form expired (CSRF), or the provider is not one the application requires'),
+  );

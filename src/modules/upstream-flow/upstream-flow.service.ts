@@ -8,6 +8,7 @@ import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
 import { AuditLog } from '../audit/audit-log.service';
 import { AuthorizeService, requestGone } from '../oauth/authorize.service';
+import { Csrf } from '../oauth/csrf';
 import { PageError } from '../oauth/oauth-error';
 import { SESSION_COOKIE, type BrowserContext, type PageResult } from '../oauth/page-result';
 import {
@@ -56,6 +57,7 @@ export class UpstreamFlowService {
     private readonly sessions: SessionService,
     private readonly clock: Clock,
     private readonly audit: AuditLog,
+    private readonly csrf: Csrf,
   ) {
     this.sealer = new AttemptSealer(config.sessionSecret);
   }
@@ -92,6 +94,39 @@ export class UpstreamFlowService {
       nonce: random(),
       codeVerifier: random(),
       userId,
+      exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
+    });
+  }
+
+  /**
+   * POST /api/auth/upstream/{providerId}/bind from the bind-upstream page (issue 11 item 5): the
+   * signed-in user binds a provider the application requires, then the request continues.
+   */
+  async startBindForRequest(
+    providerId: string,
+    form: Params,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.pending.find(form.request);
+    if (!pending) throw requestGone();
+    if (!this.csrf.verify(browser.csrfCookie, pending.id, form.csrf_token)) {
+      throw new PageError(403, 'Form expired', 'Go back, reload the page and try again.');
+    }
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (!user) throw upstreamFailure('no_attempt');
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    const provider = await this.providers.find(providerId);
+    if (!application || !provider || !application.requiredUpstreams.includes(provider.id)) {
+      throw upstreamFailure('not_offered');
+    }
+    return this.toProvider(provider, {
+      purpose: 'bind',
+      providerId: provider.id,
+      state: random(),
+      nonce: random(),
+      codeVerifier: random(),
+      userId: user.id,
+      request: pending.sealed,
       exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
     });
   }
@@ -203,11 +238,17 @@ export class UpstreamFlowService {
       details: { provider: provider.id, subject: profile.subject },
       ip: browser.ip,
     });
-    return {
-      status: 302,
-      location: '/console/account',
-      cookies: [{ name: ATTEMPT_COOKIE, value: '', maxAge: 0 }],
-    };
+    const clear = { name: ATTEMPT_COOKIE, value: '', maxAge: 0 };
+    if (attempt.request === undefined) {
+      return { status: 302, location: '/console/account', cookies: [clear] };
+    }
+    // Bound for a required-upstream request: continue it as the login would.
+    const pending = await this.pending.find(attempt.request);
+    if (!pending) throw requestGone();
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    if (!application) throw requestGone();
+    const next = await this.authorize.proceed(application, user, pending.request, pending, 302);
+    return { ...next, cookies: [...(next.cookies ?? []), clear] };
   }
 
   /** As POST /oauth2/login after a correct password: session, then consent or a code. */

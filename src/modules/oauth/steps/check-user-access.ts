@@ -8,7 +8,8 @@ import { scopeCovers } from '../scopes';
 export type AccessDecision =
   | { kind: 'grant'; relation: AppUser | null }
   | { kind: 'consent'; relation: AppUser | null }
-  | { kind: 'denied'; error: OAuthError };
+  /** missingUpstreams: denied only for lack of a required upstream binding (issue 11 item 5). */
+  | { kind: 'denied'; error: OAuthError; missingUpstreams?: string[] };
 
 /**
  * May this signed-in user authorize this application for these scopes, and is consent still
@@ -43,10 +44,15 @@ export async function checkUserAccess(
     return denied('interaction_required', 'The application requires a verified email address');
   }
   if (!(await hasRequiredUpstream(manager, application, user))) {
-    return denied(
-      'interaction_required',
-      `The application requires a bound account of one of: ${application.requiredUpstreams.join(', ')}`,
-    );
+    const required = application.requiredUpstreams.join(', ');
+    return {
+      kind: 'denied',
+      error: new OAuthError(
+        'interaction_required',
+        `The application requires a bound account of one of: ${required}`,
+      ),
+      missingUpstreams: application.requiredUpstreams,
+    };
   }
   return relation && scopeCovers(relation.grantedScope, scope)
     ? { kind: 'grant', relation }
