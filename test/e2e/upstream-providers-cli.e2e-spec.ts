@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCommand } from '../../src/cli/run-command';
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { adminCommands } from '../factories';
+import { childEnv, runCli } from '../utils/cli';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 const SECRET = 'upstream-client-secret-7f3a9c';
@@ -120,6 +124,34 @@ describe('admin CLI: upstream providers', () => {
     const gone = await cli('upstream', 'show', 'github', '--json');
     expect(gone.exitCode).toBe(1);
     expect(onlyJson(gone.stdout)).toEqual({ error: 'not_found', message: expect.any(String) });
+  });
+
+  it('leaves out a provider whose secret no longer decrypts (SESSION_SECRET changed)', async () => {
+    await addGithub();
+    await cli(
+      'upstream',
+      'add',
+      'gh2',
+      '--kind',
+      'github',
+      '--name',
+      'GH2',
+      '--client-id',
+      'c',
+      '--client-secret',
+      SECRET,
+    );
+    // The github row's ciphertext moved to gh2: the provider id is the associated data.
+    await t.dataSource.query(
+      `UPDATE upstream_providers SET client_secret_sealed = (SELECT client_secret_sealed FROM upstream_providers WHERE id = 'github') WHERE id = 'gh2'`,
+    );
+    const service = t.app.get(UpstreamProvidersService);
+    expect((await service.listEnabled()).map((p) => p.id)).toEqual(['github']);
+    expect(await service.find('gh2')).toBeNull();
+    await cli('upstream', 'update', 'gh2', '--client-secret', 'set-again');
+    expect(await service.find('gh2')).toEqual(
+      expect.objectContaining({ clientSecret: 'set-again' }),
+    );
   });
 
   it('refuses bad input with {error, message}: duplicate id, unknown kind, missing settings', async () => {
@@ -262,5 +294,42 @@ describe('admin CLI: upstream providers', () => {
       profileUrl: 'https://a.example/me',
       profileFields: { subject: 'data.id', email: 'data.mail' },
     });
+  });
+});
+
+describe('admin CLI upstream commands as a process', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'cli-upstream-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('neither prints nor logs the secret, even at debug level', async () => {
+    const env = childEnv({ EMBEDDED_DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    const added = await runCli(
+      [
+        'upstream',
+        'add',
+        'google',
+        '--kind',
+        'google',
+        '--name',
+        'Google',
+        '--client-id',
+        'g',
+        '--client-secret',
+        SECRET,
+        '--json',
+      ],
+      env,
+    );
+    expect(added.code).toBe(0);
+    expect(onlyJson(added.stdout)).toEqual(
+      expect.objectContaining({ id: 'google', kind: 'google' }),
+    );
+    const shown = await runCli(['upstream', 'show', 'google'], env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('kind: google');
+    for (const out of [added, shown]) expect(out.stdout + out.stderr).not.toContain(SECRET);
   });
 });
