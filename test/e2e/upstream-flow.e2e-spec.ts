@@ -1,6 +1,12 @@
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../factories';
 import { consoleSession } from '../utils/console';
+import {
+  CONFIRMATION_HEADER,
+  confirmationToken,
+  newAuthenticator,
+  registerPasskey,
+} from '../utils/passkeys';
 import { UpstreamIdentitiesService } from '../../src/modules/upstreams/identities/upstream-identities.service';
 import {
   authorizeParams,
@@ -358,6 +364,51 @@ describe('Upstream sign-in flow', () => {
       const res = await t.http().get(callback).set('Cookie', `${console.cookie}; ${attempt}`);
       expect(res.status).toBe(409);
       expect(res.text).toContain('bound to another account');
+    });
+
+    it('unbinds with a passkey confirmation, audited, but never the last way to sign in', async () => {
+      await setup();
+      const identities = t.app.get(UpstreamIdentitiesService);
+      const profile = {
+        username: 'x',
+        email: null,
+        emailVerified: false,
+        avatar: null,
+        providerData: {},
+      };
+      // An account created by the provider: no password, one binding.
+      const created = await identities.signIn({ providerId: 'corp', subject: 'only', profile });
+      if (created.kind === 'email_taken') throw new Error('unexpected');
+      const console = await consoleSession(t, created.user.id);
+      const authenticator = newAuthenticator();
+      await registerPasskey(console, authenticator);
+      const [{ id }] = await t.dataSource.query('SELECT id FROM upstream_identities');
+      const unbind = async (withConfirmation: boolean) => {
+        const req = console.request('delete', `/api/console/account/upstreams/${id}`);
+        if (withConfirmation) {
+          req.set(
+            CONFIRMATION_HEADER,
+            await confirmationToken(console, authenticator, { action: 'upstream.unbind' }),
+          );
+        }
+        return req;
+      };
+      expect((await unbind(false)).body.error).toBe('passkey_confirmation_required');
+      const last = await unbind(true);
+      expect([last.status, last.body.error]).toEqual([409, 'conflict']);
+
+      await identities.bind(created.user.id, { providerId: 'other', subject: 'o-1', profile });
+      const done = await unbind(true);
+      expect(done.status).toBe(204);
+      expect(await t.dataSource.query('SELECT provider_id FROM upstream_identities')).toEqual([
+        { provider_id: 'other' },
+      ]);
+      const audit = await t.dataSource.query(
+        "SELECT target FROM audit_log WHERE action = 'upstream.unbind'",
+      );
+      expect(audit).toEqual([{ target: `upstream:${id}` }]);
+      const gone = await unbind(true);
+      expect(gone.status).toBe(404);
     });
 
     it('finishes only with the session of the user who started it', async () => {

@@ -109,6 +109,7 @@ export class ConfirmationTargets {
         await this.access.require(actor, target.applicationId!, 'owner');
         return;
       case 'passkey.register':
+      case 'upstream.unbind':
         return;
       case 'passkey.remove':
         await this.passkeys.get(actor.user.id, target.passkeyId!);

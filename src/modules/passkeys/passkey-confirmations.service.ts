@@ -23,6 +23,7 @@ export const CONFIRMATION_ACTIONS = [
   'application.delete',
   'passkey.register',
   'passkey.remove',
+  'upstream.unbind',
 ] as const;
 export type ConfirmationAction = (typeof CONFIRMATION_ACTIONS)[number];
 
@@ -46,6 +47,8 @@ export const ACTION_TARGET_FIELDS: Readonly<
   'application.delete': ['applicationId'],
   'passkey.register': [],
   'passkey.remove': ['passkeyId'],
+  // Not bound to one identity (no target column for it yet): any of the user's own, once.
+  'upstream.unbind': [],
 };
 
 /** A confirmation token is good for this long after the assertion (the issue: at most 5 minutes). */

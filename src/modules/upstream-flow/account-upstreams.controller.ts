@@ -1,8 +1,30 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import {
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Res,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import {
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
+import { AuditLog } from '../audit/audit-log.service';
+import {
+  PASSKEY_CONFIRMATION_HEADER,
+  PasskeyConfirmations,
+} from '../passkeys/passkey-confirmations.service';
 import { SessionAuth } from '../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
@@ -38,6 +60,8 @@ export class AccountUpstreamsController {
   constructor(
     private readonly identities: UpstreamIdentitiesService,
     private readonly flow: UpstreamFlowService,
+    private readonly confirmations: PasskeyConfirmations,
+    private readonly audit: AuditLog,
     @Inject(AppConfig) config: AppConfig,
   ) {
     this.secure = config.publicBaseUrl.startsWith('https://');
@@ -80,6 +104,53 @@ export class AccountUpstreamsController {
       });
     }
     return { location: result.location ?? '' };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Unbind an upstream account',
+    description:
+      'Needs an upstream.unbind passkey confirmation. Refused (409 conflict) when it is the last way to sign in at the login page (no password and no other binding). Recorded as upstream.unbind in the audit log.',
+  })
+  @ApiHeader({
+    name: 'X-Passkey-Confirmation',
+    required: true,
+    description: 'Confirmation token for upstream.unbind (POST /api/console/confirmations)',
+  })
+  @ApiNoContentResponse()
+  @ApiErrorResponse(403, 'passkey_confirmation_required')
+  @ApiErrorResponse(404, 'not_found: no such binding of this account')
+  @ApiErrorResponse(409, 'conflict: the last way to sign in')
+  async unbindAccountUpstream(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('id') id: string,
+    @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
+  ): Promise<void> {
+    const identityId = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN;
+    const owned = (await this.identities.listForUser(actor.user.id)).some(
+      (identity) => identity.id === identityId,
+    );
+    if (!owned) throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
+    await this.confirmations.consume(actor.user.id, 'upstream.unbind', {}, confirmation);
+    const outcome = await this.identities.unbind(actor.user.id, identityId);
+    if (outcome.kind === 'not_found') {
+      throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
+    }
+    if (outcome.kind === 'last_method') {
+      throw new AppError(
+        ErrorCode.Conflict,
+        'This is the last way to sign in to this account: set a password or bind another provider first',
+      );
+    }
+    await this.audit.record({
+      applicationId: null,
+      actorUserId: actor.user.id,
+      action: 'upstream.unbind',
+      target: `upstream:${identityId}`,
+      details: { provider: outcome.identity.providerId, subject: outcome.identity.subject },
+      ip: actor.ip,
+    });
   }
 }
 

@@ -5,6 +5,7 @@ import { Application } from '../applications/application.entity';
 import { AuditModule } from '../audit/audit.module';
 import { ConsoleModule } from '../console/console.module';
 import { OAuthModule } from '../oauth/oauth.module';
+import { PasskeysModule } from '../passkeys/passkeys.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { AccountUpstreamsController } from './account-upstreams.controller';
@@ -22,6 +23,7 @@ import { UpstreamFlowService } from './upstream-flow.service';
     OAuthModule,
     ConsoleModule, // the account page's list of bound upstreams
     AuditModule, // binding is recorded in the audit log
+    PasskeysModule, // unbinding spends an upstream.unbind confirmation
     UpstreamProvidersModule,
     UpstreamIdentitiesModule,
   ],

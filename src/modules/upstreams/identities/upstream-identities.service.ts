@@ -29,6 +29,9 @@ export type SignInOutcome =
   /** The provider vouches for an email another account holds: never linked by email alone. */
   | { kind: 'email_taken' };
 
+export type UnbindOutcome =
+  { kind: 'unbound'; identity: UpstreamIdentity } | { kind: 'not_found' } | { kind: 'last_method' };
+
 export type BindOutcome = { kind: 'bound'; identity: UpstreamIdentity } | { kind: 'taken' };
 
 const USERNAME_ATTEMPTS = 20;
@@ -91,6 +94,27 @@ export class UpstreamIdentitiesService {
         return { kind: 'taken' };
       throw error;
     }
+  }
+
+  /**
+   * Removes one of the user's bindings, unless it is the last way to sign in at the login page
+   * (no password and no other binding; passkeys sign in to the console only).
+   */
+  async unbind(userId: string, identityId: number): Promise<UnbindOutcome> {
+    return this.dataSource.transaction(async (manager) => {
+      // Locks the user's row: two concurrent unbinds cannot both see "another way" left.
+      const users = await manager.query<{ password_hash: string | null }[]>(
+        'SELECT password_hash FROM users WHERE id = $1 FOR UPDATE',
+        [userId],
+      );
+      const repo = manager.getRepository(UpstreamIdentity);
+      const identity = await repo.findOneBy({ id: identityId, userId });
+      if (!identity || users.length === 0) return { kind: 'not_found' };
+      const others = await repo.countBy({ userId });
+      if (users[0].password_hash === null && others <= 1) return { kind: 'last_method' };
+      await repo.delete({ id: identity.id });
+      return { kind: 'unbound', identity };
+    });
   }
 
   private async signInExisting(account: UpstreamAccount): Promise<SignInOutcome | null> {
