@@ -1,0 +1,90 @@
+import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
+import {
+  approveFrom,
+  authorizeParams,
+  authorizePath,
+  browser,
+  ISSUER,
+  oauthSetup,
+  pkce,
+  type Agent,
+} from '../utils/oauth';
+import { startGithubStandIn, type GithubStandIn } from '../utils/upstream-standins/github';
+import { visitUpstream } from '../utils/upstream-oidc';
+import { createTestApp, TestApp } from '../utils/test-app';
+
+/** The sign-in flow through the github kind and U1's GitHub stand-in on loopback (issue 11). */
+describe('Upstream sign-in flow with GitHub', () => {
+  let t: TestApp;
+  let github: GithubStandIn;
+  beforeAll(async () => {
+    t = await createTestApp();
+    github = await startGithubStandIn();
+  });
+  afterAll(async () => {
+    await github.close();
+    await t.close();
+  });
+  beforeEach(() => t.truncate());
+
+  async function start(agent: Agent): Promise<string> {
+    const { application } = await oauthSetup(t.app);
+    await t.app.get(UpstreamProvidersService).create({
+      id: 'github',
+      displayName: 'GitHub',
+      kind: 'github',
+      clientId: github.clientId,
+      clientSecret: github.clientSecret,
+      settings: github.settings,
+    });
+    const authorize = await agent.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    const page = await agent.get(authorize.headers.location);
+    const href = /href="(\/api\/auth\/upstream\/github\/start\?request=[^"]+)"/.exec(page.text);
+    const started = await agent.get((href?.[1] ?? '').replace(/&amp;/g, '&'));
+    expect(started.status).toBe(302);
+    return visitUpstream(started.headers.location, ISSUER);
+  }
+
+  it("creates the user from GitHub's login and verified primary email, and issues a code", async () => {
+    github.user = {
+      id: 583231,
+      login: 'octocat',
+      name: 'The Octocat',
+      avatar_url: 'https://avatars.githubusercontent.com/u/583231',
+      emails: [
+        { email: 'octo@old.example', primary: false, verified: true, visibility: null },
+        { email: 'octocat@github.example', primary: true, verified: true, visibility: 'public' },
+      ],
+    };
+    const agent = browser(t.app);
+    const back = await agent.get(await start(agent));
+    expect(back.status).toBe(302);
+    const { code } = await approveFrom(agent, back.headers.location);
+    expect(code).toEqual(expect.any(String));
+    const rows = await t.dataSource.query(
+      `SELECT u.username, u.email, u.email_verified, i.provider_id, i.subject
+       FROM upstream_identities i JOIN users u ON u.id = i.user_id`,
+    );
+    expect(rows).toEqual([
+      {
+        username: 'octocat',
+        email: 'octocat@github.example',
+        email_verified: true,
+        provider_id: 'github',
+        subject: '583231',
+      },
+    ]);
+  });
+
+  it('ends on a clear page when the person clicks Cancel at GitHub', async () => {
+    github.user = null;
+    const agent = browser(t.app);
+    const res = await agent.get(await start(agent));
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('Sign-in cancelled');
+  });
+});
