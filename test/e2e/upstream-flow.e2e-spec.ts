@@ -109,6 +109,12 @@ describe('Upstream sign-in flow', () => {
     ]);
     const sessions = await t.dataSource.query('SELECT auth_method FROM oauth_sessions');
     expect(sessions).toEqual([{ auth_method: 'upstream' }]);
+    // Issue 11 item 7: an ordinary authorization, with the events of a password login.
+    const events = await t.dataSource.query('SELECT event_type FROM events ORDER BY id');
+    expect(events).toEqual([
+      { event_type: 'authorization_granted' },
+      { event_type: 'code_issued' },
+    ]);
 
     // The same upstream account signs in to the same user; the earlier grant covers the scopes.
     const again = browser(t.app);
