@@ -13,6 +13,7 @@ import {
   UpstreamTags,
 } from './upstream-flow.openapi';
 import { UpstreamFlowService } from './upstream-flow.service';
+import { continueToProviderPage } from './upstream-pages';
 
 /**
  * Browser routes of upstream sign-in (issue 11 items 2 and 4): pages and redirects, not an API,
@@ -68,7 +69,14 @@ export class UpstreamFlowController {
         ? (req.body as Record<string, unknown>)
         : {};
     const browser = browserContext(req, this.secure);
-    this.send(res, await this.flow.startBindForRequest(providerId, form, browser));
+    const result = await this.flow.startBindForRequest(providerId, form, browser);
+    const { location } = result;
+    this.send(
+      res,
+      location === undefined
+        ? result
+        : { status: 200, cookies: result.cookies, html: continueToProviderPage(location) },
+    );
   }
 
   @Get(':providerId')

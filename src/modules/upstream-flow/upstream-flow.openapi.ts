@@ -97,7 +97,7 @@ export const BindRequiredUpstreamDocs = (): MethodDecorator =>
         'Form fields request and csrf_token of /oauth2/bind-upstream; needs the session. Sends the browser to the provider; after the callback binds the account, the authorization request continues (consent or code).',
     }),
     provider(),
-    redirect('To the provider'),
+    page(200, 'A page that moves on to the provider (meta refresh and a Continue link)'),
     page(400, 'Not signed in, or the request expired'),
     page(403, 'Form expired (CSRF), or the provider is not one the application requires'),
   );

@@ -1,4 +1,5 @@
 import { PageError } from '../oauth/oauth-error';
+import { html, layout } from '../oauth/pages/html';
 
 export type UpstreamFailure =
   | 'denied'
@@ -74,4 +75,17 @@ export function upstreamFailure(
         `An account with the email address of your ${providerName} account already exists. Sign in to that account, then bind ${providerName} from its account page.`,
       );
   }
+}
+
+/**
+ * The answer to the bind-upstream form: a page that moves on to the provider, not a redirect.
+ * The form's page allows only 'self' as CSP form-action, which browsers also apply to the
+ * redirects that follow a form submission, so a 302 to the provider would be blocked.
+ */
+export function continueToProviderPage(location: string): string {
+  return layout(
+    'Continue to the provider',
+    html`<meta http-equiv="refresh" content="0;url=${location}" />
+      <p><a class="button" href="${location}">Continue</a></p>`,
+  );
 }
