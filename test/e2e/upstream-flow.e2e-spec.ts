@@ -232,13 +232,16 @@ describe('Upstream sign-in flow', () => {
       expect(passwordOnly.text).toContain('name="password"');
     });
 
-    it('answers an error page when the list leaves no sign-in method', async () => {
+    it('keeps the password form when the list names no configured provider', async () => {
+      // Integrations of the original service send e.g. upstream_providers=github whether or not
+      // this deployment has configured that provider.
       const application = await setup();
       const res = await loginPage(browser(t.app), application.clientId, {
-        upstream_providers: 'nope',
+        upstream_providers: 'nope,github',
       });
-      expect(res.status).toBe(400);
-      expect(res.text).toContain('No sign-in method');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('name="password"');
+      expect(res.text).not.toContain('Corp SSO');
     });
 
     it('lets no provider outside the list start or complete the request', async () => {

@@ -150,8 +150,8 @@ export class InteractionService {
     username?: string,
   ): Promise<PageResult> {
     const application = await this.application(pending);
+    // Never empty: a list that offers no provider keeps the password form (offeredSignIn).
     const offered = await this.offered(pending);
-    if (!offered.password && offered.providers.length === 0) throw noSignInMethod();
     const { browserValue, cookies } = this.csrf.browserValue(browser);
     const request = encodeURIComponent(pending.sealed);
     const html = loginPage({
@@ -215,14 +215,6 @@ export class InteractionService {
     if (!application) throw requestGone();
     return application;
   }
-}
-
-function noSignInMethod(): PageError {
-  return new PageError(
-    400,
-    'No sign-in method',
-    'This application asked for sign-in methods that are not available here. Return to the application and contact its developer.',
-  );
 }
 
 function noPasswordLogin(): PageError {

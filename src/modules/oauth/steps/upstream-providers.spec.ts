@@ -33,9 +33,18 @@ describe('upstream providers step', () => {
       });
     });
 
-    it('offers the password form only when the list names it', () => {
+    it('leaves the password form out only for a list that offers a provider without naming it', () => {
       expect(offeredSignIn(['password'], enabled)).toEqual({ password: true, providers: [] });
-      expect(offeredSignIn(['nope'], enabled)).toEqual({ password: false, providers: [] });
+      expect(offeredSignIn(['github', 'password'], enabled)).toEqual({
+        password: true,
+        providers: [enabled[0]],
+      });
+    });
+
+    it('keeps the password form when the list offers no configured provider', () => {
+      // An existing integration sending upstream_providers=github to a service without GitHub.
+      expect(offeredSignIn(['nope'], enabled)).toEqual({ password: true, providers: [] });
+      expect(offeredSignIn(['github'], [])).toEqual({ password: true, providers: [] });
     });
   });
 

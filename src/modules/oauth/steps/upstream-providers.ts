@@ -2,9 +2,10 @@ import type { UpstreamProvider } from '../../upstreams/providers/upstream-provid
 import { param, type Params } from './params';
 
 /**
- * The reserved name of the password form in upstream_providers: a list that names it offers the
- * password form, a list that does not leaves it out (docs/upstreams-flow.md). Providers cannot
- * be configured under this id.
+ * The reserved name of the password form in upstream_providers. A list that offers at least one
+ * provider shows the password form only when it also names `password`; a list that offers no
+ * provider keeps the password form (docs/upstreams-flow.md). Providers cannot be configured
+ * under this id.
  */
 export const PASSWORD_METHOD = 'password';
 const MAX_NAMES = 32;
@@ -38,9 +39,14 @@ export function offeredSignIn(
 ): OfferedSignIn {
   // Requests sealed before this change carry the old fixed list: treated as "no restriction".
   if (!requested) return { password: true, providers: enabled.filter(notPassword) };
+  const providers = enabled.filter((provider) => allowsProvider(requested, provider));
+  // The spec's upstream_providers restricts the *upstream* methods: existing integrations send
+  // it (e.g. `github`) to a service where that provider may not be configured, and must still
+  // get the password form rather than an empty page. Only a list that leaves a provider to sign
+  // in with can leave the password form out.
   return {
-    password: requested.includes(PASSWORD_METHOD),
-    providers: enabled.filter((provider) => allowsProvider(requested, provider)),
+    password: requested.includes(PASSWORD_METHOD) || providers.length === 0,
+    providers,
   };
 }
 
