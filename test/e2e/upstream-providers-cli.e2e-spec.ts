@@ -215,6 +215,20 @@ describe('admin CLI: upstream providers', () => {
         '--issuer',
         'not a url',
       ],
+      // The reserved name of the password form in upstream_providers.
+      [
+        'upstream',
+        'add',
+        'password',
+        '--kind',
+        'github',
+        '--name',
+        'P',
+        '--client-id',
+        'c',
+        '--client-secret',
+        's',
+      ],
       [
         'upstream',
         'add',

@@ -1,13 +1,9 @@
-import type { UpstreamProvider } from '../../upstreams/providers/upstream-provider';
+import {
+  PASSWORD_METHOD,
+  type UpstreamProvider,
+} from '../../upstreams/providers/upstream-provider';
 import { param, type Params } from './params';
 
-/**
- * The reserved name of the password form in upstream_providers. A list that offers at least one
- * provider shows the password form only when it also names `password`; a list that offers no
- * provider keeps the password form (docs/upstreams-flow.md). Providers cannot be configured
- * under this id.
- */
-export const PASSWORD_METHOD = 'password';
 const MAX_NAMES = 32;
 const MAX_NAME_LENGTH = 64;
 
@@ -27,6 +23,10 @@ export function readUpstreamProviders(params: Params): string[] | null {
   return [...new Set(names)].slice(0, MAX_NAMES);
 }
 
+/**
+ * A list that offers at least one provider shows the password form only when it also names
+ * PASSWORD_METHOD; a list that offers no provider keeps the password form.
+ */
 export interface OfferedSignIn {
   password: boolean;
   providers: UpstreamProvider[];

@@ -2,6 +2,12 @@
  * The interface between upstream provider configuration (slice U1) and the sign-in flow (U2).
  * A kind is a protocol client; a provider is one configured instance of a kind.
  */
+/**
+ * The name the password form goes by in an authorization request's upstream_providers
+ * (docs/upstreams-flow.md); no provider may be configured under it.
+ */
+export const PASSWORD_METHOD = 'password';
+
 export const UPSTREAM_KINDS = [
   'oidc',
   'google',

@@ -14,6 +14,7 @@ import { WechatKind } from '../kinds/wechat';
 import { SecretBox } from './secret-box';
 import {
   isUpstreamKind,
+  PASSWORD_METHOD,
   StartParams,
   UpstreamError,
   UpstreamKind,
@@ -83,6 +84,11 @@ export class UpstreamProvidersService {
   async create(input: ProviderInput): Promise<ProviderView> {
     if (!PROVIDER_ID.test(input.id)) {
       throw invalid('id must be 1-64 of a-z, 0-9, "-" and "_", starting with a letter or digit');
+    }
+    if (input.id === PASSWORD_METHOD) {
+      throw invalid(
+        `id "${PASSWORD_METHOD}" is reserved: it names the password form in upstream_providers`,
+      );
     }
     if (!isUpstreamKind(input.kind)) {
       throw invalid(`kind must be one of oidc, google, oauth2, github, qq, wechat, discourse`);
