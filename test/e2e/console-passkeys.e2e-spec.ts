@@ -16,6 +16,7 @@ import {
   registerPasskey,
 } from '../utils/passkeys';
 import type { CeremonyOverrides, SoftwareAuthenticator } from '../utils/software-authenticator';
+import type { SessionAuthMethod } from '../../src/modules/oauth/oauth-session.entity';
 import { createTestApp, type TestApp } from '../utils/test-app';
 
 const MINUTE = 60_000;
@@ -34,7 +35,7 @@ describe('Console passkeys', () => {
   afterAll(() => t.close());
   beforeEach(() => t.truncate());
 
-  async function signedIn(method: 'password' | 'passkey' = 'password'): Promise<ConsoleClient> {
+  async function signedIn(method: SessionAuthMethod = 'password'): Promise<ConsoleClient> {
     const user = await createUser(t.app);
     return consoleSession(t, user.id, method);
   }
@@ -97,6 +98,16 @@ describe('Console passkeys', () => {
       const client = await signedIn();
       t.clock.advance(5 * MINUTE + 1000);
       const res = await client.request('post', `${PASSKEYS}/options`).send({}).expect(403);
+      expect(res.body.error).toBe('recent_sign_in_required');
+    });
+
+    it('an upstream provider sign-in within 5 minutes counts like a password sign-in', async () => {
+      // Accounts created through a provider have no password (issue 11).
+      const client = await signedIn('upstream');
+      await client.request('post', `${PASSKEYS}/options`).send({}).expect(200);
+      const later = await signedIn('upstream');
+      t.clock.advance(5 * MINUTE + 1000);
+      const res = await later.request('post', `${PASSKEYS}/options`).send({}).expect(403);
       expect(res.body.error).toBe('recent_sign_in_required');
     });
 

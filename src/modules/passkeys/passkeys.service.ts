@@ -77,8 +77,8 @@ export class PasskeysService {
   }
 
   /**
-   * Starts a registration. The first passkey needs a password sign-in within 5 minutes; a
-   * later one a `passkey.register` confirmation, spent here.
+   * Starts a registration. The first passkey needs a password (or upstream provider) sign-in
+   * within 5 minutes; a later one a `passkey.register` confirmation, spent here.
    */
   async registrationOptions(
     actor: ConsoleActor,
@@ -91,7 +91,10 @@ export class PasskeysService {
     });
     if (mine.length === 0) {
       const age = this.clock.now().getTime() - actor.signedInAt.getTime();
-      if (actor.authMethod !== 'password' || age > RECENT_SIGN_IN_MS) throw recentSignInRequired();
+      // A fresh sign-in with the account's primary method: its password or, for an account
+      // created through an upstream provider (which has none), that provider.
+      const primary = actor.authMethod === 'password' || actor.authMethod === 'upstream';
+      if (!primary || age > RECENT_SIGN_IN_MS) throw recentSignInRequired();
     } else {
       await this.confirmations.consume(actor.user.id, 'passkey.register', {}, confirmation);
     }
