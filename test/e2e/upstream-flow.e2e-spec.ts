@@ -397,7 +397,10 @@ describe('Upstream sign-in flow', () => {
         if (withConfirmation) {
           req.set(
             CONFIRMATION_HEADER,
-            await confirmationToken(console, authenticator, { action: 'upstream.unbind' }),
+            await confirmationToken(console, authenticator, {
+              action: 'upstream.unbind',
+              upstreamIdentityId: id,
+            }),
           );
         }
         return req;
@@ -416,8 +419,78 @@ describe('Upstream sign-in flow', () => {
         "SELECT target FROM audit_log WHERE action = 'upstream.unbind'",
       );
       expect(audit).toEqual([{ target: `upstream:${id}` }]);
-      const gone = await unbind(true);
+      const gone = await unbind(false);
       expect(gone.status).toBe(404);
+    });
+
+    it("binds the unbind confirmation to one identity: a token for A cannot unbind B, and A's works once", async () => {
+      await setup();
+      const identities = t.app.get(UpstreamIdentitiesService);
+      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const profile = {
+        username: 'x',
+        email: null,
+        emailVerified: false,
+        avatar: null,
+        providerData: {},
+      };
+      await identities.bind(alice.id, { providerId: 'corp', subject: 'a-1', profile });
+      await identities.bind(alice.id, { providerId: 'other', subject: 'b-1', profile });
+      const rows: { id: number; provider_id: string }[] = await t.dataSource.query(
+        'SELECT id, provider_id FROM upstream_identities ORDER BY id',
+      );
+      const [a, b] = rows.map((row) => row.id);
+      const console = await consoleSession(t, alice.id);
+      const authenticator = newAuthenticator();
+      await registerPasskey(console, authenticator);
+      const forA = await confirmationToken(console, authenticator, {
+        action: 'upstream.unbind',
+        upstreamIdentityId: a,
+      });
+      const unbind = (identityId: number) =>
+        console
+          .request('delete', `/api/console/account/upstreams/${identityId}`)
+          .set(CONFIRMATION_HEADER, forA);
+
+      const wrong = await unbind(b);
+      expect([wrong.status, wrong.body.error]).toEqual([403, 'passkey_confirmation_required']);
+      expect(await t.dataSource.query('SELECT id FROM upstream_identities ORDER BY id')).toEqual([
+        { id: a },
+        { id: b },
+      ]);
+      expect(
+        await t.dataSource.query("SELECT id FROM audit_log WHERE action = 'upstream.unbind'"),
+      ).toEqual([]);
+
+      expect((await unbind(a)).status).toBe(204);
+      expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([{ id: b }]);
+      // Spent: not good for a second operation, not even on the remaining identity.
+      const again = await unbind(b);
+      expect([again.status, again.body.error]).toEqual([403, 'passkey_confirmation_required']);
+    });
+
+    it("refuses to start an unbind confirmation for an identity that is not the user's own", async () => {
+      await setup();
+      const identities = t.app.get(UpstreamIdentitiesService);
+      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const bob = await createUser(t.app, { username: 'bob2', email: 'bob2@example.org' });
+      const profile = {
+        username: 'x',
+        email: null,
+        emailVerified: false,
+        avatar: null,
+        providerData: {},
+      };
+      await identities.bind(bob.id, { providerId: 'corp', subject: 'b-1', profile });
+      const [{ id }] = await t.dataSource.query('SELECT id FROM upstream_identities');
+      const console = await consoleSession(t, alice.id);
+      await registerPasskey(console, newAuthenticator());
+      const begin = (body: object) =>
+        console.request('post', '/api/console/confirmations').send(body);
+      const foreign = await begin({ action: 'upstream.unbind', upstreamIdentityId: id });
+      expect([foreign.status, foreign.body.error]).toEqual([404, 'not_found']);
+      const missing = await begin({ action: 'upstream.unbind' });
+      expect([missing.status, missing.body.error]).toEqual([400, 'invalid_body']);
     });
 
     it('finishes only with the session of the user who started it', async () => {

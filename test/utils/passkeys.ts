@@ -62,6 +62,7 @@ export interface ConfirmationRequestBody {
   applicationId?: number;
   keyId?: number;
   passkeyId?: string;
+  upstreamIdentityId?: number;
 }
 
 /** POST /api/console/confirmations, expecting 201: the id and request options. */

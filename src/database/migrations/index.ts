@@ -11,6 +11,7 @@ import { Passkeys1795375000000 } from './1795375000000-Passkeys';
 import { UpstreamProviders1795380000000 } from './1795380000000-UpstreamProviders';
 import { UpstreamIdentities1795385000000 } from './1795385000000-UpstreamIdentities';
 import { RequiredUpstreams1795386000000 } from './1795386000000-RequiredUpstreams';
+import { UnbindConfirmationTarget1795390000000 } from './1795390000000-UnbindConfirmationTarget';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   UpstreamProviders1795380000000,
   UpstreamIdentities1795385000000,
   RequiredUpstreams1795386000000,
+  UnbindConfirmationTarget1795390000000,
 ];

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { ConsoleAccess } from '../console/console-access.service';
 import type { ConsoleActor } from '../console/console-session';
 import { ApiKeysService } from '../keys/api-keys.service';
 import { keyNotFound } from '../keys/keys.errors';
+import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
 import {
   ACTION_TARGET_FIELDS,
   CONFIRMATION_ACTIONS,
@@ -28,6 +31,11 @@ export class ConfirmationRequest {
   keyId?: number;
   @ApiProperty({ required: false, format: 'uuid', description: 'passkey.remove: the passkey' })
   passkeyId?: string;
+  @ApiProperty({
+    required: false,
+    description: 'upstream.unbind: the bound upstream account (its id in the account upstreams)',
+  })
+  upstreamIdentityId?: number;
 }
 
 /** Body of POST /api/console/confirmations/{confirmationId}. */
@@ -67,7 +75,8 @@ function parseTarget(
 /**
  * Starting a confirmation answers like the operation itself would: 404 for an application
  * without a role or a key or passkey that is not there, 403 for a role below what the action
- * needs (admin for keys and the client secret, owner for deleting the application).
+ * needs (admin for keys and the client secret, owner for deleting the application); an
+ * upstream identity must be one of the user's own bindings.
  */
 @Injectable()
 export class ConfirmationTargets {
@@ -75,6 +84,7 @@ export class ConfirmationTargets {
     private readonly access: ConsoleAccess,
     private readonly keys: ApiKeysService,
     private readonly passkeys: PasskeysService,
+    private readonly identities: UpstreamIdentitiesService,
     private readonly confirmations: PasskeyConfirmations,
   ) {}
 
@@ -109,8 +119,14 @@ export class ConfirmationTargets {
         await this.access.require(actor, target.applicationId!, 'owner');
         return;
       case 'passkey.register':
-      case 'upstream.unbind':
         return;
+      case 'upstream.unbind': {
+        const mine = await this.identities.listForUser(actor.user.id);
+        if (!mine.some((identity) => identity.id === target.upstreamIdentityId)) {
+          throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
+        }
+        return;
+      }
       case 'passkey.remove':
         await this.passkeys.get(actor.user.id, target.passkeyId!);
         return;

@@ -20,6 +20,7 @@ export interface Binding {
   applicationId: number | null;
   keyId: number | null;
   passkeyId: string | null;
+  upstreamIdentityId: number | null;
 }
 
 export interface NewCeremony {
@@ -45,6 +46,7 @@ interface TakenRow {
   application_id: number | null;
   key_id: number | null;
   passkey_id: string | null;
+  upstream_identity_id: number | null;
 }
 
 // Spends the ceremony in the statement that finds it: of two concurrent answers (on any
@@ -54,7 +56,8 @@ const TAKE_SQL = `
     UPDATE passkey_ceremonies SET used_at = $4
      WHERE id = $1 AND purpose = $2 AND user_id IS NOT DISTINCT FROM $3::bigint
        AND used_at IS NULL AND expires_at > $4
-    RETURNING challenge, user_handle, action, application_id, key_id, passkey_id)
+    RETURNING challenge, user_handle, action, application_id, key_id, passkey_id,
+              upstream_identity_id)
   SELECT * FROM taken`;
 
 /** Single-use WebAuthn challenges in PostgreSQL (table passkey_ceremonies). */
@@ -78,6 +81,7 @@ export class PasskeyCeremonies {
       applicationId: ceremony.binding?.applicationId ?? null,
       keyId: ceremony.binding?.keyId ?? null,
       passkeyId: ceremony.binding?.passkeyId ?? null,
+      upstreamIdentityId: ceremony.binding?.upstreamIdentityId ?? null,
       expiresAt: new Date(now.getTime() + CEREMONY_TTL_MS),
       usedAt: null,
       createdAt: now,
@@ -117,6 +121,7 @@ export class PasskeyCeremonies {
               applicationId: row.application_id,
               keyId: row.key_id,
               passkeyId: row.passkey_id,
+              upstreamIdentityId: row.upstream_identity_id,
             },
     };
   }

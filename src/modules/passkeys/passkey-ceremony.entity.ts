@@ -55,6 +55,10 @@ export class PasskeyCeremony {
   @Column({ name: 'passkey_id', type: 'uuid', nullable: true })
   passkeyId!: string | null;
 
+  /** upstream.unbind: the upstream identity (no foreign key: the record outlives the binding). */
+  @Column({ name: 'upstream_identity_id', type: 'integer', nullable: true })
+  upstreamIdentityId!: number | null;
+
   @Index('idx_passkey_ceremonies_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;

@@ -46,6 +46,10 @@ export class PasskeyConfirmation {
   @Column({ name: 'passkey_id', type: 'uuid', nullable: true })
   passkeyId!: string | null;
 
+  /** upstream.unbind: the upstream identity (no foreign key: the record outlives the binding). */
+  @Column({ name: 'upstream_identity_id', type: 'integer', nullable: true })
+  upstreamIdentityId!: number | null;
+
   @Index('idx_passkey_confirmations_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;

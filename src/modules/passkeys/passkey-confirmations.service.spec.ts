@@ -10,30 +10,41 @@ const PASSKEY = '5f0c7a52-3f4e-4a43-9d0e-2b1d6f1d7e01';
 describe('PasskeyConfirmations', () => {
   describe('bindingOf', () => {
     it('keeps exactly the target fields the action names', () => {
-      const all = { applicationId: 3, keyId: 7, passkeyId: PASSKEY };
+      const all = { applicationId: 3, keyId: 7, passkeyId: PASSKEY, upstreamIdentityId: 9 };
       expect(bindingOf('key.create', all)).toEqual({
         action: 'key.create',
         applicationId: 3,
         keyId: null,
         passkeyId: null,
+        upstreamIdentityId: null,
       });
       expect(bindingOf('key.rotate', all)).toEqual({
         action: 'key.rotate',
         applicationId: 3,
         keyId: 7,
         passkeyId: null,
+        upstreamIdentityId: null,
       });
       expect(bindingOf('passkey.remove', all)).toEqual({
         action: 'passkey.remove',
         applicationId: null,
         keyId: null,
         passkeyId: PASSKEY,
+        upstreamIdentityId: null,
+      });
+      expect(bindingOf('upstream.unbind', all)).toEqual({
+        action: 'upstream.unbind',
+        applicationId: null,
+        keyId: null,
+        passkeyId: null,
+        upstreamIdentityId: 9,
       });
       expect(bindingOf('passkey.register', all)).toEqual({
         action: 'passkey.register',
         applicationId: null,
         keyId: null,
         passkeyId: null,
+        upstreamIdentityId: null,
       });
     });
 
@@ -43,6 +54,7 @@ describe('PasskeyConfirmations', () => {
       ['an id beyond the integer column', 'key.create', { applicationId: 2 ** 31 }],
       ['an id of zero', 'application.delete', { applicationId: 0 }],
       ['a passkey id that is not a UUID', 'passkey.remove', { passkeyId: 'abc' }],
+      ['an unbind without its identity', 'upstream.unbind', {}],
     ] as const)('is null for %s', (_, action, target) => {
       expect(bindingOf(action, target)).toBeNull();
     });

@@ -31,6 +31,7 @@ export interface ConfirmationTarget {
   applicationId?: number;
   keyId?: number;
   passkeyId?: string;
+  upstreamIdentityId?: number;
 }
 
 export const PASSKEY_CONFIRMATION_HEADER = 'x-passkey-confirmation';
@@ -47,14 +48,13 @@ export const ACTION_TARGET_FIELDS: Readonly<
   'application.delete': ['applicationId'],
   'passkey.register': [],
   'passkey.remove': ['passkeyId'],
-  // Not bound to one identity (no target column for it yet): any of the user's own, once.
-  'upstream.unbind': [],
+  'upstream.unbind': ['upstreamIdentityId'],
 };
 
 /** A confirmation token is good for this long after the assertion (the issue: at most 5 minutes). */
 export const CONFIRMATION_TTL_MS = 5 * 60_000;
 
-/** Ids of applications and keys are `integer` columns. */
+/** Ids of applications, keys and upstream identities are `integer` columns. */
 const isDatabaseInteger = (value: unknown): boolean =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 2_147_483_647;
 
@@ -71,6 +71,7 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     applicationId: isDatabaseInteger,
     keyId: isDatabaseInteger,
     passkeyId: isUuid,
+    upstreamIdentityId: isDatabaseInteger,
   };
   if (fields.some((field) => !valid[field](target[field]))) return null;
   return {
@@ -78,6 +79,9 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     applicationId: fields.includes('applicationId') ? (target.applicationId ?? null) : null,
     keyId: fields.includes('keyId') ? (target.keyId ?? null) : null,
     passkeyId: fields.includes('passkeyId') ? (target.passkeyId ?? null) : null,
+    upstreamIdentityId: fields.includes('upstreamIdentityId')
+      ? (target.upstreamIdentityId ?? null)
+      : null,
   };
 }
 
@@ -109,12 +113,13 @@ export class ConfirmationGrant {
 // use leaves it untouched.
 const CONSUME_SQL = `
   WITH spent AS (
-    UPDATE passkey_confirmations SET spent_at = $7
+    UPDATE passkey_confirmations SET spent_at = $8
      WHERE token_hash = $1 AND user_id = $2::bigint AND action = $3
        AND application_id IS NOT DISTINCT FROM $4::integer
        AND key_id IS NOT DISTINCT FROM $5::integer
        AND passkey_id IS NOT DISTINCT FROM $6::uuid
-       AND spent_at IS NULL AND expires_at > $7
+       AND upstream_identity_id IS NOT DISTINCT FROM $7::integer
+       AND spent_at IS NULL AND expires_at > $8
     RETURNING id)
   SELECT id FROM spent`;
 
@@ -219,6 +224,7 @@ export class PasskeyConfirmations {
       binding.applicationId,
       binding.keyId,
       binding.passkeyId,
+      binding.upstreamIdentityId,
       this.clock.now(),
     ]);
     if (spent.length === 0) throw confirmationRequired();

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { ConsoleModule } from '../console/console.module';
 import { KeysModule } from '../keys/keys.module';
+import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { AccountPasskeysController } from './account-passkeys.controller';
 import { ConfirmationTargets } from './confirmation-targets';
 import { ConfirmationsController } from './confirmations.controller';
@@ -26,6 +27,7 @@ import { RelyingParty } from './relying-party';
     AuditModule,
     ConsoleModule,
     KeysModule,
+    UpstreamIdentitiesModule,
   ],
   controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],
   providers: [

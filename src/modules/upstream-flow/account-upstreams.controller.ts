@@ -111,7 +111,7 @@ export class AccountUpstreamsController {
   @ApiOperation({
     summary: 'Unbind an upstream account',
     description:
-      'Needs an upstream.unbind passkey confirmation. Refused (409 conflict) when it is the last way to sign in at the login page (no password and no other binding). Recorded as upstream.unbind in the audit log.',
+      'Needs an upstream.unbind passkey confirmation for this binding (upstreamIdentityId). Refused (409 conflict) when it is the last way to sign in at the login page (no password and no other binding). Recorded as upstream.unbind in the audit log.',
   })
   @ApiHeader({
     name: 'X-Passkey-Confirmation',
@@ -132,7 +132,12 @@ export class AccountUpstreamsController {
       (identity) => identity.id === identityId,
     );
     if (!owned) throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
-    await this.confirmations.consume(actor.user.id, 'upstream.unbind', {}, confirmation);
+    await this.confirmations.consume(
+      actor.user.id,
+      'upstream.unbind',
+      { upstreamIdentityId: identityId },
+      confirmation,
+    );
     const outcome = await this.identities.unbind(actor.user.id, identityId);
     if (outcome.kind === 'not_found') {
       throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
