@@ -91,6 +91,7 @@ describe('console applications', () => {
       redirectUris: ['https://shop.example/cb'],
       isPublic: true,
       requireVerifiedEmail: true,
+      requiredUpstreams: [],
       clientSecret: expect.stringMatching(/^[0-9A-Za-z]{48}$/),
     });
     const { clientId, clientSecret } = created.body as { clientId: string; clientSecret: string };

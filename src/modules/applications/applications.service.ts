@@ -32,6 +32,8 @@ export interface ApplicationSettings {
   isPublic?: boolean;
   enabled?: boolean;
   requireVerifiedEmail?: boolean;
+  /** Upstream provider ids a user must have bound (issue 11 item 5); the caller checks they exist. */
+  requiredUpstreams?: string[];
 }
 
 export interface CreatedApplication {
@@ -89,6 +91,9 @@ export class ApplicationsService {
     Object.assign(application, stripUndefined(rest));
     if (name !== undefined) application.name = name.trim();
     if (redirectUris !== undefined) application.redirectUris = [...new Set(redirectUris)];
+    if (rest.requiredUpstreams !== undefined) {
+      application.requiredUpstreams = [...new Set(rest.requiredUpstreams)];
+    }
     let clientSecret: string | null = null;
     if (authMethod !== undefined && authMethod !== application.clientAuthMethod) {
       application.clientAuthMethod = authMethod;

@@ -26,7 +26,8 @@ const CREATE_FIELDS = [
   'isPublic',
   'requireVerifiedEmail',
 ] as const;
-const SETTINGS_FIELDS = [...CREATE_FIELDS, 'enabled'] as const;
+const SETTINGS_FIELDS = [...CREATE_FIELDS, 'enabled', 'requiredUpstreams'] as const;
+const MAX_REQUIRED_UPSTREAMS = 20;
 
 /** Fields both bodies share; the rules on their values are ApplicationsService's. */
 function common(body: BodyFields): Omit<ApplicationSettings, 'enabled'> {
@@ -52,7 +53,12 @@ export function parseNewApplication(body: unknown, ownerId: string): NewApplicat
 /** PATCH /api/console/applications/{id}: at least one field (400 empty_body). */
 export function parseSettings(body: unknown): ApplicationSettings {
   const record = objectBody(body, SETTINGS_FIELDS);
-  const settings = { ...common(record), enabled: optionalBoolean(record, 'enabled') };
+  const settings = {
+    ...common(record),
+    enabled: optionalBoolean(record, 'enabled'),
+    // Shape only here; whether each id names a configured provider is the service's check.
+    requiredUpstreams: optionalStringList(record, 'requiredUpstreams', MAX_REQUIRED_UPSTREAMS, 64),
+  };
   if (Object.values(settings).every((value) => value === undefined)) {
     throw new AppError(ErrorCode.EmptyBody, `Send at least one of ${SETTINGS_FIELDS.join(', ')}`);
   }

@@ -26,6 +26,12 @@ export class ApplicationDetail extends ApplicationSummary {
   redirectUris?: string[];
   @ApiPropertyOptional({ description: 'admin and owner only' }) isPublic?: boolean;
   @ApiPropertyOptional({ description: 'admin and owner only' }) requireVerifiedEmail?: boolean;
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
+  })
+  requiredUpstreams?: string[];
   @ApiPropertyOptional({ format: 'date-time', description: 'admin and owner only' })
   updatedAt?: string;
 }
@@ -70,6 +76,11 @@ export class ApplicationSettingsBody {
   @ApiPropertyOptional() isPublic?: boolean;
   @ApiPropertyOptional() enabled?: boolean;
   @ApiPropertyOptional() requireVerifiedEmail?: boolean;
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Configured upstream provider ids (400 invalid_request for another); [] for none',
+  })
+  requiredUpstreams?: string[];
 }
 
 export function toSummary(application: Application, role: ConsoleRole): ApplicationSummary {
@@ -95,6 +106,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     redirectUris: [...application.redirectUris],
     isPublic: application.isPublic,
     requireVerifiedEmail: application.requireVerifiedEmail,
+    requiredUpstreams: [...application.requiredUpstreams],
     updatedAt: application.updatedAt.toISOString(),
   };
 }

@@ -8,6 +8,7 @@ import { AuditLog } from '../audit/audit-log.service';
 import { ConsoleAccess } from '../console/console-access.service';
 import type { ConsoleActor } from '../console/console-session';
 import { PasskeyConfirmations } from '../passkeys/passkey-confirmations.service';
+import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { AppUsersService } from '../users/app-users.service';
 import { parseNewApplication, parseSettings, settingsDetails } from './application-input';
 import {
@@ -35,6 +36,7 @@ export class ConsoleApplications {
     private readonly appUsers: AppUsersService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
+    private readonly providers: UpstreamProvidersService,
   ) {}
 
   async list(actor: ConsoleActor): Promise<ApplicationSummary[]> {
@@ -75,9 +77,23 @@ export class ConsoleApplications {
   async update(actor: ConsoleActor, rawId: string, body: unknown): Promise<ApplicationWithSecret> {
     const { applicationId, role } = await this.scope.of(actor, rawId, 'admin');
     const settings = parseSettings(body);
+    await this.checkProviders(settings.requiredUpstreams);
     const { application, clientSecret } = await this.applications.update(applicationId, settings);
     await this.record(actor, applicationId, 'application.update', settingsDetails(settings));
     return { ...toDetail(application, role), clientSecret };
+  }
+
+  /** Required upstreams must name configured providers (disabled ones included: see docs). */
+  private async checkProviders(ids: string[] | undefined): Promise<void> {
+    if (ids === undefined || ids.length === 0) return;
+    const configured = new Set((await this.providers.list()).map((provider) => provider.id));
+    const unknown = ids.filter((id) => !configured.has(id));
+    if (unknown.length > 0) {
+      throw new AppError(
+        ErrorCode.InvalidRequest,
+        `requiredUpstreams: no such upstream provider: ${unknown.join(', ')}`,
+      );
+    }
   }
 
   async resetClientSecret(

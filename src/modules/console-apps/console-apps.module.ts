@@ -6,6 +6,7 @@ import { EventsModule } from '../events/events.module';
 import { KeysModule } from '../keys/keys.module';
 import { PasskeysModule } from '../passkeys/passkeys.module';
 import { StatsModule } from '../stats/stats.module';
+import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../users/users.module';
 import { ConsoleApplicationsController } from './console-applications.controller';
 import { ConsoleApplications } from './console-applications.service';
@@ -31,6 +32,7 @@ import { ConsoleUsers } from './console-users.service';
     EventsModule,
     StatsModule,
     KeysModule,
+    UpstreamProvidersModule,
   ],
   controllers: [
     ConsoleApplicationsController,

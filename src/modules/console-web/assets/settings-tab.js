@@ -24,6 +24,10 @@ export async function showSettings(ctx) {
     const body = {
       redirectUris: lines(values.redirectUris),
       clientAuthMethod: values.clientAuthMethod,
+      requiredUpstreams: values.requiredUpstreams
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
     };
     for (const name of [...TEXT_FIELDS, ...FLAGS]) body[name] = values[name];
     try {
@@ -47,6 +51,7 @@ function fill(app) {
   for (const name of TEXT_FIELDS) form.elements[name].value = app[name] ?? '';
   for (const name of FLAGS) form.elements[name].checked = Boolean(app[name]);
   form.elements.redirectUris.value = (app.redirectUris ?? []).join('\n');
+  form.elements.requiredUpstreams.value = (app.requiredUpstreams ?? []).join(', ');
   form.elements.clientAuthMethod.value = app.clientAuthMethod ?? 'secret';
   $('#client-id').textContent = app.clientId ?? '';
   $('#reset-secret').hidden = app.clientAuthMethod === 'none';

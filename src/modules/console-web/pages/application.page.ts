@@ -168,6 +168,17 @@ const settings = tabPanel(
           aria-describedby="set-redirects-hint"
         ></textarea>
         <p class="hint" id="set-redirects-hint">One per line; exact match at sign-in.</p>
+        <label for="set-upstreams">Required upstream providers</label>
+        <input
+          type="text"
+          id="set-upstreams"
+          name="requiredUpstreams"
+          aria-describedby="set-upstreams-hint"
+        />
+        <p class="hint" id="set-upstreams-hint">
+          Provider ids, separated by commas: a user must have bound one of them to sign in here.
+          Empty for none.
+        </p>
         <label for="set-auth">Client authentication</label>
         <select id="set-auth" name="clientAuthMethod">
           <option value="secret">secret (server-side client)</option>
