@@ -175,6 +175,25 @@ const ROUTES: RouteCase[] = [
     needs: 'session',
     allowed: { status: 404, error: 'not_found' },
   },
+  // Account upstream bindings (src/modules/upstream-flow)
+  {
+    method: 'GET',
+    pattern: '/api/console/account/upstreams',
+    needs: 'session',
+    allowed: { status: 200 },
+  },
+  {
+    method: 'POST',
+    pattern: '/api/console/account/upstreams/:providerId/bind',
+    needs: 'session',
+    allowed: { status: 404, error: 'not_found' },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/console/account/upstreams/:id',
+    needs: 'session',
+    allowed: { status: 404, error: 'not_found' },
+  },
   {
     method: 'POST',
     pattern: '/api/console/session/passkey/options',
@@ -218,6 +237,7 @@ function concrete(pattern: string, w: ConsoleWorld): string {
     .replace(':userId', w.member.userId)
     .replace(':keyId', String(w.keyId))
     .replace(':confirmationId', UNKNOWN_UUID)
+    .replace(':providerId', 'not-configured')
     .replace(':id', UNKNOWN_UUID);
 }
 
