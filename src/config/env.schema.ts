@@ -107,7 +107,7 @@ export class EnvSchema {
   @Transform(toInt)
   @IsInt()
   @Min(100)
-  REDIS_STALL_MS = 2500;
+  REDIS_STALL_MS = 5000;
 
   /** Time allowed to open a Redis connection before it counts as failed. */
   @Transform(toInt)
