@@ -102,6 +102,57 @@ describe('upstream kind oidc', () => {
     });
   });
 
+  it('reads the profile from userinfo when the id_token carries only sub (strict provider)', async () => {
+    const strict = await startOidcStandIn([CALLBACK], { conformIdTokenClaims: true });
+    try {
+      strict.account = {
+        sub: 'u-9',
+        email: 'cy@corp.example',
+        email_verified: true,
+        preferred_username: 'cy',
+        picture: 'https://corp.example/cy.png',
+      };
+      const provider = await configure(strict.issuer);
+      const params = freshParams();
+      const query = await followToCallback(
+        await service.authorizationUrl(provider, params),
+        CALLBACK,
+      );
+      expect(await service.complete(provider, query, params)).toEqual({
+        subject: 'u-9',
+        username: 'cy',
+        email: 'cy@corp.example',
+        emailVerified: true,
+        avatar: 'https://corp.example/cy.png',
+        providerData: { iss: strict.issuer },
+      });
+      expect(strict.userinfoRequests).toBe(1);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('does not call userinfo when the id_token has the profile claims', async () => {
+    op.account = {
+      sub: 'u-10',
+      email: 'dee@corp.example',
+      email_verified: false,
+      preferred_username: 'dee',
+      picture: 'https://corp.example/dee.png',
+    };
+    const before = op.userinfoRequests;
+    const provider = await configure();
+    const params = freshParams();
+    const query = await followToCallback(
+      await service.authorizationUrl(provider, params),
+      CALLBACK,
+    );
+    expect(await service.complete(provider, query, params)).toEqual(
+      expect.objectContaining({ subject: 'u-10', username: 'dee', emailVerified: false }),
+    );
+    expect(op.userinfoRequests).toBe(before);
+  });
+
   it('keeps an unverified email unverified', async () => {
     op.account = { sub: 'u-7', email: 'bob@corp.example', email_verified: false };
     const provider = await configure();

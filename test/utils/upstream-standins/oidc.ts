@@ -36,7 +36,18 @@ export interface OidcStandIn {
   clientSecret: string;
   /** Who the next interaction signs in (what the provider's login page would have asked). */
   account: OidcAccount;
+  /** How many requests its userinfo endpoint answered. */
+  userinfoRequests: number;
   close(): Promise<void>;
+}
+
+export interface OidcStandInOptions {
+  /**
+   * oidc-provider's strict default (true): with scope `email profile` those claims go to the
+   * userinfo endpoint only, the id_token carries `sub`. False puts them in the id_token too,
+   * as Google and most providers do.
+   */
+  conformIdTokenClaims?: boolean;
 }
 
 async function listen(server: Server): Promise<string> {
@@ -56,7 +67,10 @@ function closer(server: Server): () => Promise<void> {
  * panva's oidc-provider on loopback: a real OpenID provider (discovery, JWKS, PKCE required,
  * signed id_tokens). Its login and consent finish at once as `account`.
  */
-export async function startOidcStandIn(redirectUris: string[]): Promise<OidcStandIn> {
+export async function startOidcStandIn(
+  redirectUris: string[],
+  options: OidcStandInOptions = {},
+): Promise<OidcStandIn> {
   const moduleName = 'oidc-provider';
   const { default: Provider } = (await import(moduleName)) as { default: OidcProviderClass };
   const server = createServer();
@@ -66,6 +80,7 @@ export async function startOidcStandIn(redirectUris: string[]): Promise<OidcStan
     clientId: 'idsvc-upstream-test',
     clientSecret: 'oidc-standin-secret-0123456789abcdef',
     account: { sub: 'oidc-user-1' },
+    userinfoRequests: 0,
     close: closer(server),
   };
   const provider = new Provider(issuer, {
@@ -87,7 +102,7 @@ export async function startOidcStandIn(redirectUris: string[]): Promise<OidcStan
       claims: () => ({ ...standIn.account, sub }),
     }),
     pkce: { required: () => true },
-    conformIdTokenClaims: false,
+    conformIdTokenClaims: options.conformIdTokenClaims ?? false,
     features: { devInteractions: { enabled: false } },
     interactions: {
       url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
@@ -96,6 +111,7 @@ export async function startOidcStandIn(redirectUris: string[]): Promise<OidcStan
   });
   const callback = provider.callback();
   server.on('request', (req, res) => {
+    if (req.url?.startsWith('/me')) standIn.userinfoRequests += 1;
     if (!req.url?.startsWith('/interaction/')) {
       callback(req, res);
       return;

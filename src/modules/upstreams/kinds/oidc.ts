@@ -15,6 +15,10 @@ type Configuration = OpenIdClient['Configuration']['prototype'];
 
 export const GOOGLE_ISSUER = 'https://accounts.google.com';
 const DISCOVERY_TTL_MS = 10 * 60 * 1000;
+/** The profile claims read from the id_token, or from userinfo when the id_token lacks them. */
+const PROFILE_CLAIMS = ['email', 'preferred_username', 'name', 'picture'] as const;
+/** Missing from the id_token, these send us to userinfo (`name` is only a username fallback). */
+const USERINFO_TRIGGERS = ['email', 'preferred_username', 'picture'] as const;
 
 /**
  * openid-client is ESM-only; tsconfig's module node16 keeps this import() an import() in the
@@ -68,7 +72,8 @@ export class OidcKind implements KindClient {
     for (const [name, value] of Object.entries(callbackQuery)) {
       current.searchParams.set(name, value);
     }
-    let claims: Record<string, unknown> | undefined;
+    let idToken: Record<string, unknown> | undefined;
+    let accessToken: string;
     try {
       const tokens = await client.authorizationCodeGrant(config, current, {
         pkceCodeVerifier: params.codeVerifier,
@@ -76,13 +81,15 @@ export class OidcKind implements KindClient {
         expectedState: params.state,
         idTokenExpected: true,
       });
-      claims = tokens.claims();
+      idToken = tokens.claims();
+      accessToken = tokens.access_token;
     } catch (error) {
       throw asUpstreamError(error);
     }
-    if (!claims) throw new UpstreamError('invalid_response', 'no id_token in the token response');
-    const subject = stringField(claims.sub);
+    if (!idToken) throw new UpstreamError('invalid_response', 'no id_token in the token response');
+    const subject = stringField(idToken.sub);
     if (!subject) throw new UpstreamError('invalid_response', 'the id_token has no sub');
+    const claims = await this.withUserinfo(config, idToken, subject, accessToken);
     const email = stringField(claims.email);
     return {
       subject,
@@ -92,6 +99,39 @@ export class OidcKind implements KindClient {
       avatar: stringField(claims.picture),
       providerData: { iss: claims.iss },
     };
+  }
+
+  /**
+   * Providers may keep profile claims out of the id_token (OpenID Connect Core 5.4: with
+   * `scope=profile email` they belong in the userinfo response unless requested for the
+   * id_token; oidc-provider's default does this). When the id_token lacks any of them and the
+   * provider has a userinfo endpoint, ask it with the access token; openid-client checks that
+   * its `sub` is the id_token's. The id_token's claims win; email_verified always comes from
+   * the same source as the email it qualifies.
+   */
+  private async withUserinfo(
+    config: Configuration,
+    idToken: Record<string, unknown>,
+    subject: string,
+    accessToken: string,
+  ): Promise<Record<string, unknown>> {
+    const complete = USERINFO_TRIGGERS.every((name) => stringField(idToken[name]) !== null);
+    if (complete || !config.serverMetadata().userinfo_endpoint) return idToken;
+    let userinfo: Record<string, unknown>;
+    try {
+      const client = await openidClient();
+      userinfo = { ...(await client.fetchUserInfo(config, accessToken, subject)) };
+    } catch (error) {
+      throw asUpstreamError(error);
+    }
+    const merged: Record<string, unknown> = { ...idToken };
+    for (const name of PROFILE_CLAIMS) {
+      if (stringField(merged[name]) === null && stringField(userinfo[name]) !== null) {
+        merged[name] = userinfo[name];
+        if (name === 'email') merged.email_verified = userinfo.email_verified;
+      }
+    }
+    return merged;
   }
 
   private async configuration(provider: UpstreamProvider): Promise<Configuration> {
