@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { formOf, json, redirect, RunningStandIn, startStandIn, StandInRequest } from './server';
+import {
+  formOf,
+  json,
+  redirect,
+  RunningStandIn,
+  startStandIn,
+  StandInRequest,
+  StandInResponse,
+} from './server';
 
 export interface GithubUser {
   id: number;
@@ -15,6 +23,12 @@ export interface GithubStandIn extends RunningStandIn {
   settings: { authorizationUrl: string; tokenUrl: string; profileUrl: string; emailsUrl: string };
   /** Who approves at the next authorize; null = the person clicks "Cancel". */
   user: GithubUser | null;
+  /**
+   * false (default): the authorize endpoint answers at once, as if the person had clicked
+   * (for HTTP-level tests). true: it shows GitHub's authorization page, with "Authorize" and
+   * "Cancel" buttons, for a real browser to click.
+   */
+  interactive: boolean;
   /** Access tokens issued, for asserting what reached the API. */
   requests: string[];
 }
@@ -38,32 +52,41 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
     clientId: 'Iv1.standin',
     clientSecret: 'github-standin-secret',
     user: null as GithubUser | null,
+    interactive: false,
     requests: [] as string[],
+  };
+  /** Back to the client: a code for `user`, or access_denied when the person cancelled. */
+  const answerAuthorize = (q: URLSearchParams, user: GithubUser | null): StandInResponse => {
+    const redirectUri = q.get('redirect_uri') ?? '';
+    const back = new URL(redirectUri);
+    if (q.has('state')) back.searchParams.set('state', q.get('state') ?? '');
+    if (!user) {
+      back.searchParams.set('error', 'access_denied');
+      back.searchParams.set('error_description', 'The user has denied your application access.');
+      back.searchParams.set('error_uri', DOCS);
+      return redirect(back.href);
+    }
+    const code = randomBytes(10).toString('hex');
+    const method = q.get('code_challenge_method');
+    if (q.has('code_challenge') && method !== 'S256') return { status: 400, body: 'bad pkce' };
+    codes.set(code, { redirectUri, challenge: q.get('code_challenge'), user });
+    back.searchParams.set('code', code);
+    return redirect(back.href);
   };
   const handle = (req: StandInRequest) => {
     standIn.requests.push(`${req.method} ${req.url.pathname}`);
     switch (`${req.method} ${req.url.pathname}`) {
       case 'GET /login/oauth/authorize': {
         const q = req.url.searchParams;
-        const redirectUri = q.get('redirect_uri') ?? '';
         if (q.get('client_id') !== standIn.clientId) return { status: 404, body: 'Not Found' };
-        const back = new URL(redirectUri);
-        if (q.has('state')) back.searchParams.set('state', q.get('state') ?? '');
-        if (!standIn.user) {
-          back.searchParams.set('error', 'access_denied');
-          back.searchParams.set(
-            'error_description',
-            'The user has denied your application access.',
-          );
-          back.searchParams.set('error_uri', DOCS);
-          return redirect(back.href);
-        }
-        const code = randomBytes(10).toString('hex');
-        const method = q.get('code_challenge_method');
-        if (q.has('code_challenge') && method !== 'S256') return { status: 400, body: 'bad pkce' };
-        codes.set(code, { redirectUri, challenge: q.get('code_challenge'), user: standIn.user });
-        back.searchParams.set('code', code);
-        return redirect(back.href);
+        if (standIn.interactive) return authorizePage(q);
+        return answerAuthorize(q, standIn.user);
+      }
+      case 'POST /login/oauth/authorize': {
+        // The person's click on the authorization page: the form carries the original query.
+        const form = new URLSearchParams(req.body);
+        if (form.get('client_id') !== standIn.clientId) return { status: 404, body: 'Not Found' };
+        return answerAuthorize(form, form.get('authorize') === '1' ? standIn.user : null);
       }
       case 'POST /login/oauth/access_token': {
         const form = formOf(req);
@@ -168,4 +191,32 @@ export async function startGithubStandIn(): Promise<GithubStandIn> {
       emailsUrl: `${running.origin}/user/emails`,
     },
   });
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * GitHub's "Authorize application" page, reduced to what a browser test clicks: the query goes
+ * back in hidden fields, and each button posts the person's decision.
+ */
+function authorizePage(q: URLSearchParams): StandInResponse {
+  const hidden = [...q]
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
+    .join('\n');
+  return {
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<!doctype html>
+<html><head><title>Authorize application</title></head>
+<body>
+<h1>Authorize the GitHub stand-in app</h1>
+<form method="post" action="/login/oauth/authorize">
+${hidden}
+<button type="submit" name="authorize" value="0">Cancel</button>
+<button type="submit" name="authorize" value="1">Authorize</button>
+</form>
+</body></html>`,
+  };
 }
