@@ -2,6 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+import { UpstreamIdentitiesService } from '../../src/modules/upstreams/identities/upstream-identities.service';
+import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../factories';
 import { relate } from '../utils/app-users';
 import { consoleWorld } from '../utils/console';
@@ -375,6 +377,80 @@ describe('Console in Chromium', () => {
       appId,
     ]);
     expect(keys).toEqual([]);
+    await context.close();
+  });
+
+  it('the account page lists a connected account, offers the others, and shows a refused disconnect', async () => {
+    const alice = await createUser(t.app, {
+      username: 'alice',
+      email: 'alice@example.org',
+      password: PASSWORD,
+    });
+    const providers = t.app.get(UpstreamProvidersService);
+    for (const [id, displayName] of [
+      ['gh', 'GitHub'],
+      ['corp', 'Corp SSO'],
+    ]) {
+      await providers.create({
+        id,
+        displayName,
+        kind: 'github',
+        clientId: `client-${id}`,
+        clientSecret: `secret-${id}`,
+        settings: {},
+      });
+    }
+    await t.app.get(UpstreamIdentitiesService).bind(alice.id, {
+      providerId: 'gh',
+      subject: '4242',
+      profile: {
+        username: 'alice-gh',
+        email: null,
+        emailVerified: false,
+        avatar: null,
+        providerData: {},
+      },
+    });
+    const { context, page, problems } = await openBrowser();
+    await signInWithPassword(page);
+    await registerPasskey(page, 'Work laptop');
+
+    const row = page.locator('#upstreams-table tbody tr[data-upstream-id]');
+    await row.first().waitFor();
+    const cells = await row.first().locator('td').allTextContents();
+    expect(cells.slice(0, 2)).toEqual(['GitHub', 'alice-gh']);
+    expect(cells[2]).not.toBe('never');
+    expect(await page.locator('#connect-upstreams button').allTextContents()).toEqual([
+      'Connect Corp SSO',
+    ]);
+
+    // Without a password the binding is the last way to sign in: the server's refusal shows.
+    const [{ password_hash: hash }] = await t.dataSource.query(
+      'SELECT password_hash FROM users WHERE id = $1',
+      [alice.id],
+    );
+    await t.dataSource.query('UPDATE users SET password_hash = NULL WHERE id = $1', [alice.id]);
+    await row.first().getByRole('button', { name: 'Disconnect' }).click();
+    await page.locator('#confirm-dialog').waitFor();
+    await page.locator('#confirm-go').click();
+    await page.locator('#confirm-error', { hasText: 'last way to sign in' }).waitFor();
+    await page.locator('#confirm-cancel').click();
+    expect(await page.locator('#upstreams-table tbody tr[data-upstream-id]').count()).toBe(1);
+    expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toHaveLength(1);
+
+    // With the password back, the passkey confirms the disconnect and GitHub is offered again.
+    await t.dataSource.query('UPDATE users SET password_hash = $2 WHERE id = $1', [alice.id, hash]);
+    await confirmWithPasskey(
+      page,
+      row.first().getByRole('button', { name: 'Disconnect' }),
+      page.locator('#upstreams-table tbody tr.empty'),
+    );
+    expect(await page.locator('#connect-upstreams button').allTextContents()).toEqual([
+      'Connect Corp SSO',
+      'Connect GitHub',
+    ]);
+    expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
+    expect(problems).toEqual([]);
     await context.close();
   });
 

@@ -5,6 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../keys/auth.decorators';
 import { messagePage } from '../oauth/pages/html';
+import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { accountPage } from './pages/account.page';
 import { applicationPage } from './pages/application.page';
 import { homePage } from './pages/home.page';
@@ -36,14 +37,21 @@ export const CONSOLE_CSP =
 @ApiExcludeController()
 @Controller('console')
 export class ConsoleWebController {
+  constructor(private readonly providers: UpstreamProvidersService) {}
+
   @Get()
   home(@Res() res: Response): void {
     sendPage(res, 200, homePage());
   }
 
   @Get('account')
-  account(@Res() res: Response): void {
-    sendPage(res, 200, accountPage());
+  async account(@Res() res: Response): Promise<void> {
+    // Ids and display names only (public: the login page shows them too), for the Connect buttons.
+    const providers = (await this.providers.listEnabled()).map(({ id, displayName }) => ({
+      id,
+      displayName,
+    }));
+    sendPage(res, 200, accountPage(providers));
   }
 
   @Get('applications/:id')

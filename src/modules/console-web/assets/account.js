@@ -1,6 +1,7 @@
 // GET /console/account: the signed-in user and their passkeys (register, rename, remove).
 // The first passkey needs a recent password sign-in; later ones and removals are confirmed with
-// an existing passkey (issue 10).
+// an existing passkey (issue 10). Also the connected upstream accounts: connect, and disconnect
+// confirmed with a passkey (issue 11).
 import {
   $,
   ApiError,
@@ -17,6 +18,7 @@ import {
 } from './core.js';
 
 const PASSKEYS = '/api/console/account/passkeys';
+const UPSTREAMS = '/api/console/account/upstreams';
 
 async function start() {
   const session = await requireSession();
@@ -35,7 +37,7 @@ async function start() {
     event.preventDefault();
     void addPasskey();
   });
-  await loadPasskeys();
+  await Promise.all([loadPasskeys(), loadUpstreams()]);
 }
 
 let passkeys = [];
@@ -173,6 +175,99 @@ async function remove(passkey) {
   if (!done) return;
   say('#passkeys-status', `Passkey "${passkey.name}" removed.`);
   await loadPasskeys();
+}
+
+/** The configured providers, which the page carries (id → display name). */
+function providerNames() {
+  return new Map(
+    [...document.querySelectorAll('#upstream-providers [data-provider-id]')].map((item) => [
+      item.dataset.providerId,
+      item.textContent.trim(),
+    ]),
+  );
+}
+
+async function loadUpstreams() {
+  const names = providerNames();
+  let bindings;
+  try {
+    bindings = await api('GET', UPSTREAMS);
+  } catch (error) {
+    say('#upstreams-status', errorText(error), 'error');
+    return;
+  }
+  fillTable(
+    $('#upstreams-table'),
+    bindings.map((binding) => {
+      const provider = names.get(binding.providerId) ?? binding.providerId;
+      return el(
+        'tr',
+        { 'data-upstream-id': binding.id },
+        el('td', {}, provider),
+        el('td', {}, binding.username ?? binding.subject),
+        el('td', {}, when(binding.createdAt)),
+        el(
+          'td',
+          { class: 'actions' },
+          el(
+            'button',
+            {
+              type: 'button',
+              class: 'small danger',
+              onclick: () => disconnect(binding, provider),
+            },
+            'Disconnect',
+          ),
+        ),
+      );
+    }),
+    'No connected accounts.',
+  );
+  const bound = new Set(bindings.map((binding) => binding.providerId));
+  $('#connect-upstreams').replaceChildren(
+    ...[...names]
+      .filter(([id]) => !bound.has(id))
+      .map(([id, name]) =>
+        el(
+          'button',
+          { type: 'button', 'data-connect': id, onclick: () => connect(id) },
+          `Connect ${name}`,
+        ),
+      ),
+  );
+}
+
+/** The API sets the attempt cookie and answers the provider's URL; the provider comes back to
+ * the callback, which binds the account and returns here. */
+async function connect(providerId) {
+  say('#upstreams-status', '');
+  try {
+    const { location: target } = await api(
+      'POST',
+      `${UPSTREAMS}/${encodeURIComponent(providerId)}/bind`,
+    );
+    window.location.assign(target);
+  } catch (error) {
+    say('#upstreams-status', errorText(error), 'error');
+  }
+}
+
+async function disconnect(binding, provider) {
+  // The server's refusal (the last way to sign in) is shown in the dialog, where it happened.
+  const done = await confirmed(
+    `Disconnect your ${provider} account "${binding.username ?? binding.subject}". ` +
+      'It can no longer sign you in.',
+    { action: 'upstream.unbind', upstreamIdentityId: binding.id },
+    async (token) => {
+      await api('DELETE', `${UPSTREAMS}/${encodeURIComponent(binding.id)}`, {
+        headers: confirmationHeader(token),
+      });
+      return true;
+    },
+  );
+  if (!done) return;
+  say('#upstreams-status', `Your ${provider} account was disconnected.`);
+  await loadUpstreams();
 }
 
 void start();

@@ -1,8 +1,14 @@
 import { html } from '../../oauth/pages/html';
 import { alertBox, consoleLayout, dataTable } from './layout';
 
-/** GET /console/account: the signed-in user and their passkeys. */
-export function accountPage(): string {
+/** A configured, enabled upstream provider the user may connect. */
+export interface ConnectableProvider {
+  id: string;
+  displayName: string;
+}
+
+/** GET /console/account: the signed-in user, their passkeys and their upstream accounts. */
+export function accountPage(providers: ConnectableProvider[] = []): string {
   return consoleLayout({
     title: 'Account',
     script: 'account',
@@ -41,6 +47,26 @@ export function accountPage(): string {
           />
           <button type="submit">Add passkey</button>
         </form>
+      </section>
+      <section class="panel" aria-labelledby="upstreams-title">
+        <h2 id="upstreams-title">Connected accounts</h2>
+        <p class="muted">
+          Accounts at other providers that sign you in here. Disconnecting one is confirmed with a
+          passkey and refused for your last way to sign in.
+        </p>
+        ${alertBox('upstreams-status')}
+        ${dataTable('upstreams-table', 'Your connected accounts', [
+          'Provider',
+          'Username',
+          'Connected',
+          'Actions',
+        ])}
+        <ul id="upstream-providers" hidden>
+          ${providers.map(
+            (provider) => html`<li data-provider-id="${provider.id}">${provider.displayName}</li>`,
+          )}
+        </ul>
+        <div id="connect-upstreams" class="actions"></div>
       </section>
     </main>`,
   });
