@@ -10,7 +10,7 @@ import {
   type Agent,
 } from '../utils/oauth';
 import { startGithubStandIn, type GithubStandIn } from '../utils/upstream-standins/github';
-import { visitUpstream } from '../utils/upstream-oidc';
+import { visitUpstream } from '../utils/upstream-standins/browser';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /** The sign-in flow through the github kind and U1's GitHub stand-in on loopback (issue 11). */

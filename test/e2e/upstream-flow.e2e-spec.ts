@@ -22,7 +22,8 @@ import {
   tokenRequest,
   type Agent,
 } from '../utils/oauth';
-import { startOidcUpstream, visitUpstream, type OidcUpstream } from '../utils/upstream-oidc';
+import { visitUpstream } from '../utils/upstream-standins/browser';
+import { startOidcStandIn, type OidcStandIn } from '../utils/upstream-standins/oidc';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
@@ -30,10 +31,10 @@ const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
 /** Sign-in through an upstream provider, end to end over HTTP (issue 11 items 2-4). */
 describe('Upstream sign-in flow', () => {
   let t: TestApp;
-  let upstream: OidcUpstream;
+  let upstream: OidcStandIn;
   beforeAll(async () => {
     t = await createTestApp();
-    upstream = await startOidcUpstream([CALLBACK]);
+    upstream = await startOidcStandIn([CALLBACK]);
   });
   afterAll(async () => {
     await upstream.close();
