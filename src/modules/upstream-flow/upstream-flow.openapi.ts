@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 
-// Documentation of the upstream sign-in routes (docs/upstreams-flow.md): browser redirects and
+// Documentation of the upstream sign-in routes (docs/upstreams.md): browser redirects and
 // HTML pages, never JSON.
 
 const page = (status: number, description: string): MethodDecorator =>

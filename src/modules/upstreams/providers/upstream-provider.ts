@@ -4,7 +4,7 @@
  */
 /**
  * The name the password form goes by in an authorization request's upstream_providers
- * (docs/upstreams-flow.md); no provider may be configured under it.
+ * (docs/upstreams.md); no provider may be configured under it.
  */
 export const PASSWORD_METHOD = 'password';
 
