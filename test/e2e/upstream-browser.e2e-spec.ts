@@ -11,7 +11,7 @@ import {
   REDIRECT_URI,
 } from '../utils/oauth';
 import { startGithubStandIn, type GithubStandIn } from '../utils/upstream-standins/github';
-import { startOidcUpstream, type OidcUpstream } from '../utils/upstream-oidc';
+import { startOidcStandIn, type OidcStandIn } from '../utils/upstream-standins/oidc';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 // Sign-in through an upstream provider in a real browser (issue 11): Debian's Chromium driven by
@@ -30,7 +30,7 @@ async function freePort(): Promise<number> {
 describe('Upstream sign-in in Chromium', () => {
   let t: TestApp;
   let base: string;
-  let upstream: OidcUpstream;
+  let upstream: OidcStandIn;
   let github: GithubStandIn;
   let chromium: Browser;
 
@@ -41,7 +41,7 @@ describe('Upstream sign-in in Chromium', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp({ port, env: { PUBLIC_BASE_URL: base } });
-    upstream = await startOidcUpstream([`${base}/api/auth/upstream/corp/callback`]);
+    upstream = await startOidcStandIn([`${base}/api/auth/upstream/corp/callback`]);
     github = await startGithubStandIn();
     github.interactive = true;
     const { chromium: launcher } = await import('playwright-core');
