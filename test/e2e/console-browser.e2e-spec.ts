@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
@@ -10,12 +10,12 @@ import { consoleWorld } from '../utils/console';
 import { insertEvent } from '../utils/events';
 import { PASSWORD } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { launchChromium } from '../utils/chromium';
 
 // The console in a real browser (issue 10): Debian's Chromium driven by playwright-core, with the
 // Chrome DevTools Protocol's virtual authenticator standing in for a platform passkey. Chromium
 // is required, never skipped (scripts/test-prerequisites.sh installs it).
 // CONSOLE_SCREENSHOTS=1 also writes the screenshots of docs/console.md to docs/console/.
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 const SCREENSHOT_DIR = join(__dirname, '..', '..', 'docs', 'console');
 
@@ -37,31 +37,12 @@ describe('Console in Chromium', () => {
   let chromium: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: the browser test needs Debian's Chromium ` +
-          '(apt-get install chromium; npm test and .ci/run install it).',
-      );
-    }
     const port = await freePort();
     // localhost, not 127.0.0.1: Chromium refuses an IP literal as a WebAuthn relying-party id.
     base = `http://localhost:${port}`;
     t = await createTestApp({ env: { PUBLIC_BASE_URL: base }, port });
-    const { chromium: launcher } = await import('playwright-core');
-    chromium = await launcher.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        // The app listens on 127.0.0.1 only; never try ::1 first.
-        '--host-resolver-rules=MAP localhost 127.0.0.1',
-      ],
-    });
+    // The app listens on 127.0.0.1 only; never try ::1 first.
+    chromium = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
     if (SCREENSHOTS) mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
   afterAll(async () => {

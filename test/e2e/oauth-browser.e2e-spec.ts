@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import {
@@ -10,11 +9,11 @@ import {
   REDIRECT_URI,
 } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { launchChromium } from '../utils/chromium';
 
 // A person's login in a real browser: Debian's Chromium driven by playwright-core, no JavaScript
 // needed by the pages. Chromium is required, never skipped: .ci/run installs it, and on a machine
 // without it this file fails saying how to install it.
-const CHROMIUM = '/usr/bin/chromium';
 
 describe('OAuth login and consent in Chromium', () => {
   let t: TestApp;
@@ -22,27 +21,9 @@ describe('OAuth login and consent in Chromium', () => {
   let chromium: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: the browser test needs Debian's Chromium ` +
-          '(apt-get install chromium; .ci/run installs it).',
-      );
-    }
     t = await createTestApp();
     base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
-    const { chromium: launcher } = await import('playwright-core');
-    chromium = await launcher.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    chromium = await launchChromium();
   });
   afterAll(async () => {
     await chromium?.close();

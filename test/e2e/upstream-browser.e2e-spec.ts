@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
@@ -13,10 +12,10 @@ import {
 import { startGithubStandIn, type GithubStandIn } from '../utils/upstream-standins/github';
 import { startOidcStandIn, type OidcStandIn } from '../utils/upstream-standins/oidc';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { launchChromium } from '../utils/chromium';
 
 // Sign-in through an upstream provider in a real browser (issue 11): Debian's Chromium driven by
 // playwright-core, as in oauth-browser.e2e-spec.ts; never skipped.
-const CHROMIUM = '/usr/bin/chromium';
 
 /** A free loopback port: the service's PUBLIC_BASE_URL must name the port it listens on. */
 async function freePort(): Promise<number> {
@@ -35,20 +34,13 @@ describe('Upstream sign-in in Chromium', () => {
   let chromium: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it).`);
-    }
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp({ port, env: { PUBLIC_BASE_URL: base } });
     upstream = await startOidcStandIn([`${base}/api/auth/upstream/corp/callback`]);
     github = await startGithubStandIn();
     github.interactive = true;
-    const { chromium: launcher } = await import('playwright-core');
-    chromium = await launcher.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    chromium = await launchChromium();
   });
   afterAll(async () => {
     await chromium?.close();
