@@ -18,7 +18,7 @@ import { isJsonContentType } from '../../common/http/json-body';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
 import type { SessionAuthMethod } from '../oauth/oauth-session.entity';
-import { SESSION_COOKIE } from '../oauth/page-result';
+import { SESSION_COOKIE, setBrowserCookie } from '../oauth/page-result';
 import { SessionService, type CurrentSession } from '../oauth/session.service';
 import type { User } from '../users/user.entity';
 import type { ConsoleSessionView } from './session-view';
@@ -67,13 +67,11 @@ export class ConsoleSessions {
     method: SessionAuthMethod,
   ): Promise<ConsoleSessionView> {
     const created = await this.sessions.create(userId, method);
-    res.cookie(SESSION_COOKIE, created.cookieValue, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.secure,
-      path: '/',
-      maxAge: created.maxAgeSeconds * 1000,
-    });
+    setBrowserCookie(
+      res,
+      { name: SESSION_COOKIE, value: created.cookieValue, maxAge: created.maxAgeSeconds },
+      this.secure,
+    );
     const current = await this.sessions.current(created.cookieValue);
     if (!current) throw new AppError(ErrorCode.InternalError, 'The new session was not found');
     return toSessionView(this.toActor(current, created.cookieValue, ''));

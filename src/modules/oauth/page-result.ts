@@ -41,6 +41,21 @@ export function browserContext(req: Request, secure: boolean): BrowserContext {
 }
 
 /**
+ * Sets one of the service's browser cookies (session, CSRF, upstream attempt) with the flags
+ * they all share: HttpOnly, SameSite=Lax (the session must survive the top-level redirect back
+ * from a client or provider), Secure behind https, whole-site path.
+ */
+export function setBrowserCookie(res: Response, cookie: CookieSpec, secure: boolean): void {
+  res.cookie(cookie.name, cookie.value, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge * 1000 }),
+  });
+}
+
+/**
  * Writes a PageResult with the headers every page and redirect of the flow carries: never
  * cached, never framed (clickjacking), no referrer leaking codes or request ids.
  */
@@ -55,15 +70,7 @@ export function sendPage(res: Response, result: PageResult, secure: boolean): vo
     `default-src 'none'; style-src 'self'; img-src https: data:; ` +
       `form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
-  for (const cookie of result.cookies ?? []) {
-    res.cookie(cookie.name, cookie.value, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure,
-      path: '/',
-      ...(cookie.maxAge === undefined ? {} : { maxAge: cookie.maxAge * 1000 }),
-    });
-  }
+  for (const cookie of result.cookies ?? []) setBrowserCookie(res, cookie, secure);
   if (result.location !== undefined) {
     res.redirect(result.status, result.location);
     return;

@@ -32,6 +32,7 @@ import type { UpstreamIdentity } from '../upstreams/identities/upstream-identity
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { PageError } from '../oauth/oauth-error';
+import { setBrowserCookie } from '../oauth/page-result';
 import { UpstreamFlowService } from './upstream-flow.service';
 
 /** One upstream account bound to the signed-in user, as the console's account page shows it. */
@@ -94,15 +95,7 @@ export class AccountUpstreamsController {
       }
       throw error;
     });
-    for (const cookie of result.cookies ?? []) {
-      res.cookie(cookie.name, cookie.value, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.secure,
-        path: '/',
-        maxAge: (cookie.maxAge ?? 0) * 1000,
-      });
-    }
+    for (const cookie of result.cookies ?? []) setBrowserCookie(res, cookie, this.secure);
     return { location: result.location ?? '' };
   }
 
