@@ -83,13 +83,13 @@ describe('GET /oauth2/authorize request validation', () => {
       'a missing scope',
       { scope: undefined },
       'invalid_scope',
-      'The scope must be a space-separated list of: read, profile, email',
+      'The scope must be a space-separated list of: openid, read, profile, email',
     ],
     [
       'an unknown scope',
       { scope: 'read admin' },
       'invalid_scope',
-      'The scope must be a space-separated list of: read, profile, email',
+      'The scope must be a space-separated list of: openid, read, profile, email',
     ],
     [
       'code_challenge_method=plain',

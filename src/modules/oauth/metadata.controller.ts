@@ -1,34 +1,34 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
-import { AuthorizationServerMetadata } from './metadata.openapi';
-import { OAUTH_SCOPES } from './scopes';
+import { providerMetadata } from './discovery';
+import { ProviderMetadata } from './metadata.openapi';
 
-/** RFC 8414 authorization server metadata, so standard clients can discover the endpoints. */
+// The document changes only with a deployment; a short public cache spares clients a fetch per
+// login without delaying a change for long.
+const CACHE = 'public, max-age=300';
+
+/** Discovery: one document at both well-known addresses (discovery.ts). */
 @ApiTags('OAuth 2.0')
 @Public()
 @Controller('.well-known')
 export class MetadataController {
   constructor(@Inject(AppConfig) private readonly config: AppConfig) {}
 
+  @Get('openid-configuration')
+  @Header('Cache-Control', CACHE)
+  @ApiOperation({ summary: 'OpenID Provider Metadata (OpenID Connect Discovery 1.0)' })
+  @ApiOkResponse({ type: ProviderMetadata })
+  openidConfiguration(): ProviderMetadata {
+    return providerMetadata(this.config.publicBaseUrl);
+  }
+
   @Get('oauth-authorization-server')
-  @ApiOperation({ summary: 'Authorization server metadata (RFC 8414)' })
-  @ApiOkResponse({ type: AuthorizationServerMetadata })
-  metadata(): AuthorizationServerMetadata {
-    const base = this.config.publicBaseUrl;
-    return {
-      issuer: base,
-      authorization_endpoint: `${base}/oauth2/authorize`,
-      token_endpoint: `${base}/api/oauth2/token`,
-      userinfo_endpoint: `${base}/api/oauth2/userinfo`,
-      scopes_supported: [...OAUTH_SCOPES],
-      response_types_supported: ['code'],
-      response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-      code_challenge_methods_supported: ['S256'],
-      authorization_response_iss_parameter_supported: true,
-    };
+  @Header('Cache-Control', CACHE)
+  @ApiOperation({ summary: 'Authorization server metadata (RFC 8414), the same document' })
+  @ApiOkResponse({ type: ProviderMetadata })
+  metadata(): ProviderMetadata {
+    return providerMetadata(this.config.publicBaseUrl);
   }
 }

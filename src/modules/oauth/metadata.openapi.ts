@@ -1,8 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CLAIMS_SUPPORTED } from './discovery';
 import { OAUTH_SCOPES } from './scopes';
 
-/** RFC 8414 section 2: the authorization server metadata this service publishes. */
-export class AuthorizationServerMetadata {
+/**
+ * OpenID Provider Metadata (OIDC Discovery 1.0 section 3), which is also this service's RFC 8414
+ * section 2 authorization server metadata (discovery.ts).
+ */
+export class ProviderMetadata {
   @ApiProperty({ format: 'uri', description: 'PUBLIC_BASE_URL; also the `iss` of RFC 9207' })
   issuer!: string;
 
@@ -15,6 +19,9 @@ export class AuthorizationServerMetadata {
   @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/userinfo' })
   userinfo_endpoint!: string;
 
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oidc/jwks' })
+  jwks_uri!: string;
+
   @ApiProperty({ enum: OAUTH_SCOPES, isArray: true }) scopes_supported!: string[];
   @ApiProperty({ enum: ['code'], isArray: true }) response_types_supported!: string[];
   @ApiProperty({ enum: ['query'], isArray: true }) response_modes_supported!: string[];
@@ -22,11 +29,27 @@ export class AuthorizationServerMetadata {
   @ApiProperty({ enum: ['authorization_code', 'refresh_token'], isArray: true })
   grant_types_supported!: string[];
 
+  @ApiProperty({ enum: ['public'], isArray: true }) subject_types_supported!: string[];
+
+  @ApiProperty({ enum: ['RS256'], isArray: true })
+  id_token_signing_alg_values_supported!: string[];
+
   @ApiProperty({ enum: ['client_secret_basic', 'client_secret_post', 'none'], isArray: true })
   token_endpoint_auth_methods_supported!: string[];
 
   @ApiProperty({ enum: ['S256'], isArray: true }) code_challenge_methods_supported!: string[];
+  @ApiProperty({ enum: CLAIMS_SUPPORTED, isArray: true }) claims_supported!: string[];
+  @ApiProperty({ enum: ['none'], isArray: true }) prompt_values_supported!: string[];
 
   @ApiProperty({ description: 'Always true: redirects carry `iss` (RFC 9207)' })
   authorization_response_iss_parameter_supported!: boolean;
+
+  @ApiProperty({ description: 'Always false: request objects are not supported' })
+  request_parameter_supported!: boolean;
+
+  @ApiProperty({ description: 'Always false (its default would be true)' })
+  request_uri_parameter_supported!: boolean;
+
+  @ApiProperty({ description: 'Always false: the claims parameter is not supported' })
+  claims_parameter_supported!: boolean;
 }

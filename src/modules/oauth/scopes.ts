@@ -1,18 +1,21 @@
 /**
  * Scopes a client may request at /oauth2/authorize (spec section 4.2 leaves the list open; see
  * docs/oauth.md). `read` is the one the spec shows in use and covers both user endpoints.
+ * `openid` makes the request an OpenID Connect one (OIDC Core 3.1.2.1): an id_token at the token
+ * endpoint and the standard claims at userinfo (docs/oidc.md). Canonical order: this list's.
  */
-export const OAUTH_SCOPES = ['read', 'profile', 'email'] as const;
+export const OAUTH_SCOPES = ['openid', 'read', 'profile', 'email'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
 export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {
+  openid: 'Sign you in with your account identifier',
   read: 'Read your profile (username, nickname, avatar, email, groups) and your email addresses',
   profile: 'Read your profile (username, nickname, avatar, email, groups)',
   email: 'Read the list of your email addresses',
 };
 
-/** Which scopes open which endpoint. */
-export const USERINFO_SCOPES: readonly OAuthScope[] = ['read', 'profile'];
+/** Which scopes open which endpoint (OIDC Core 5.3: an `openid` token may call userinfo). */
+export const USERINFO_SCOPES: readonly OAuthScope[] = ['openid', 'read', 'profile'];
 export const EMAILS_SCOPES: readonly OAuthScope[] = ['read', 'email'];
 
 function isOAuthScope(value: string): value is OAuthScope {

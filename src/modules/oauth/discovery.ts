@@ -1,0 +1,51 @@
+import { OAUTH_SCOPES } from './scopes';
+import type { ProviderMetadata } from './metadata.openapi';
+
+/** The claims an id_token or userinfo response may carry (docs/oidc.md, "Claims"). */
+export const CLAIMS_SUPPORTED = [
+  'iss',
+  'sub',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'at_hash',
+  'name',
+  'preferred_username',
+  'picture',
+  'email',
+  'email_verified',
+] as const;
+
+/**
+ * The one metadata document, served both as OpenID Provider Metadata (OIDC Discovery 1.0
+ * section 3) and as RFC 8414 authorization server metadata, so the two never disagree. RFC 8414
+ * section 2 admits the OpenID fields, which are registered in its IANA registry. A feature that
+ * adds an endpoint adds its field here.
+ */
+export function providerMetadata(base: string): ProviderMetadata {
+  return {
+    issuer: base,
+    authorization_endpoint: `${base}/oauth2/authorize`,
+    token_endpoint: `${base}/api/oauth2/token`,
+    userinfo_endpoint: `${base}/api/oauth2/userinfo`,
+    jwks_uri: `${base}/api/oidc/jwks`,
+    scopes_supported: [...OAUTH_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    code_challenge_methods_supported: ['S256'],
+    claims_supported: [...CLAIMS_SUPPORTED],
+    prompt_values_supported: ['none'],
+    authorization_response_iss_parameter_supported: true,
+    // OIDC Discovery 1.0 section 3: request_uri_parameter_supported defaults to true, so the
+    // unsupported request objects are stated explicitly.
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    claims_parameter_supported: false,
+  };
+}
