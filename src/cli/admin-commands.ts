@@ -34,6 +34,7 @@ export class AdminCommands {
   async appCreate(input: {
     name: string;
     redirectUris: string[];
+    postLogoutRedirectUris?: string[];
     authMethod?: ClientAuthMethod;
     description?: string;
     homeUrl?: string;
@@ -52,6 +53,7 @@ export class AdminCommands {
         clientId: app.clientId,
         clientAuthMethod: app.clientAuthMethod,
         redirectUris: app.redirectUris,
+        postLogoutRedirectUris: app.postLogoutRedirectUris,
         enabled: app.enabled,
         createdAt: rfc3339(app.createdAt),
       })),

@@ -17,7 +17,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
 
   migrate                                  run pending database migrations
   app create --name N --redirect-uri U [--redirect-uri U2 ...]
-             [--auth-method secret|none] [--description D] [--home-url U] [--logo U]
+             [--post-logout-redirect-uri U ...] [--auth-method secret|none]
+             [--description D] [--home-url U] [--logo U]
   app list
   key create --app ID --scopes user:read,stats:read --name N
   key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
@@ -45,6 +46,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   name: { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
+  'post-logout-redirect-uri': { type: 'string', multiple: true },
   'auth-method': { type: 'string' },
   description: { type: 'string' },
   'home-url': { type: 'string' },
@@ -159,6 +161,7 @@ function plan(words: string[], values: Values): Action {
       const input = {
         name: required(values, 'name'),
         redirectUris: values['redirect-uri'] ?? [],
+        postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
         authMethod: authMethod(values['auth-method']),
         description: values.description,
         homeUrl: values['home-url'],

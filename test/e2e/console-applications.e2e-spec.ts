@@ -89,6 +89,7 @@ describe('console applications', () => {
       clientId: expect.stringMatching(/^[0-9A-Za-z]{24}$/),
       clientAuthMethod: 'secret',
       redirectUris: ['https://shop.example/cb'],
+      postLogoutRedirectUris: [],
       isPublic: true,
       requireVerifiedEmail: true,
       requiredUpstreams: [],

@@ -16,6 +16,7 @@ export async function createApplication(
   return app.get(ApplicationsService).create({
     name: input.name ?? 'Test App',
     redirectUris: input.redirectUris ?? ['https://client.example/cb'],
+    postLogoutRedirectUris: input.postLogoutRedirectUris,
     authMethod: input.authMethod ?? 'secret',
     description: input.description,
     homeUrl: input.homeUrl,

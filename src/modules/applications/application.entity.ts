@@ -55,6 +55,18 @@ export class Application {
   @Column({ name: 'redirect_uris', type: 'text', array: true, default: () => "'{}'" })
   redirectUris!: string[];
 
+  /**
+   * Where the end-session endpoint may send the browser after logout, matched exactly
+   * (OpenID Connect RP-Initiated Logout 1.0 section 3); same registration rule as redirectUris.
+   */
+  @Column({
+    name: 'post_logout_redirect_uris',
+    type: 'text',
+    array: true,
+    default: () => "'{}'",
+  })
+  postLogoutRedirectUris!: string[];
+
   /** Requests per minute of the application API; null = the service default (spec section 8). */
   @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
   rateLimitPerMinute!: number | null;

@@ -11,6 +11,8 @@ import { isRegistrableRedirectUri } from './redirect-uri';
 export interface NewApplication {
   name: string;
   redirectUris: string[];
+  /** Where RP-initiated logout may return (docs/oidc.md); none by default. */
+  postLogoutRedirectUris?: string[];
   authMethod?: ClientAuthMethod;
   description?: string;
   homeUrl?: string;
@@ -28,6 +30,7 @@ export interface ApplicationSettings {
   homeUrl?: string;
   logo?: string;
   redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
   authMethod?: ClientAuthMethod;
   isPublic?: boolean;
   enabled?: boolean;
@@ -75,6 +78,7 @@ export class ApplicationsService {
         clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
         clientAuthMethod: authMethod,
         redirectUris: [...new Set(input.redirectUris)],
+        postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
       }),
     );
     return { application, clientSecret };
@@ -87,10 +91,13 @@ export class ApplicationsService {
   async update(id: number, settings: ApplicationSettings): Promise<CreatedApplication> {
     checkSettings(settings);
     const application = await this.get(id);
-    const { authMethod, redirectUris, name, ...rest } = settings;
+    const { authMethod, redirectUris, postLogoutRedirectUris, name, ...rest } = settings;
     Object.assign(application, stripUndefined(rest));
     if (name !== undefined) application.name = name.trim();
     if (redirectUris !== undefined) application.redirectUris = [...new Set(redirectUris)];
+    if (postLogoutRedirectUris !== undefined) {
+      application.postLogoutRedirectUris = [...new Set(postLogoutRedirectUris)];
+    }
     if (rest.requiredUpstreams !== undefined) {
       application.requiredUpstreams = [...new Set(rest.requiredUpstreams)];
     }
@@ -148,6 +155,13 @@ function checkSettings(input: ApplicationSettings): void {
   }
   const bad = (input.redirectUris ?? []).filter((uri) => !isRegistrableRedirectUri(uri));
   if (bad.length > 0) throw invalid(`redirect URIs not allowed: ${bad.join(', ')}`);
+  // RP-Initiated Logout 1.0 section 3: the same registration rules as redirect URIs.
+  const badLogout = (input.postLogoutRedirectUris ?? []).filter(
+    (uri) => !isRegistrableRedirectUri(uri),
+  );
+  if (badLogout.length > 0) {
+    throw invalid(`post-logout redirect URIs not allowed: ${badLogout.join(', ')}`);
+  }
   for (const url of [input.homeUrl, input.logo]) {
     if (url && !URL.canParse(url)) throw invalid(`not a URL: ${url}`);
   }

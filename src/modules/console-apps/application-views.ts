@@ -2,6 +2,9 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CLIENT_AUTH_METHODS, type Application } from '../applications/application.entity';
 import { CONSOLE_ROLES, type ConsoleRole } from '../console/console-access.service';
 
+const POST_LOGOUT_URIS =
+  'Where RP-initiated logout may return: exact match, the same rule as redirect URIs; [] for none';
+
 /** An application in the console's list: what every role may see. */
 export class ApplicationSummary {
   @ApiProperty() id!: number;
@@ -24,6 +27,12 @@ export class ApplicationDetail extends ApplicationSummary {
   clientAuthMethod?: string;
   @ApiPropertyOptional({ type: [String], description: 'admin and owner only' })
   redirectUris?: string[];
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'admin and owner only: where RP-initiated logout may return (exact match, docs/oidc.md)',
+  })
+  postLogoutRedirectUris?: string[];
   @ApiPropertyOptional({ description: 'admin and owner only' }) isPublic?: boolean;
   @ApiPropertyOptional({ description: 'admin and owner only' }) requireVerifiedEmail?: boolean;
   @ApiPropertyOptional({
@@ -60,6 +69,8 @@ export class NewApplicationBody {
   @ApiPropertyOptional({ description: 'URL' }) logo?: string;
   @ApiPropertyOptional({ type: [String], description: 'Exact-match redirect URIs' })
   redirectUris?: string[];
+  @ApiPropertyOptional({ type: [String], description: POST_LOGOUT_URIS })
+  postLogoutRedirectUris?: string[];
   @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS, default: 'secret' }) clientAuthMethod?: string;
   @ApiPropertyOptional({ default: false }) isPublic?: boolean;
   @ApiPropertyOptional({ default: false }) requireVerifiedEmail?: boolean;
@@ -72,6 +83,8 @@ export class ApplicationSettingsBody {
   @ApiPropertyOptional() homeUrl?: string;
   @ApiPropertyOptional() logo?: string;
   @ApiPropertyOptional({ type: [String] }) redirectUris?: string[];
+  @ApiPropertyOptional({ type: [String], description: POST_LOGOUT_URIS })
+  postLogoutRedirectUris?: string[];
   @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS }) clientAuthMethod?: string;
   @ApiPropertyOptional() isPublic?: boolean;
   @ApiPropertyOptional() enabled?: boolean;
@@ -104,6 +117,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     clientId: application.clientId,
     clientAuthMethod: application.clientAuthMethod,
     redirectUris: [...application.redirectUris],
+    postLogoutRedirectUris: [...application.postLogoutRedirectUris],
     isPublic: application.isPublic,
     requireVerifiedEmail: application.requireVerifiedEmail,
     requiredUpstreams: [...application.requiredUpstreams],

@@ -124,6 +124,9 @@ function showDetails(ctx) {
   if (Array.isArray(app.redirectUris)) {
     rows.push(['Redirect URIs', app.redirectUris.join('\n') || 'none']);
   }
+  if (Array.isArray(app.postLogoutRedirectUris)) {
+    rows.push(['Post-logout redirect URIs', app.postLogoutRedirectUris.join('\n') || 'none']);
+  }
   $('#app-details').replaceChildren(
     ...rows.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]),
   );

@@ -23,6 +23,7 @@ export async function showSettings(ctx) {
     const values = formValues(form);
     const body = {
       redirectUris: lines(values.redirectUris),
+      postLogoutRedirectUris: lines(values.postLogoutRedirectUris),
       clientAuthMethod: values.clientAuthMethod,
       requiredUpstreams: values.requiredUpstreams
         .split(',')
@@ -51,6 +52,7 @@ function fill(app) {
   for (const name of TEXT_FIELDS) form.elements[name].value = app[name] ?? '';
   for (const name of FLAGS) form.elements[name].checked = Boolean(app[name]);
   form.elements.redirectUris.value = (app.redirectUris ?? []).join('\n');
+  form.elements.postLogoutRedirectUris.value = (app.postLogoutRedirectUris ?? []).join('\n');
   form.elements.requiredUpstreams.value = (app.requiredUpstreams ?? []).join(', ');
   form.elements.clientAuthMethod.value = app.clientAuthMethod ?? 'secret';
   $('#client-id').textContent = app.clientId ?? '';

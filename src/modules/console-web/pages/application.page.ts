@@ -168,6 +168,15 @@ const settings = tabPanel(
           aria-describedby="set-redirects-hint"
         ></textarea>
         <p class="hint" id="set-redirects-hint">One per line; exact match at sign-in.</p>
+        <label for="set-logout-redirects">Post-logout redirect URIs</label>
+        <textarea
+          id="set-logout-redirects"
+          name="postLogoutRedirectUris"
+          aria-describedby="set-logout-redirects-hint"
+        ></textarea>
+        <p class="hint" id="set-logout-redirects-hint">
+          One per line; where sign-out may return the user (exact match). Empty for none.
+        </p>
         <label for="set-upstreams">Required upstream providers</label>
         <input
           type="text"
