@@ -1,0 +1,186 @@
+/**
+ * This service as a target: dist/main.js (the build of this tree) in its own process on the
+ * benchmark's PostgreSQL database, NODE_ENV=production. The harness prepares the database first
+ * (migrations, applications, users, relations, an API key) by booting AppModule in its own
+ * process, then closes it; codes are inserted into oauth_codes before each exchange phase.
+ */
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { loadConfig } from '../../src/config/app-config';
+import { ApplicationsService } from '../../src/modules/applications/applications.service';
+import { ApiKeysService } from '../../src/modules/keys/api-keys.service';
+import { UsersService } from '../../src/modules/users/users.service';
+import { recreateDatabase } from '../bench-database';
+import { spawnServer } from './child';
+import { HARNESS_APPLICATION_NAME } from './cpu';
+import { basicAuth, CHALLENGE, oauthPhases, REDIRECT_URI, type Target, VERIFIER } from './target';
+
+const USERS = 100;
+
+interface Fixture {
+  clientId: string;
+  applicationId: number;
+  rsClientId: string;
+  rsSecret: string;
+  apiKey: string;
+  userIds: string[];
+}
+
+async function prepareDatabase(url: string): Promise<Fixture> {
+  await recreateDatabase(url);
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: url });
+  const app = await NestFactory.create(AppModule.forRoot(config), { logger: false });
+  await app.init();
+  try {
+    const apps = app.get(ApplicationsService);
+    const { application } = await apps.create({
+      name: 'Bench',
+      redirectUris: [REDIRECT_URI],
+      authMethod: 'none',
+    });
+    const rs = await apps.create({
+      name: 'Bench resource server',
+      redirectUris: [REDIRECT_URI],
+      authMethod: 'secret',
+    });
+    const users = app.get(UsersService);
+    const userIds: string[] = [];
+    for (let i = 0; i < USERS; i += 1)
+      userIds.push(
+        (await users.create({ username: `bench${i}`, email: `bench${i}@example.org` })).id,
+      );
+    await app.get(DataSource).query(
+      `INSERT INTO app_users (application_id, user_id, granted_scope, auth_count)
+       SELECT $1, u, 'read', 1 FROM unnest($2::bigint[]) AS u`,
+      [application.id, userIds],
+    );
+    const { plaintext } = await app.get(ApiKeysService).create(application.id, 'bench', []);
+    return {
+      clientId: application.clientId,
+      applicationId: application.id,
+      rsClientId: rs.application.clientId,
+      rsSecret: rs.clientSecret!,
+      apiKey: plaintext,
+      userIds,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+export async function ours(options: {
+  node: string;
+  databaseUrl: string;
+  logLevel: string;
+}): Promise<Target> {
+  const { node, databaseUrl, logLevel } = options;
+  const fixture = await prepareDatabase(databaseUrl);
+  const { child, port } = await spawnServer('identity-service', node, ['dist/main.js'], {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PUBLIC_BASE_URL: 'https://bench.example',
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    DATABASE_URL: databaseUrl,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    LOG_LEVEL: logLevel,
+    // Far above the load: every request takes the whole limiter path and is admitted.
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_KEY_PREFIX: `idsvc-bench:${randomUUID()}:`,
+    // The peers purge nothing during a run either.
+    PURGE_INTERVAL_SECONDS: '0',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const db = new Client({
+    connectionString: databaseUrl,
+    application_name: HARNESS_APPLICATION_NAME,
+  });
+  await db.connect();
+  const makeCodes = async (n: number): Promise<string[]> => {
+    const codes = Array.from({ length: n }, () => randomBytes(32).toString('base64url'));
+    const hashes = codes.map((code) => createHash('sha256').update(code).digest('hex'));
+    const users = codes.map((_, i) => fixture.userIds[i % fixture.userIds.length]);
+    await db.query(
+      `INSERT INTO oauth_codes (code_hash, application_id, user_id, redirect_uri, code_challenge, scope, expires_at)
+       SELECT h, $3, u, $4, $5, 'read', now() + interval '10 minutes'
+         FROM unnest($1::text[], $2::bigint[]) AS c(h, u)`,
+      [hashes, users, fixture.applicationId, REDIRECT_URI, CHALLENGE],
+    );
+    return codes;
+  };
+  const introspect = await fetch(`${base}/api/oauth2/introspect`, { method: 'POST' });
+  const hasIntrospection = introspect.status !== 404;
+  const phases = oauthPhases({
+    tokenUrl: `${base}/api/oauth2/token`,
+    userinfoUrl: `${base}/api/oauth2/userinfo`,
+    introspectionUrl: hasIntrospection ? `${base}/api/oauth2/introspect` : null,
+    clientId: fixture.clientId,
+    introspectionAuth: basicAuth(fixture.rsClientId, fixture.rsSecret),
+    userinfoExpect: '"username"',
+    makeCodes,
+    accessTokens: async () =>
+      exchangeOnce(`${base}/api/oauth2/token`, fixture.clientId, await makeCodes(USERS)),
+  });
+  return {
+    key: 'ours',
+    name: 'identity-service',
+    child,
+    database: new URL(databaseUrl).pathname.slice(1),
+    ops: [
+      'exchange',
+      'refresh',
+      'userinfo',
+      ...(hasIntrospection ? (['introspection'] as const) : []),
+      'me',
+    ],
+    async prepare(op, n) {
+      if (op !== 'me') return phases.prepare(op, n);
+      return {
+        url: `${base}/api/v1/app/me`,
+        method: 'GET',
+        headers: { authorization: `Bearer ${fixture.apiKey}` },
+        variants: [{}],
+        amount: n,
+        expect: '"apiKey"',
+        collect: false,
+      };
+    },
+    answered: phases.answered,
+    async close() {
+      await db.end();
+      await child.stop();
+    },
+  };
+}
+
+/** Untimed: access tokens from exchanging pre-made codes, one request at a time. */
+async function exchangeOnce(
+  tokenUrl: string,
+  clientId: string,
+  codes: string[],
+): Promise<string[]> {
+  const tokens: string[] = [];
+  for (const code of codes) {
+    const res = await fetch(tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT_URI,
+        client_id: clientId,
+        code_verifier: VERIFIER,
+      }),
+    });
+    const body = (await res.json()) as { access_token?: string };
+    if (res.status !== 200 || !body.access_token)
+      throw new Error(`token: ${res.status} ${JSON.stringify(body)}`);
+    tokens.push(body.access_token);
+  }
+  return tokens;
+}

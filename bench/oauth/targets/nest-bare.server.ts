@@ -1,0 +1,67 @@
+/**
+ * The bare route for GET /api/v1/app/me: a Nest 11 + Express application with one controller
+ * returning a JSON object shaped and sized like the identity service's /me answer, no guard, no
+ * database, no rate limit. Same process model as the others (forked by main.ts, BENCH_NODE) and
+ * the same access log (nestjs-pino with the service's pino-http options) unless
+ * BENCH_LOG_LEVEL=silent.
+ */
+import 'reflect-metadata';
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger, LoggerModule } from 'nestjs-pino';
+import { accessLogOptions } from './access-log';
+
+const ME = {
+  app: {
+    id: 1,
+    name: 'Bench',
+    description: '',
+    homeUrl: '',
+    logo: '',
+    enabled: true,
+    isPublic: false,
+    createdAt: '2026-11-24T02:00:00.000Z',
+  },
+  apiKey: {
+    id: 1,
+    name: 'bench',
+    keyPrefix: 'sk_live_AbCd',
+    scopes: [],
+    status: 'active',
+    lastUsedAt: '2026-11-24T02:00:01.000Z',
+    createdAt: '2026-11-24T02:00:00.000Z',
+  },
+};
+
+@Controller('api/v1/app')
+class MeController {
+  @Get('me')
+  getMe(): typeof ME {
+    return ME;
+  }
+}
+
+const level = process.env.BENCH_LOG_LEVEL ?? 'info';
+const logging =
+  level === 'silent' ? [] : [LoggerModule.forRoot({ pinoHttp: accessLogOptions(level) })];
+
+@Module({ imports: logging, controllers: [MeController] })
+class BareModule {}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create(BareModule, {
+    bufferLogs: level !== 'silent',
+    logger: level === 'silent' ? false : undefined,
+  });
+  if (level !== 'silent') app.useLogger(app.get(Logger));
+  await app.listen(Number(process.env.BENCH_PORT), '127.0.0.1');
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+  process.send!({ ready: { url: `http://127.0.0.1:${process.env.BENCH_PORT}` } });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bare Nest target: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
+  process.exit(1);
+});
