@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Build stage: install everything, compile TypeScript, then keep production dependencies only.
-FROM node:22-slim AS build
+FROM node:26-slim AS build
 WORKDIR /app
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json .npmrc ./
@@ -10,7 +10,7 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: compiled code and production dependencies, run as the unprivileged `node` user.
-FROM node:22-slim
+FROM node:26-slim
 WORKDIR /app
 ENV NODE_ENV=production \
     PORT=3000 \
