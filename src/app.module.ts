@@ -22,6 +22,7 @@ import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { UpstreamFlowModule } from './modules/upstream-flow/upstream-flow.module';
 import { PasskeysModule } from './modules/passkeys/passkeys.module';
+import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
 
@@ -81,6 +82,7 @@ export class AppModule {
         PasskeysModule,
         ConsoleWebModule,
         UpstreamFlowModule,
+        SigningKeysModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

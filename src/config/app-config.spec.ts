@@ -47,16 +47,22 @@ describe('loadConfig', () => {
 
   it('refuses insecure defaults in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SIGNING_KEYS_SECRET/);
+    const secrets = { SESSION_SECRET: 'x'.repeat(40), SIGNING_KEYS_SECRET: 'y'.repeat(40) };
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', ...secrets, PUBLIC_BASE_URL: 'http://id.example.com' }),
+    ).toThrow(/https/);
     expect(() =>
       loadConfig({
         NODE_ENV: 'production',
         SESSION_SECRET: 'x'.repeat(40),
-        PUBLIC_BASE_URL: 'http://id.example.com',
+        PUBLIC_BASE_URL: 'https://id.example.com',
       }),
-    ).toThrow(/https/);
+    ).toThrow(/SIGNING_KEYS_SECRET/);
+    expect(() => loadConfig({ SIGNING_KEYS_SECRET: 'too-short' })).toThrow(/SIGNING_KEYS_SECRET/);
     const config = loadConfig({
       NODE_ENV: 'production',
-      SESSION_SECRET: 'x'.repeat(40),
+      ...secrets,
       PUBLIC_BASE_URL: 'https://id.example.com',
     });
     expect(config.isProduction).toBe(true);

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { DEV_SESSION_SECRET, EnvSchema } from './env.schema';
+import { DEV_SESSION_SECRET, DEV_SIGNING_KEYS_SECRET, EnvSchema } from './env.schema';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -18,6 +18,7 @@ export class AppConfig {
   readonly redisUrl: string | undefined;
   readonly publicBaseUrl: string;
   readonly sessionSecret: string;
+  readonly signingKeysSecret: string;
   readonly logLevel: string;
   readonly embeddedDataDir: string;
   readonly migrationsRun: boolean;
@@ -35,6 +36,7 @@ export class AppConfig {
   readonly trustProxyHops: number;
   readonly accessTokenTtlSeconds: number;
   readonly refreshTokenTtlSeconds: number;
+  readonly idTokenTtlSeconds: number;
   readonly authCodeTtlSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
@@ -50,6 +52,7 @@ export class AppConfig {
       '',
     );
     this.sessionSecret = env.SESSION_SECRET;
+    this.signingKeysSecret = env.SIGNING_KEYS_SECRET;
     this.logLevel = env.LOG_LEVEL;
     this.embeddedDataDir = env.EMBEDDED_DATA_DIR;
     this.migrationsRun = env.MIGRATIONS_RUN;
@@ -67,6 +70,7 @@ export class AppConfig {
     this.trustProxyHops = env.TRUST_PROXY_HOPS;
     this.accessTokenTtlSeconds = env.ACCESS_TOKEN_TTL_SECONDS;
     this.refreshTokenTtlSeconds = env.REFRESH_TOKEN_TTL_SECONDS;
+    this.idTokenTtlSeconds = env.ID_TOKEN_TTL_SECONDS;
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
@@ -101,6 +105,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (parsed.NODE_ENV === 'production') {
     if (parsed.SESSION_SECRET === DEV_SESSION_SECRET) {
       problems.push('SESSION_SECRET: the development default must not be used in production');
+    }
+    if (parsed.SIGNING_KEYS_SECRET === DEV_SIGNING_KEYS_SECRET) {
+      problems.push('SIGNING_KEYS_SECRET: the development default must not be used in production');
     }
     if (!parsed.PUBLIC_BASE_URL) {
       problems.push('PUBLIC_BASE_URL: required in production (it is the OAuth issuer)');

@@ -13,6 +13,7 @@ import {
 
 /** Insecure development defaults; `loadConfig` refuses them when NODE_ENV=production. */
 export const DEV_SESSION_SECRET = 'dev-only-insecure-session-secret-change-me';
+export const DEV_SIGNING_KEYS_SECRET = 'dev-only-insecure-signing-keys-secret-change-me';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -59,6 +60,11 @@ export class EnvSchema {
   @IsString()
   @MinLength(32)
   SESSION_SECRET = DEV_SESSION_SECRET;
+
+  /** Secret that encrypts the OpenID Connect signing keys at rest (secret; docs/oidc.md). */
+  @IsString()
+  @MinLength(32)
+  SIGNING_KEYS_SECRET = DEV_SIGNING_KEYS_SECRET;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
@@ -150,6 +156,13 @@ export class EnvSchema {
   @IsInt()
   @Min(60)
   REFRESH_TOKEN_TTL_SECONDS = 2592000;
+
+  /** Lifetime of OpenID Connect id_tokens, seconds; a retired signing key stays published this much longer. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(86400)
+  ID_TOKEN_TTL_SECONDS = 3600;
 
   /** Lifetime of authorization codes, seconds; RFC 6749 section 4.1.2 recommends at most 10 minutes. */
   @Transform(toInt)

@@ -9,6 +9,7 @@ import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-
 import { PasskeyCeremony } from '../modules/passkeys/passkey-ceremony.entity';
 import { PasskeyConfirmation } from '../modules/passkeys/passkey-confirmation.entity';
 import { PasskeyCredential } from '../modules/passkeys/passkey-credential.entity';
+import { SigningKey } from '../modules/signing-keys/signing-key.entity';
 import { UpstreamIdentity } from '../modules/upstreams/identities/upstream-identity.entity';
 import { UpstreamProviderRecord } from '../modules/upstreams/providers/upstream-provider.entity';
 import { AppUser } from '../modules/users/app-user.entity';
@@ -33,4 +34,5 @@ export const ENTITIES = [
   PasskeyConfirmation,
   UpstreamIdentity,
   UpstreamProviderRecord,
+  SigningKey,
 ];

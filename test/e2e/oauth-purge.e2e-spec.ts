@@ -18,6 +18,7 @@ const NOTHING: PurgeCounts = {
   tokens: 0,
   passkeyCeremonies: 0,
   passkeyConfirmations: 0,
+  signingKeys: 0,
 };
 
 /** Issue 8 item 3: expired codes, sessions, spent requests and tokens are purged, live ones kept. */

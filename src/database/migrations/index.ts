@@ -12,6 +12,7 @@ import { UpstreamProviders1795380000000 } from './1795380000000-UpstreamProvider
 import { UpstreamIdentities1795385000000 } from './1795385000000-UpstreamIdentities';
 import { RequiredUpstreams1795386000000 } from './1795386000000-RequiredUpstreams';
 import { UnbindConfirmationTarget1795390000000 } from './1795390000000-UnbindConfirmationTarget';
+import { SigningKeys1795400000000 } from './1795400000000-SigningKeys';
 import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutRedirectUris';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   UpstreamIdentities1795385000000,
   RequiredUpstreams1795386000000,
   UnbindConfirmationTarget1795390000000,
+  SigningKeys1795400000000,
   PostLogoutRedirectUris1795402000000,
 ];

@@ -7,7 +7,13 @@
 export const CODE_REPLAY_RETENTION_SECONDS = 86400;
 
 export type PurgeTarget =
-  'codes' | 'sessions' | 'spentRequests' | 'tokens' | 'passkeyCeremonies' | 'passkeyConfirmations';
+  | 'codes'
+  | 'sessions'
+  | 'spentRequests'
+  | 'tokens'
+  | 'passkeyCeremonies'
+  | 'passkeyConfirmations'
+  | 'signingKeys';
 
 const deleteWhere = (table: string, condition: string): string =>
   `WITH gone AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${condition} LIMIT $2) RETURNING 1)
@@ -45,5 +51,11 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
   {
     name: 'passkeyConfirmations',
     sql: deleteWhere('passkey_confirmations', 'expires_at < $1'),
+  },
+  {
+    // A retired signing key is published until every id_token it signed has expired
+    // (published_until, set by signing-keys at rotation); after that nothing verifies with it.
+    name: 'signingKeys',
+    sql: deleteWhere('signing_keys', `state = 'retired' AND published_until < $1`),
   },
 ];

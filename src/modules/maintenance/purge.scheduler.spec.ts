@@ -12,6 +12,7 @@ const DONE: PurgeResult = {
     tokens: 0,
     passkeyCeremonies: 0,
     passkeyConfirmations: 0,
+    signingKeys: 0,
   },
 };
 

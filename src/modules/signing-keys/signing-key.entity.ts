@@ -1,0 +1,61 @@
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * `next`: published in the JWKS, never signs. `active`: signs (exactly one). `retired`: signs no
+ * more, published until `published_until`, then deleted by the purge (docs/oidc.md).
+ */
+export const SIGNING_KEY_STATES = ['next', 'active', 'retired'] as const;
+export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
+
+/** RFC 7517 section 4 members of a published RSA key (RFC 7518 section 6.3.1: n, e). */
+export interface PublicJwk {
+  kty: string;
+  n: string;
+  e: string;
+  kid: string;
+  alg: 'RS256';
+  use: 'sig';
+}
+
+/** One RS256 key pair of the OpenID Connect provider (issue 12 item 2). */
+@Entity({ name: 'signing_keys' })
+@Check('chk_signing_keys_state', `"state" IN ('next', 'active', 'retired')`)
+// At most one active and one next key, whatever the instances do (the lock is the first guard).
+@Index('uq_signing_keys_active', ['state'], { unique: true, where: `"state" = 'active'` })
+@Index('uq_signing_keys_next', ['state'], { unique: true, where: `"state" = 'next'` })
+export class SigningKey {
+  @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'pk_signing_keys' })
+  id!: number;
+
+  /** RFC 7638 JWK thumbprint (SHA-256) of the public key. */
+  @Index('uq_signing_keys_kid', { unique: true })
+  @Column({ type: 'text' })
+  kid!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  alg!: 'RS256';
+
+  /** The public JWK as published (kty, n, e, kid, alg, use); never a private member. */
+  @Column({ name: 'public_jwk', type: 'jsonb' })
+  publicJwk!: PublicJwk;
+
+  /** AES-256-GCM ciphertext of the PKCS#8 private key (key-material.ts); never the plaintext. */
+  @Column({ name: 'private_key_sealed', type: 'text' })
+  privateKeySealed!: string;
+
+  @Column({ type: 'varchar', length: 8 })
+  state!: SigningKeyState;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'activated_at', type: 'timestamptz', nullable: true })
+  activatedAt!: Date | null;
+
+  @Column({ name: 'retired_at', type: 'timestamptz', nullable: true })
+  retiredAt!: Date | null;
+
+  /** Retired keys only: retired_at + the retention; past it the key is unpublished and purged. */
+  @Column({ name: 'published_until', type: 'timestamptz', nullable: true })
+  publishedUntil!: Date | null;
+}

@@ -1,0 +1,217 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import { JoseCryptoKey, loadJose } from './jose';
+import { GeneratedKey, KeyMaterial, SIGNING_ALG, SigningKeyUnavailableError } from './key-material';
+import type { SigningKey } from './signing-key.entity';
+import { isPublished, SigningKeyView, toSigningKeyView } from './signing-key-view';
+import { RotationResult, SigningKeysStore } from './signing-keys.store';
+
+/**
+ * How stale one instance's view of the keys may get: after a rotation made elsewhere (another
+ * instance, the CLI on PostgreSQL), this instance signs with the new active key within this bound.
+ */
+export const KEY_CACHE_SECONDS = 10;
+/** Clock difference tolerated between instances, and when verifying exp/nbf. */
+export const CLOCK_SKEW_SECONDS = 60;
+/** An unknown kid re-reads the keys at most this often (a forged kid cannot force a query each time). */
+const UNKNOWN_KID_RELOAD_MS = 1000;
+
+/**
+ * The OpenID Connect signing keys (docs/oidc.md, "Signing keys"): RS256 keys generated here,
+ * stored with the private key encrypted, published before they sign, kept published after they
+ * stop signing until every token they signed has expired.
+ */
+@Injectable()
+export class SigningKeysService {
+  /** The alg the active key signs with: callers compute at_hash with its hash (SHA-256). */
+  readonly alg = SIGNING_ALG;
+  private readonly logger = new Logger('SigningKeys');
+  private readonly material: KeyMaterial;
+  private readonly store: SigningKeysStore;
+  private view?: { loadedAt: number; keys: SigningKey[] };
+  private loading?: Promise<SigningKey[]>;
+  private generation = 0;
+  private readonly privateKeys = new Map<string, Promise<JoseCryptoKey>>();
+
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {
+    this.material = new KeyMaterial(config.signingKeysSecret);
+    this.store = new SigningKeysStore(dataSource);
+  }
+
+  /** Compact JWS of `payload` with the active key: header { alg: 'RS256', kid, typ: 'JWT' }. */
+  async sign(payload: Record<string, unknown>): Promise<string> {
+    const active = (await this.keys()).find((key) => key.state === 'active');
+    if (!active) throw new Error('no active signing key after creating one');
+    const privateKey = await this.privateKey(active);
+    const jose = await loadJose();
+    return new jose.SignJWT(payload)
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: active.kid, typ: 'JWT' })
+      .sign(privateKey);
+  }
+
+  /** The published JWK Set (RFC 7517 section 5): next, active and unexpired retired keys. */
+  async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
+    const now = this.clock.now();
+    const keys = (await this.keys()).filter((key) => isPublished(key, now));
+    return { keys: keys.map((key) => ({ ...key.publicJwk })) };
+  }
+
+  /**
+   * The payload of a JWS signed by one of our published keys with iss = our issuer, or null.
+   * `ignoreExpiry`: OIDC RP-Initiated Logout 1.0 section 2 accepts an expired id_token_hint.
+   */
+  async verify(
+    jws: string,
+    options: { ignoreExpiry?: boolean } = {},
+  ): Promise<Record<string, unknown> | null> {
+    const jose = await loadJose();
+    let kid: unknown;
+    try {
+      kid = jose.decodeProtectedHeader(jws).kid;
+    } catch {
+      return null;
+    }
+    if (typeof kid !== 'string') return null;
+    let keys = await this.keys();
+    // A key rotated in elsewhere may be newer than this view: read again, at most once a second.
+    if (!keys.some((key) => key.kid === kid) && this.viewAgeMs() >= UNKNOWN_KID_RELOAD_MS) {
+      keys = await this.reload();
+    }
+    const now = this.clock.now();
+    const published = keys.filter((key) => isPublished(key, now)).map((key) => key.publicJwk);
+    try {
+      const { payload } = await jose.jwtVerify(jws, jose.createLocalJWKSet({ keys: published }), {
+        issuer: this.config.publicBaseUrl,
+        algorithms: [SIGNING_ALG],
+        currentDate: now,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+      });
+      return payload;
+    } catch (error) {
+      // jose checks exp last, after the signature, iss and nbf: an expired token passed them all.
+      if (options.ignoreExpiry && error instanceof jose.errors.JWTExpired) return error.payload;
+      return null;
+    }
+  }
+
+  /** active → retired, next → active, and a fresh next: one transaction under the lock. */
+  async rotate(): Promise<RotationResult> {
+    const fresh = await this.material.generate();
+    const result = await this.store.locked((manager) => this.rotateLocked(manager, fresh));
+    this.invalidate();
+    this.logger.log(`Signing keys rotated: ${JSON.stringify(result)}`);
+    return result;
+  }
+
+  /** Every stored key, newest first (retired ones until the purge deletes them). */
+  async list(): Promise<SigningKeyView[]> {
+    return (await this.store.all()).map(toSigningKeyView);
+  }
+
+  /** How long a retired key stays published: the id_token lifetime, the cache bound, the skew. */
+  get retentionSeconds(): number {
+    return this.config.idTokenTtlSeconds + KEY_CACHE_SECONDS + CLOCK_SKEW_SECONDS;
+  }
+
+  private async rotateLocked(
+    manager: EntityManager,
+    fresh: GeneratedKey,
+    spare?: GeneratedKey,
+  ): Promise<RotationResult> {
+    const now = this.clock.now();
+    const { active, next } = await this.store.current(manager);
+    const until = new Date(now.getTime() + this.retentionSeconds * 1000);
+    if (active) await this.store.retire(manager, active.kid, now, until);
+    let activeKid: string;
+    if (next && this.material.opens(next.kid, next.privateKeySealed)) {
+      await this.store.activate(manager, next.kid, now);
+      activeKid = next.kid;
+    } else {
+      // A next key sealed under another SIGNING_KEYS_SECRET could never sign: it leaves the
+      // JWKS at once (it signed nothing) and a fresh key becomes active without the head start.
+      if (next) {
+        await this.store.retire(manager, next.kid, now, now);
+        this.logger.warn(`Signing key ${next.kid} does not decrypt: retired, not promoted`);
+      }
+      const replacement = spare ?? (await this.material.generate());
+      await this.store.insert(manager, replacement, 'active', now);
+      activeKid = replacement.kid;
+    }
+    await this.store.insert(manager, fresh, 'next', now);
+    return { active: activeKid, next: fresh.kid, retired: active?.kid ?? null };
+  }
+
+  /** First use: an active and a next key, created by exactly one instance (advisory lock). */
+  private async ensureKeys(): Promise<void> {
+    // Generated before the lock, so the transaction stays short; the loser's pair is discarded.
+    const [fresh, spare] = await Promise.all([this.material.generate(), this.material.generate()]);
+    const created = await this.store.locked(async (manager) =>
+      (await this.store.current(manager)).active ? null : this.rotateLocked(manager, fresh, spare),
+    );
+    if (created) this.logger.log(`Signing keys created: ${JSON.stringify(created)}`);
+  }
+
+  private async keys(): Promise<SigningKey[]> {
+    const age = this.viewAgeMs();
+    if (this.view && age < KEY_CACHE_SECONDS * 1000) return this.view.keys;
+    return this.reload();
+  }
+
+  /** Milliseconds since the view was read; Infinity without one or when the clock went back. */
+  private viewAgeMs(): number {
+    if (!this.view) return Number.POSITIVE_INFINITY;
+    const age = this.clock.now().getTime() - this.view.loadedAt;
+    return age < 0 ? Number.POSITIVE_INFINITY : age;
+  }
+
+  private reload(): Promise<SigningKey[]> {
+    this.loading ??= this.load().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async load(): Promise<SigningKey[]> {
+    const generation = this.generation;
+    const now = this.clock.now();
+    let keys = await this.store.published(now);
+    if (!keys.some((key) => key.state === 'active')) {
+      await this.ensureKeys();
+      keys = await this.store.published(now);
+    }
+    // A rotation by this instance while reading: its own invalidate() wins over this result.
+    if (generation === this.generation) this.view = { loadedAt: now.getTime(), keys };
+    for (const kid of this.privateKeys.keys()) {
+      if (!keys.some((key) => key.kid === kid)) this.privateKeys.delete(kid);
+    }
+    return keys;
+  }
+
+  private invalidate(): void {
+    this.generation += 1;
+    this.view = undefined;
+    this.loading = undefined;
+  }
+
+  private async privateKey(key: SigningKey): Promise<JoseCryptoKey> {
+    let imported = this.privateKeys.get(key.kid);
+    if (!imported) {
+      imported = this.material.privateKey(key.kid, key.privateKeySealed);
+      this.privateKeys.set(key.kid, imported);
+    }
+    try {
+      return await imported;
+    } catch (error) {
+      this.privateKeys.delete(key.kid);
+      if (error instanceof SigningKeyUnavailableError) this.logger.error(error.message);
+      throw error;
+    }
+  }
+}

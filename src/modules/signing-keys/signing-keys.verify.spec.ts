@@ -1,0 +1,81 @@
+import { FixedClock } from '../../../test/utils/fixed-clock';
+import { migratedDatabase, MigratedDatabase } from '../../../test/utils/migrated-database';
+import { loadConfig } from '../../config/app-config';
+import { loadJose } from './jose';
+import { SigningKeysService } from './signing-keys.service';
+
+const START = new Date('2030-01-01T00:00:00Z');
+const NOW = START.getTime() / 1000;
+const ISSUER = 'https://id.example.com';
+
+describe(`${SigningKeysService.name} sign and verify`, () => {
+  let db: MigratedDatabase;
+  let clock: FixedClock;
+  let service: SigningKeysService;
+  beforeAll(async () => {
+    db = await migratedDatabase();
+    clock = new FixedClock(START);
+    service = new SigningKeysService(db.dataSource, loadConfig({ PUBLIC_BASE_URL: ISSUER }), clock);
+  });
+  afterAll(() => db.drop());
+  beforeEach(() => clock.set(START));
+
+  const claims = { iss: ISSUER, sub: '42', aud: 'client', iat: NOW, exp: NOW + 3600 };
+
+  it('signs a compact JWS with header {alg: RS256, kid, typ: JWT} that verifies', async () => {
+    const jose = await loadJose();
+    const jws = await service.sign(claims);
+    expect(jws.split('.')).toHaveLength(3);
+    const header = jose.decodeProtectedHeader(jws);
+    expect(header).toEqual({ alg: 'RS256', kid: expect.any(String), typ: 'JWT' });
+    expect(service.alg).toBe('RS256');
+    expect(await service.verify(jws)).toEqual(claims);
+    // A standard verifier with the published JWK Set agrees.
+    const jwks = jose.createLocalJWKSet(await service.jwks());
+    const { payload } = await jose.jwtVerify(jws, jwks, { issuer: ISSUER, currentDate: START });
+    expect(payload).toEqual(claims);
+  });
+
+  it('refuses an expired token, unless ignoreExpiry (id_token_hint)', async () => {
+    const jws = await service.sign(claims);
+    clock.advance((3600 + 61) * 1000);
+    expect(await service.verify(jws)).toBeNull();
+    expect(await service.verify(jws, { ignoreExpiry: true })).toEqual(claims);
+  });
+
+  it('refuses another issuer, even with ignoreExpiry', async () => {
+    const jws = await service.sign({ ...claims, iss: 'https://evil.example.com' });
+    expect(await service.verify(jws)).toBeNull();
+    expect(await service.verify(jws, { ignoreExpiry: true })).toBeNull();
+  });
+
+  it('refuses a token of a foreign key, even one that claims our kid', async () => {
+    const jose = await loadJose();
+    const { privateKey } = await jose.generateKeyPair('RS256');
+    const ours = jose.decodeProtectedHeader(await service.sign(claims)).kid;
+    for (const kid of [ours, 'unknown-kid']) {
+      const forged = await new jose.SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })
+        .sign(privateKey);
+      expect(await service.verify(forged, { ignoreExpiry: true })).toBeNull();
+    }
+  });
+
+  it('refuses alg none, HS256, a tampered payload and garbage', async () => {
+    const jose = await loadJose();
+    const jws = await service.sign(claims);
+    const [header, , signature] = jws.split('.');
+    const body = Buffer.from(JSON.stringify({ ...claims, sub: '43' })).toString('base64url');
+    expect(await service.verify(`${header}.${body}.${signature}`)).toBeNull();
+    const kid = jose.decodeProtectedHeader(jws).kid;
+    const none = new jose.UnsecuredJWT(claims).encode();
+    expect(await service.verify(none)).toBeNull();
+    const hs = await new jose.SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid })
+      .sign(new TextEncoder().encode('x'.repeat(32)));
+    expect(await service.verify(hs)).toBeNull();
+    for (const garbage of ['', 'a.b.c', 'not a jws', `${header}..`]) {
+      expect(await service.verify(garbage)).toBeNull();
+    }
+  });
+});
