@@ -5,6 +5,7 @@ import {
   isDatabaseUnavailable,
   logDatabaseUnavailable,
 } from '../../database/connection-errors';
+import { SigningKeyUnavailableError } from '../signing-keys/key-material';
 import { OAuthError, RefusedRequestError } from './oauth-error';
 
 /**
@@ -32,6 +33,10 @@ export class OAuthExceptionFilter implements ExceptionFilter {
       logDatabaseUnavailable(this.logger, exception, request);
       // RFC 6749 section 4.1.2.1 names temporarily_unavailable; used here with its 503.
       return new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable');
+    }
+    if (exception instanceof SigningKeyUnavailableError) {
+      // SigningKeysService logged the kid and the remedy (docs/oidc.md, "Signing keys").
+      return new OAuthError('server_error', 'The ID token cannot be signed (see the service log)');
     }
     const id = (request as Request & { id?: unknown }).id;
     this.logger.error(
