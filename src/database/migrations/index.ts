@@ -13,6 +13,7 @@ import { UpstreamIdentities1795385000000 } from './1795385000000-UpstreamIdentit
 import { RequiredUpstreams1795386000000 } from './1795386000000-RequiredUpstreams';
 import { UnbindConfirmationTarget1795390000000 } from './1795390000000-UnbindConfirmationTarget';
 import { SigningKeys1795400000000 } from './1795400000000-SigningKeys';
+import { OidcCodeClaims1795401000000 } from './1795401000000-OidcCodeClaims';
 import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutRedirectUris';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
@@ -32,5 +33,6 @@ export const MIGRATIONS = [
   RequiredUpstreams1795386000000,
   UnbindConfirmationTarget1795390000000,
   SigningKeys1795400000000,
+  OidcCodeClaims1795401000000,
   PostLogoutRedirectUris1795402000000,
 ];

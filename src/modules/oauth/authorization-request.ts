@@ -1,5 +1,11 @@
-/** An authorization request after every check of the /oauth2/authorize pipeline has passed. */
-export interface AuthorizationRequest {
+import type { OidcParams } from './steps/check-oidc-params';
+
+/**
+ * An authorization request after every check of the /oauth2/authorize pipeline has passed.
+ * OpenID Connect requests add `nonce` and `maxAge` (absent otherwise, and in requests sealed
+ * before they existed).
+ */
+export interface AuthorizationRequest extends OidcParams {
   applicationId: number;
   redirectUri: string;
   /** Canonical scope text (see scopes.ts). */

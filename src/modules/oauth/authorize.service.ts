@@ -1,18 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
-import type { User } from '../users/user.entity';
 import type { AuthorizationRequest } from './authorization-request';
 import { GrantService } from './grant.service';
 import { OAuthError, PageError } from './oauth-error';
 import type { BrowserContext, PageResult } from './page-result';
 import { cspSourceOf } from './page-result';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
-import { SessionService } from './session.service';
+import { SessionService, type CurrentSession } from './session.service';
 import { checkApplicationEnabled } from './steps/check-application-enabled';
 import { checkClient } from './steps/check-client';
+import { checkOidcParams, signInTooOld } from './steps/check-oidc-params';
 import { checkPkce } from './steps/check-pkce';
 import { checkPrompt } from './steps/check-prompt';
 import { checkRedirectUri } from './steps/check-redirect-uri';
@@ -34,20 +35,27 @@ export class AuthorizeService {
     private readonly sessions: SessionService,
     private readonly pending: PendingAuthorizationsService,
     private readonly grants: GrantService,
+    private readonly clock: Clock,
   ) {}
 
   async start(query: Params, browser: BrowserContext): Promise<PageResult> {
     const checked = await this.check(query);
     if ('status' in checked) return checked;
     const { application, request } = checked;
-    const user = await this.sessions.currentUser(browser.sessionCookie);
-    if (request.prompt === 'none') return this.silent(application, user, request);
-    if (!user) {
+    const current = await this.sessions.current(browser.sessionCookie);
+    // OIDC Core 3.1.2.1: a sign-in older than max_age counts as none (prompt=none: login_required;
+    // otherwise the login page, whose new session is fresh).
+    const signedIn =
+      current && !signInTooOld(request.maxAge, current.session.createdAt, this.clock.now())
+        ? current
+        : null;
+    if (request.prompt === 'none') return this.silent(application, signedIn, request);
+    if (!signedIn) {
       // Anonymous: nothing is stored, the request travels sealed (issue 8 item 3).
       const sealed = this.pending.create(request);
       return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
     }
-    return this.proceed(application, user, request, null, 302);
+    return this.proceed(application, signedIn, request, null, 302);
   }
 
   /**
@@ -76,12 +84,12 @@ export class AuthorizeService {
    */
   async proceed(
     application: Application,
-    user: User,
+    signedIn: CurrentSession,
     request: AuthorizationRequest,
     pending: Pending | null,
     status: 302 | 303,
   ): Promise<PageResult> {
-    const decision = await this.grants.decide(application, user, request.scope);
+    const decision = await this.grants.decide(application, signedIn.user, request.scope);
     if (decision.kind === 'consent') {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
@@ -99,18 +107,18 @@ export class AuthorizeService {
         interactive(decision.error),
         status,
       );
-    return this.finish(application, user, request, false, status);
+    return this.finish(application, signedIn, request, false, status);
   }
 
   /** Grants and redirects with the code, or redirects with the error found under lock. */
   async finish(
     application: Application,
-    user: User,
+    signedIn: CurrentSession,
     request: AuthorizationRequest,
     consented: boolean,
     status: 302 | 303,
   ): Promise<PageResult> {
-    const outcome = await this.grants.grant(application, user, request, consented);
+    const outcome = await this.grants.grant(application, signedIn, request, consented);
     if ('error' in outcome) {
       const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);
       return this.redirectError(request.redirectUri, request.state, error, status);
@@ -125,10 +133,10 @@ export class AuthorizeService {
   /** prompt=none (spec sections 4.2 and 7): never a page, always straight back to the client. */
   private async silent(
     application: Application,
-    user: User | null,
+    signedIn: CurrentSession | null,
     request: AuthorizationRequest,
   ): Promise<PageResult> {
-    if (!user) {
+    if (!signedIn) {
       return this.redirectError(
         request.redirectUri,
         request.state,
@@ -136,7 +144,7 @@ export class AuthorizeService {
         302,
       );
     }
-    return this.finish(application, user, request, false, 302);
+    return this.finish(application, signedIn, request, false, 302);
   }
 
   redirectError(
@@ -178,6 +186,7 @@ function validate(
   const scope = checkScope(query);
   const codeChallenge = checkPkce(query, application);
   const prompt = checkPrompt(query);
+  const oidc = checkOidcParams(query, scope);
   checkApplicationEnabled(application);
   return {
     applicationId: application.id,
@@ -187,6 +196,7 @@ function validate(
     codeChallenge,
     prompt,
     upstreamProviders: readUpstreamProviders(query),
+    ...oidc,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Application } from '../applications/application.entity';
 import { EventsService } from '../events/events.service';
 import { RelationActivity } from '../users/relation-activity';
 import type { User } from '../users/user.entity';
+import type { CurrentSession } from './session.service';
 import type { AuthorizationRequest } from './authorization-request';
 import { OAuthCode } from './oauth-code.entity';
 import { OAuthError } from './oauth-error';
@@ -40,10 +41,11 @@ export class GrantService {
   /** `consented`: the user just approved; otherwise an earlier grant must cover the scopes. */
   grant(
     application: Application,
-    user: User,
+    signedIn: CurrentSession,
     request: AuthorizationRequest,
     consented: boolean,
   ): Promise<GrantOutcome> {
+    const { user, session } = signedIn;
     return this.dataSource.transaction(async (manager) => {
       const decision = await checkUserAccess(manager, application, user, request.scope, true);
       if (decision.kind === 'denied') return { error: decision.error };
@@ -59,7 +61,13 @@ export class GrantService {
         request.scope,
         decision.relation?.grantedScope ?? null,
       );
-      const code = await this.issueCode(manager, application.id, user.id, request);
+      const code = await this.issueCode(
+        manager,
+        application.id,
+        user.id,
+        request,
+        session.createdAt,
+      );
       return { code };
     });
   }
@@ -92,6 +100,7 @@ export class GrantService {
     applicationId: number,
     userId: string,
     request: AuthorizationRequest,
+    authTime: Date,
   ): Promise<string> {
     const code = newOpaqueToken();
     const now = this.clock.now();
@@ -102,6 +111,9 @@ export class GrantService {
       redirectUri: request.redirectUri,
       codeChallenge: request.codeChallenge,
       scope: request.scope,
+      // OIDC Core 3.1.3.6 / 2: the id_token repeats the request's nonce and the sign-in time.
+      nonce: request.nonce ?? null,
+      authTime,
       expiresAt: new Date(now.getTime() + this.config.authCodeTtlSeconds * 1000),
       createdAt: now,
     });

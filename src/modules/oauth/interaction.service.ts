@@ -60,13 +60,8 @@ export class InteractionService {
     }
     const session = await this.sessions.create(outcome.user.id, 'password');
     const application = await this.application(pending);
-    const next = await this.authorize.proceed(
-      application,
-      outcome.user,
-      pending.request,
-      pending,
-      303,
-    );
+    const signedIn = { user: outcome.user, session: session.session };
+    const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 303);
     const cookie = {
       name: SESSION_COOKIE,
       value: session.cookieValue,
@@ -106,25 +101,25 @@ export class InteractionService {
 
   async showConsent(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
     const pending = await this.findPending(requestId);
-    const user = await this.sessions.currentUser(browser.sessionCookie);
-    if (!user)
+    const signedIn = await this.sessions.current(browser.sessionCookie);
+    if (!signedIn)
       return {
         status: 302,
         location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
       };
     const application = await this.application(pending);
-    const decision = await this.grants.decide(application, user, pending.request.scope);
+    const decision = await this.grants.decide(application, signedIn.user, pending.request.scope);
     if (decision.kind !== 'consent') {
-      return this.authorize.proceed(application, user, pending.request, pending, 302);
+      return this.authorize.proceed(application, signedIn, pending.request, pending, 302);
     }
-    return this.renderConsent(pending, application, user, browser);
+    return this.renderConsent(pending, application, signedIn.user, browser);
   }
 
   async submitConsent(body: Params, browser: BrowserContext): Promise<PageResult> {
     const pending = await this.findPending(body.request);
     this.checkCsrf(browser, pending, body.csrf_token);
-    const user = await this.sessions.currentUser(browser.sessionCookie);
-    if (!user)
+    const signedIn = await this.sessions.current(browser.sessionCookie);
+    if (!signedIn)
       return {
         status: 303,
         location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
@@ -139,7 +134,8 @@ export class InteractionService {
       const error = new OAuthError('access_denied', 'The user denied the authorization request');
       return this.authorize.redirectError(redirectUri, state, error, 303);
     }
-    return this.authorize.finish(await this.application(pending), user, pending.request, true, 303);
+    const application = await this.application(pending);
+    return this.authorize.finish(application, signedIn, pending.request, true, 303);
   }
 
   private async renderLogin(

@@ -50,6 +50,14 @@ export class OAuthCode {
   @Column({ type: 'text' })
   scope!: string;
 
+  /** The authorization request's nonce (OIDC Core 3.1.2.1), for the id_token; null if none. */
+  @Column({ type: 'text', nullable: true })
+  nonce!: string | null;
+
+  /** Sign-in time of the granting session (OIDC Core 2 `auth_time`); null before migration. */
+  @Column({ name: 'auth_time', type: 'timestamptz', nullable: true })
+  authTime!: Date | null;
+
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;
 

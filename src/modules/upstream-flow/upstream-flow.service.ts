@@ -210,8 +210,9 @@ export class UpstreamFlowService {
     query: Params,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const user = await this.sessions.currentUser(browser.sessionCookie);
-    if (!user || user.id !== attempt.userId) throw upstreamFailure('no_attempt');
+    const signedIn = await this.sessions.current(browser.sessionCookie);
+    if (!signedIn || signedIn.user.id !== attempt.userId) throw upstreamFailure('no_attempt');
+    const { user } = signedIn;
     const provider = await this.providers.find(attempt.providerId);
     if (!provider) throw upstreamFailure('not_offered');
     const callbackQuery = stringsOf(query);
@@ -247,7 +248,7 @@ export class UpstreamFlowService {
     if (!pending) throw requestGone();
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
     if (!application) throw requestGone();
-    const next = await this.authorize.proceed(application, user, pending.request, pending, 302);
+    const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 302);
     return { ...next, cookies: [...(next.cookies ?? []), clear] };
   }
 
@@ -256,7 +257,8 @@ export class UpstreamFlowService {
     const session = await this.sessions.create(user.id, 'upstream');
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
     if (!application) throw requestGone();
-    const next = await this.authorize.proceed(application, user, pending.request, pending, 302);
+    const signedIn = { user, session: session.session };
+    const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 302);
     return {
       ...next,
       cookies: [
