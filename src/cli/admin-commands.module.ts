@@ -1,13 +1,20 @@
 import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../modules/applications/applications.module';
 import { KeysModule } from '../modules/keys/keys.module';
+import { SigningKeysModule } from '../modules/signing-keys/signing-keys.module';
 import { UpstreamProvidersModule } from '../modules/upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../modules/users/users.module';
 import { AdminCommands } from './admin-commands';
 
 /** The operations behind the CLI, over the feature services they call and nothing else. */
 @Module({
-  imports: [ApplicationsModule, KeysModule, UsersModule, UpstreamProvidersModule],
+  imports: [
+    ApplicationsModule,
+    KeysModule,
+    UsersModule,
+    UpstreamProvidersModule,
+    SigningKeysModule,
+  ],
   providers: [AdminCommands],
   exports: [AdminCommands],
 })

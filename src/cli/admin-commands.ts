@@ -5,6 +5,8 @@ import { rfc3339 } from '../common/http/timestamps';
 import type { ClientAuthMethod } from '../modules/applications/application.entity';
 import { ApplicationsService } from '../modules/applications/applications.service';
 import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
+import type { SigningKeyView } from '../modules/signing-keys/signing-key-view';
+import { SigningKeysService } from '../modules/signing-keys/signing-keys.service';
 import { SeedService } from '../modules/users/seed.service';
 import {
   ProviderInput,
@@ -23,6 +25,7 @@ export class AdminCommands {
     private readonly users: UsersService,
     private readonly seeder: SeedService,
     private readonly upstreams: UpstreamProvidersService,
+    private readonly signingKeys: SigningKeysService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -128,11 +131,32 @@ export class AdminCommands {
     return { id, removed: true };
   }
 
+  /** Public facts only: the private key never leaves SigningKeysService. */
+  async signingKeyList(): Promise<object> {
+    return { items: (await this.signingKeys.list()).map(signingKeyView) };
+  }
+
+  async signingKeyRotate(): Promise<object> {
+    return this.signingKeys.rotate();
+  }
+
   /** Synthetic users for demos and benchmarks (docs/seed.md). */
   async seed(applicationId: number, users: number, days: number): Promise<object> {
     await this.applications.get(applicationId);
     return this.seeder.seed(applicationId, users, days);
   }
+}
+
+function signingKeyView(key: SigningKeyView): object {
+  return {
+    kid: key.kid,
+    alg: key.alg,
+    state: key.state,
+    createdAt: rfc3339(key.createdAt),
+    activatedAt: rfc3339(key.activatedAt),
+    retiredAt: rfc3339(key.retiredAt),
+    publishedUntil: rfc3339(key.publishedUntil),
+  };
 }
 
 /** The client secret is write-only: no command prints it (docs/upstreams.md). */

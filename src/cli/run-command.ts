@@ -32,6 +32,9 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
              --issuer U --authorization-url U --token-url U --profile-url U --emails-url U
              --openid-url U --base-url U --scope S; oauth2: --subject-field P --username-field P
              --email-field P --email-verified-field P --avatar-field P
+  signing-key list                         the OpenID Connect signing keys (no private material)
+  signing-key rotate                       active -> retired, next -> active, a fresh next key
+                                           (docs/oidc.md, "Signing keys")
   seed --app ID --users N [--days D]       create N synthetic users related to the app, with
                                            authorizations spread over the last D days (default 60)
 
@@ -240,6 +243,10 @@ function plan(words: string[], values: Values): Action {
       const id = providerId(arg);
       return (c) => c.upstreamRemove(id);
     }
+    case 'signing-key list':
+      return (c) => c.signingKeyList();
+    case 'signing-key rotate':
+      return (c) => c.signingKeyRotate();
     case 'seed': {
       const app = positiveInt(values.app, '--app');
       const users = positiveInt(values.users, '--users');

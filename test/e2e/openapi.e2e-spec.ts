@@ -90,5 +90,7 @@ describe('OpenAPI document (issue 10)', () => {
     expect(security('/api/oauth2/token', 'post')).toEqual([{ clientBasic: [] }, {}]);
     expect(security('/api/oauth2/userinfo', 'get')).toEqual([{ accessToken: [] }]);
     expect(security('/api/oauth2/user/emails', 'get')).toEqual([{ accessToken: [] }]);
+    // The JWK Set is public (RFC 7517; OIDC Discovery 1.0 jwks_uri).
+    expect(security('/api/oidc/jwks', 'get')).toBeUndefined();
   });
 });

@@ -54,8 +54,9 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
   },
   {
     // A retired signing key is published until every id_token it signed has expired
-    // (published_until, set by signing-keys at rotation); after that nothing verifies with it.
+    // (published_until, set by signing-keys at rotation); from then on it is unpublished and
+    // nothing verifies with it (signing-key-view.ts isPublished).
     name: 'signingKeys',
-    sql: deleteWhere('signing_keys', `state = 'retired' AND published_until < $1`),
+    sql: deleteWhere('signing_keys', `state = 'retired' AND published_until <= $1`),
   },
 ];

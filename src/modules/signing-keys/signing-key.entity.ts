@@ -7,15 +7,18 @@ import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 export const SIGNING_KEY_STATES = ['next', 'active', 'retired'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
 
-/** RFC 7517 section 4 members of a published RSA key (RFC 7518 section 6.3.1: n, e). */
-export interface PublicJwk {
+/**
+ * RFC 7517 section 4 members of a published RSA key (RFC 7518 section 6.3.1: n, e). A type, not
+ * an interface, so that it is also a `Record<string, unknown>` (the JWKS callers' type).
+ */
+export type PublicJwk = {
   kty: string;
   n: string;
   e: string;
   kid: string;
   alg: 'RS256';
   use: 'sig';
-}
+};
 
 /** One RS256 key pair of the OpenID Connect provider (issue 12 item 2). */
 @Entity({ name: 'signing_keys' })

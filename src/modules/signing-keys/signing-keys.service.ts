@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { JoseCryptoKey, loadJose } from './jose';
 import { GeneratedKey, KeyMaterial, SIGNING_ALG, SigningKeyUnavailableError } from './key-material';
-import type { SigningKey } from './signing-key.entity';
+import type { PublicJwk, SigningKey } from './signing-key.entity';
 import { isPublished, SigningKeyView, toSigningKeyView } from './signing-key-view';
 import { RotationResult, SigningKeysStore } from './signing-keys.store';
 
@@ -57,7 +57,7 @@ export class SigningKeysService {
   }
 
   /** The published JWK Set (RFC 7517 section 5): next, active and unexpired retired keys. */
-  async jwks(): Promise<{ keys: Record<string, unknown>[] }> {
+  async jwks(): Promise<{ keys: PublicJwk[] }> {
     const now = this.clock.now();
     const keys = (await this.keys()).filter((key) => isPublished(key, now));
     return { keys: keys.map((key) => ({ ...key.publicJwk })) };

@@ -1,0 +1,34 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Public } from '../keys/auth.decorators';
+import { JwkSetView } from './jwks.openapi';
+import { KEY_CACHE_SECONDS, SigningKeysService } from './signing-keys.service';
+
+/**
+ * How long a client may cache the JWKS. A key is published as `next` one rotation before it
+ * signs, so a client whose copy is at most this old holds the active key as long as rotations
+ * are at least this + KEY_CACHE_SECONDS apart (docs/oidc.md, "Signing keys").
+ */
+export const JWKS_MAX_AGE_SECONDS = 300;
+
+/** The JWK Set of the OpenID Provider (`jwks_uri` of discovery), at the original service's path. */
+@ApiTags('OAuth 2.0')
+@Public()
+@Controller('api/oidc')
+export class JwksController {
+  constructor(private readonly keys: SigningKeysService) {}
+
+  @Get('jwks')
+  @Header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
+  @ApiOperation({
+    summary: 'JSON Web Key Set (RFC 7517) of the id_token signing keys',
+    description:
+      `The next, active and still-published retired RS256 keys, public members only; ` +
+      `application/json, cacheable for ${JWKS_MAX_AGE_SECONDS} s. A key is published one ` +
+      `rotation before it signs; an instance notices a rotation within ${KEY_CACHE_SECONDS} s.`,
+  })
+  @ApiOkResponse({ type: JwkSetView })
+  jwks(): Promise<JwkSetView> {
+    return this.keys.jwks();
+  }
+}
