@@ -130,8 +130,9 @@ async function main(): Promise<void> {
     }),
   );
   const postgres = await PostgresCpu.connect(OURS_DB);
-  const targets = await startTargets(version);
+  const targets: Target[] = [];
   try {
+    targets.push(...(await startTargets(version)));
     const harness = new Harness(generator, postgres);
     for (const target of targets)
       for (const op of opsOf(target)) await harness.phase(target, op, WARMUP);

@@ -55,6 +55,8 @@ async function main(): Promise<void> {
   });
   if (level !== 'silent') app.useLogger(app.get(Logger));
   await app.listen(Number(process.env.BENCH_PORT), '127.0.0.1');
+  // An orphan (the harness died without stopping it) ends with its IPC channel.
+  process.on('disconnect', () => process.exit(0));
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
   process.send!({ ready: { url: `http://127.0.0.1:${process.env.BENCH_PORT}` } });
 }

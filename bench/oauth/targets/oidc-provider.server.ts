@@ -71,6 +71,8 @@ async function main(): Promise<void> {
       (error: unknown) => process.send!({ id: message.id, error: String(error) }),
     );
   });
+  // An orphan (the harness died without stopping it) ends with its IPC channel.
+  process.on('disconnect', () => process.exit(0));
   process.on('SIGTERM', () => {
     server.close();
     server.closeAllConnections();
