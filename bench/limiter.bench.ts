@@ -131,6 +131,7 @@ async function main(): Promise<void> {
     NODE_ENV: 'production',
     PUBLIC_BASE_URL: 'https://bench.example',
     SESSION_SECRET: randomUUID() + randomUUID(),
+    SIGNING_KEYS_SECRET: randomUUID() + randomUUID(),
     LOG_LEVEL: 'warn',
     EMBEDDED_DATA_DIR: 'memory://',
     RATE_LIMIT_PER_MINUTE: '1000000000',

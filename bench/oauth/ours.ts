@@ -86,6 +86,8 @@ export async function ours(options: {
     PORT: '0',
     PUBLIC_BASE_URL: 'https://bench.example',
     SESSION_SECRET: randomBytes(32).toString('hex'),
+    // Fixed, so signing keys stored by an earlier run on this database still decrypt.
+    SIGNING_KEYS_SECRET: 'bench-only-signing-keys-secret-not-for-deployments',
     DATABASE_URL: databaseUrl,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     LOG_LEVEL: logLevel,
