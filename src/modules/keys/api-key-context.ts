@@ -2,15 +2,15 @@ import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import type { Application } from '../applications/application.entity';
-import type { ApiKey } from './api-key.entity';
+import type { ApiApplication } from '../applications/api-application-sql';
+import type { PresentedKey } from './key-lookup';
 import { firstUnmetRequirement, type ApiScope } from './scopes';
 
 /** What the API-key guard establishes for a request: the calling key and its application. */
 export class ApiKeyContext {
   constructor(
-    readonly application: Application,
-    readonly apiKey: ApiKey,
+    readonly application: ApiApplication,
+    readonly apiKey: PresentedKey,
   ) {}
 
   get applicationId(): number {

@@ -3,11 +3,12 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
-import { Application } from '../applications/application.entity';
+import type { ApiApplication } from '../applications/api-application-sql';
 import { ApiKey } from './api-key.entity';
 import { invalidScopes, keyNotFound, keyNotRotatable } from './keys.errors';
 import { sha256Hex } from '../../common/crypto/hash';
 import { generateApiKey, isWellFormedApiKey, storedPrefixOf } from './key-format';
+import { lookUpKey, type PresentedKey } from './key-lookup';
 import { isApiScope } from './scopes';
 
 /** lastUsedAt is written at most once per key per minute, not on every request. */
@@ -79,7 +80,7 @@ export class ApiKeysService {
     return this.keys.find({ where: { applicationId }, order: { id: 'ASC' } });
   }
 
-  statusOf(key: ApiKey): ApiKeyStatus {
+  statusOf(key: Pick<ApiKey, 'status' | 'expiresAt'>): ApiKeyStatus {
     if (key.status === 'revoked') return 'revoked';
     if (key.expiresAt !== null && key.expiresAt.getTime() <= this.clock.now().getTime())
       return 'expired';
@@ -95,19 +96,16 @@ export class ApiKeysService {
    */
   async authenticate(
     presented: string,
-  ): Promise<{ apiKey: ApiKey; application: Application } | undefined> {
+  ): Promise<{ apiKey: PresentedKey; application: ApiApplication } | undefined> {
     if (!isWellFormedApiKey(presented)) return undefined;
-    const apiKey = await this.keys.findOne({
-      where: { keyHash: sha256Hex(presented) },
-      relations: { application: true },
-    });
-    if (!apiKey?.application?.enabled || this.statusOf(apiKey) !== 'active') return undefined;
-    await this.recordUse(apiKey);
-    return { apiKey, application: apiKey.application };
+    const found = await lookUpKey(this.dataSource, sha256Hex(presented));
+    if (!found?.application.enabled || this.statusOf(found.apiKey) !== 'active') return undefined;
+    await this.recordUse(found.apiKey);
+    return found;
   }
 
   /** Writes lastUsedAt when the stored value is older than the resolution; concurrent instances race harmlessly. */
-  private async recordUse(apiKey: ApiKey): Promise<void> {
+  private async recordUse(apiKey: PresentedKey): Promise<void> {
     const now = this.clock.now();
     if (apiKey.lastUsedAt && now.getTime() - apiKey.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS)
       return;

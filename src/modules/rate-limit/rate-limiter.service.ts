@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
-import type { Application } from '../applications/application.entity';
+import type { ApiApplication } from '../applications/api-application-sql';
 import { windowAt } from './fixed-window';
 import { LimiterStore } from './limiter-store';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.headers';
@@ -24,7 +24,10 @@ export class RateLimiter {
   ) {}
 
   /** Charges the application's bucket and sets X-RateLimit-*; throws 429 once the bucket is empty. */
-  async chargeApplication(application: Application, response: Response): Promise<void> {
+  async chargeApplication(
+    application: Pick<ApiApplication, 'id' | 'rateLimitPerMinute'>,
+    response: Response,
+  ): Promise<void> {
     if (!this.config.rateLimitEnabled) return;
     const window = windowAt(this.clock.now());
     const limit = application.rateLimitPerMinute ?? this.config.rateLimitPerMinute;
