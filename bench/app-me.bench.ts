@@ -1,6 +1,7 @@
 /**
  * GET /api/v1/app/me of this service (key check, rate limit, scopes) against a bare Nest 11 +
- * Express route answering a JSON object of the same size (bench/bare-nest-server.ts), and their
+ * Express route answering a JSON object of the same size (bench/oauth/targets/nest-bare.server.ts,
+ * without its access log), and their
  * ratio (docs/performance-app-api.md; issue 13 target: ≥ 0.8).
  *
  *   npm run bench:me          (builds first; DATABASE_URL's server, REDIS_URL or a private redis)
@@ -16,12 +17,13 @@
  * commit before a change, `git archive` + `npm run build`), on the same database and key, so a
  * before/after pair is measured under the same load in one run.
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { RedisServer } from '../test/utils/redis-server';
 import { benchDatabaseUrl, recreateDatabase } from './bench-database';
@@ -96,6 +98,7 @@ async function prepare(redisUrl: string): Promise<{ env: NodeJS.ProcessEnv; key:
     REDIS_URL: redisUrl,
     PUBLIC_BASE_URL: 'https://bench.example',
     SESSION_SECRET: randomUUID() + randomUUID(),
+    SIGNING_KEYS_SECRET: randomUUID() + randomUUID(),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     HOST: '127.0.0.1',
     PORT: '0',
@@ -137,15 +140,31 @@ async function startService(root: string, env: NodeJS.ProcessEnv): Promise<Serve
   });
 }
 
-function startBare(): Promise<Server> {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(__dirname, 'bare-nest-server.ts')],
-    { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return started(child, 'stdout', (line) =>
-    line.startsWith('{"url"') ? (JSON.parse(line) as { url: string }).url : undefined,
-  );
+/** A free loopback port (the bare target listens on BENCH_PORT). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `bench`'s bare route (bench/oauth/targets/nest-bare.server.ts), with no access log: bare. */
+async function startBare(): Promise<Server> {
+  const port = await freePort();
+  const child = fork(join(__dirname, 'oauth/targets/nest-bare.server.ts'), [], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_PORT: String(port), BENCH_LOG_LEVEL: 'silent' },
+    execArgv: ['-r', 'ts-node/register/transpile-only'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bare target exited with ${code}`)));
+    child.once('message', (message: { ready?: { url: string } }) => {
+      if (message.ready) resolve({ child, url: message.ready.url });
+    });
+  });
 }
 
 /** One autocannon run of SECONDS against `server`; anything but 200 aborts the benchmark. */
