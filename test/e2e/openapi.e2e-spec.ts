@@ -88,6 +88,8 @@ describe('OpenAPI document (issue 10)', () => {
     expect(security('/api/console/session', 'get')).toEqual([{ session: [] }]);
     expect(security('/api/console/session', 'delete')).toEqual([{ session: [], csrf: [] }]);
     expect(security('/api/oauth2/token', 'post')).toEqual([{ clientBasic: [] }, {}]);
+    expect(security('/api/oauth2/revoke', 'post')).toEqual([{ clientBasic: [] }, {}]);
+    expect(security('/api/oauth2/introspect', 'post')).toEqual([{ clientBasic: [] }, {}]);
     expect(security('/api/oauth2/userinfo', 'get')).toEqual([{ accessToken: [] }]);
     expect(security('/api/oauth2/user/emails', 'get')).toEqual([{ accessToken: [] }]);
     // The JWK Set is public (RFC 7517; OIDC Discovery 1.0 jwks_uri).

@@ -46,8 +46,8 @@ export class OAuthApiController {
   }
 }
 
-/** RFC 6749 section 4.1.3: the token request is application/x-www-form-urlencoded only. */
-function formBody(req: Request): Params {
+/** RFC 6749 section 4.1.3 (and RFC 7009 section 2.1, RFC 7662 section 2.1): form-encoded only. */
+export function formBody(req: Request): Params {
   if (!req.is('application/x-www-form-urlencoded')) {
     throw invalidRequest('Content-Type must be application/x-www-form-urlencoded');
   }

@@ -13,6 +13,7 @@ import { AuthorizeService } from './authorize.service';
 import { Csrf } from './csrf';
 import { GrantService } from './grant.service';
 import { InteractionService } from './interaction.service';
+import { IntrospectionService } from './introspection.service';
 import { LoginThrottle } from './login-throttle';
 import { LoginService } from './login.service';
 import { LogoutService } from './logout.service';
@@ -23,9 +24,11 @@ import { OAuthPagesController } from './oauth-pages.controller';
 import { OAuthSession } from './oauth-session.entity';
 import { PageExceptionFilter } from './page-exception.filter';
 import { PendingAuthorizationsService } from './pending-authorizations.service';
+import { RevocationService } from './revocation.service';
 import { SessionService } from './session.service';
 import { SpentAuthorizationRequest } from './spent-authorization-request.entity';
 import { TokenIssuer } from './token-issuer';
+import { TokenManagementController } from './token-management.controller';
 import { TokenService } from './token.service';
 import { UserinfoService } from './userinfo.service';
 
@@ -46,16 +49,23 @@ import { UserinfoService } from './userinfo.service';
     UpstreamIdentitiesModule, // userinfo's upstreams; upstream sign-in finds or creates the user
     UpstreamProvidersModule, // the login page offers the enabled providers
   ],
-  controllers: [OAuthPagesController, OAuthApiController, MetadataController],
+  controllers: [
+    OAuthPagesController,
+    OAuthApiController,
+    TokenManagementController,
+    MetadataController,
+  ],
   providers: [
     AuthorizeService,
     Csrf,
     InteractionService,
+    IntrospectionService,
     GrantService,
     LoginService,
     LoginThrottle,
     LogoutService,
     PendingAuthorizationsService,
+    RevocationService,
     SessionService,
     TokenIssuer,
     TokenService,

@@ -76,3 +76,24 @@ export function lockByRefreshHashSql(q: {
   return `SELECT ${q.select} FROM oauth_tokens t ${q.join}
      WHERE t.refresh_token_hash = ${q.refreshHash} FOR UPDATE OF t`;
 }
+
+/** The two tokens a row of `oauth_tokens` holds. */
+export type TokenKind = 'access' | 'refresh';
+
+/** The column holding the expiry of each kind of token. */
+export const TOKEN_EXPIRY_COLUMN: Readonly<Record<TokenKind, string>> = {
+  access: 'access_expires_at',
+  refresh: 'refresh_expires_at',
+};
+
+/**
+ * Row `t` holds the `kind` token with hash `hash`, and that token is still usable at `now`: not
+ * revoked, not expired and, for a refresh token, not rotated out (RFC 9700 section 4.14.2: only
+ * the latest refresh token of a family is live). Introspection's `active` (RFC 7662 section 2.2).
+ */
+export function usableTokenSql(kind: TokenKind, q: { hash: string; now: string }): string {
+  return kind === 'access'
+    ? `t.access_token_hash = ${q.hash} AND t.revoked_at IS NULL AND t.access_expires_at > ${q.now}`
+    : `t.refresh_token_hash = ${q.hash} AND t.revoked_at IS NULL AND t.rotated_at IS NULL
+       AND t.refresh_expires_at > ${q.now}`;
+}

@@ -7,6 +7,20 @@ export interface RevokedToken {
   scope: string;
 }
 
+/** What a client's revocation request ended (RFC 7009): the grant's user and scope, and the count. */
+export interface RevokedGrant {
+  userId: string;
+  scope: string;
+  revoked: number;
+}
+
+interface TokenRow {
+  id: string;
+  familyId: string | null;
+  userId: string;
+  scope: string;
+}
+
 /**
  * Revocations of `oauth_tokens`, each in the caller's transaction (the caller records the
  * `token_revoked` events through EventsService in the same transaction). Only live tokens are
@@ -46,5 +60,57 @@ export class TokensRepository {
       [familyId, now],
     );
     return revoked;
+  }
+
+  /**
+   * The live row holding access token `accessHash` of application `applicationId`: the access
+   * token and the refresh token it was issued with (RFC 7009 section 2.1 lets revoking an access
+   * token end its refresh token). Null when no live row of that application holds it.
+   */
+  async revokeAccessToken(
+    manager: EntityManager,
+    applicationId: number,
+    accessHash: string,
+    now: Date,
+  ): Promise<RevokedGrant | null> {
+    const [rows] = await manager.query<[Omit<RevokedGrant, 'revoked'>[], number]>(
+      `UPDATE oauth_tokens SET revoked_at = $3
+       WHERE access_token_hash = $1 AND application_id = $2 AND revoked_at IS NULL
+       RETURNING user_id::text AS "userId", scope`,
+      [accessHash, applicationId, now],
+    );
+    return rows[0] ? { ...rows[0], revoked: 1 } : null;
+  }
+
+  /**
+   * Every live token of the family of refresh token `refreshHash` of application `applicationId`
+   * (RFC 7009 section 2.1: revoking a refresh token ends the grant). The presented row is locked
+   * first, so a refresh of it in flight commits its successor before the family is read; the
+   * family is then revoked until a pass finds nothing (each statement sees what concurrent
+   * refreshes committed meanwhile). Null when nothing was revoked.
+   */
+  async revokeRefreshFamily(
+    manager: EntityManager,
+    applicationId: number,
+    refreshHash: string,
+    now: Date,
+  ): Promise<RevokedGrant | null> {
+    const [target] = await manager.query<TokenRow[]>(
+      `SELECT id::text AS id, family_id AS "familyId", user_id::text AS "userId", scope
+       FROM oauth_tokens WHERE refresh_token_hash = $1 AND application_id = $2 FOR UPDATE`,
+      [refreshHash, applicationId],
+    );
+    if (!target) return null;
+    let revoked = 0;
+    for (;;) {
+      const [, count] = await manager.query<[unknown, number]>(
+        `UPDATE oauth_tokens SET revoked_at = $3
+         WHERE (id = $1 OR family_id = $2) AND revoked_at IS NULL`,
+        [target.id, target.familyId, now],
+      );
+      if (count === 0) break;
+      revoked += count;
+    }
+    return revoked === 0 ? null : { userId: target.userId, scope: target.scope, revoked };
   }
 }

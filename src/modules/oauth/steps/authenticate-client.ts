@@ -6,12 +6,13 @@ import { OAuthError, invalidRequest } from '../oauth-error';
 import { nonEmptyParam, type Params } from './params';
 
 /** RFC 6749 section 5.2: invalid_client is 401 with a challenge for the scheme the client may use. */
-const invalidClient = (description: string): OAuthError =>
+export const invalidClient = (description: string): OAuthError =>
   new OAuthError('invalid_client', description, 'Basic realm="oauth2", charset="UTF-8"');
 
 /** The client columns the token endpoint needs. */
 export interface OAuthClient {
   id: number;
+  clientId: string;
   clientAuthMethod: ClientAuthMethod;
   clientSecretHash: string | null;
   enabled: boolean;
@@ -54,7 +55,7 @@ export async function authenticateClient(
 
 async function findClient(manager: EntityManager, clientId: string): Promise<OAuthClient | null> {
   const rows = await manager.query<OAuthClient[]>(
-    `SELECT id, client_auth_method AS "clientAuthMethod", client_secret_hash AS "clientSecretHash", enabled
+    `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod", client_secret_hash AS "clientSecretHash", enabled
      FROM applications WHERE client_id = $1`,
     [clientId],
   );
