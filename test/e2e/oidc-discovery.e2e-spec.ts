@@ -64,4 +64,10 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
 
 // Fields other features add to the document (revocation, introspection, logout) are listed here
 // by those features.
-const extensions: Record<string, unknown> = {};
+const extensions: Record<string, unknown> = {
+  // RFC 7009 (public clients may revoke, section 5) and RFC 7662 (authenticated clients only).
+  revocation_endpoint: `${ISSUER}/api/oauth2/revoke`,
+  revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+  introspection_endpoint: `${ISSUER}/api/oauth2/introspect`,
+  introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+};

@@ -18,6 +18,15 @@ export const CLAIMS_SUPPORTED = [
   'email_verified',
 ] as const;
 
+/** RFC 7009 section 5: public clients may revoke their own tokens (by client_id). */
+export const REVOCATION_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'none',
+] as const;
+/** RFC 7662 section 2.1: introspection needs an authenticated (`secret`) client. */
+export const INTROSPECTION_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+
 /**
  * The one metadata document, served both as OpenID Provider Metadata (OIDC Discovery 1.0
  * section 3) and as RFC 8414 authorization server metadata, so the two never disagree. RFC 8414
@@ -38,6 +47,10 @@ export function providerMetadata(base: string): ProviderMetadata {
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint: `${base}/api/oauth2/revoke`,
+    revocation_endpoint_auth_methods_supported: [...REVOCATION_AUTH_METHODS],
+    introspection_endpoint: `${base}/api/oauth2/introspect`,
+    introspection_endpoint_auth_methods_supported: [...INTROSPECTION_AUTH_METHODS],
     code_challenge_methods_supported: ['S256'],
     claims_supported: [...CLAIMS_SUPPORTED],
     prompt_values_supported: ['none'],

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CLAIMS_SUPPORTED } from './discovery';
+import { CLAIMS_SUPPORTED, INTROSPECTION_AUTH_METHODS, REVOCATION_AUTH_METHODS } from './discovery';
 import { OAUTH_SCOPES } from './scopes';
 
 /**
@@ -36,6 +36,18 @@ export class ProviderMetadata {
 
   @ApiProperty({ enum: ['client_secret_basic', 'client_secret_post', 'none'], isArray: true })
   token_endpoint_auth_methods_supported!: string[];
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/revoke' })
+  revocation_endpoint!: string;
+
+  @ApiProperty({ enum: REVOCATION_AUTH_METHODS, isArray: true })
+  revocation_endpoint_auth_methods_supported!: string[];
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/introspect' })
+  introspection_endpoint!: string;
+
+  @ApiProperty({ enum: INTROSPECTION_AUTH_METHODS, isArray: true })
+  introspection_endpoint_auth_methods_supported!: string[];
 
   @ApiProperty({ enum: ['S256'], isArray: true }) code_challenge_methods_supported!: string[];
   @ApiProperty({ enum: CLAIMS_SUPPORTED, isArray: true }) claims_supported!: string[];
