@@ -24,6 +24,7 @@ const USERS = 100;
 interface Fixture {
   clientId: string;
   applicationId: number;
+  rsApplicationId: number;
   rsClientId: string;
   rsSecret: string;
   apiKey: string;
@@ -53,15 +54,18 @@ async function prepareDatabase(url: string): Promise<Fixture> {
       userIds.push(
         (await users.create({ username: `bench${i}`, email: `bench${i}@example.org` })).id,
       );
+    // Both applications hold the users' relation: the resource server exchanges codes for the
+    // tokens it introspects (its own; another client's would be inactive).
     await app.get(DataSource).query(
       `INSERT INTO app_users (application_id, user_id, granted_scope, auth_count)
-       SELECT $1, u, 'read', 1 FROM unnest($2::bigint[]) AS u`,
-      [application.id, userIds],
+       SELECT a, u, 'read', 1 FROM unnest($1::bigint[]) AS a, unnest($2::bigint[]) AS u`,
+      [[application.id, rs.application.id], userIds],
     );
     const { plaintext } = await app.get(ApiKeysService).create(application.id, 'bench', []);
     return {
       clientId: application.clientId,
       applicationId: application.id,
+      rsApplicationId: rs.application.id,
       rsClientId: rs.application.clientId,
       rsSecret: rs.clientSecret!,
       apiKey: plaintext,
@@ -103,7 +107,7 @@ export async function ours(options: {
     application_name: HARNESS_APPLICATION_NAME,
   });
   await db.connect();
-  const makeCodes = async (n: number): Promise<string[]> => {
+  const makeCodes = async (n: number, applicationId = fixture.applicationId): Promise<string[]> => {
     const codes = Array.from({ length: n }, () => randomBytes(32).toString('base64url'));
     const hashes = codes.map((code) => createHash('sha256').update(code).digest('hex'));
     const users = codes.map((_, i) => fixture.userIds[i % fixture.userIds.length]);
@@ -111,22 +115,33 @@ export async function ours(options: {
       `INSERT INTO oauth_codes (code_hash, application_id, user_id, redirect_uri, code_challenge, scope, expires_at)
        SELECT h, $3, u, $4, $5, 'read', now() + interval '10 minutes'
          FROM unnest($1::text[], $2::bigint[]) AS c(h, u)`,
-      [hashes, users, fixture.applicationId, REDIRECT_URI, CHALLENGE],
+      [hashes, users, applicationId, REDIRECT_URI, CHALLENGE],
     );
     return codes;
   };
   const introspect = await fetch(`${base}/api/oauth2/introspect`, { method: 'POST' });
   const hasIntrospection = introspect.status !== 404;
+  const rsAuth = basicAuth(fixture.rsClientId, fixture.rsSecret);
   const phases = oauthPhases({
     tokenUrl: `${base}/api/oauth2/token`,
     userinfoUrl: `${base}/api/oauth2/userinfo`,
     introspectionUrl: hasIntrospection ? `${base}/api/oauth2/introspect` : null,
     clientId: fixture.clientId,
-    introspectionAuth: basicAuth(fixture.rsClientId, fixture.rsSecret),
+    introspectionAuth: rsAuth,
     userinfoExpect: '"username"',
     makeCodes,
     accessTokens: async () =>
-      exchangeOnce(`${base}/api/oauth2/token`, fixture.clientId, await makeCodes(USERS)),
+      exchangeOnce(
+        `${base}/api/oauth2/token`,
+        { client_id: fixture.clientId },
+        await makeCodes(USERS),
+      ),
+    introspectionTokens: async () =>
+      exchangeOnce(
+        `${base}/api/oauth2/token`,
+        { authorization: rsAuth },
+        await makeCodes(USERS, fixture.rsApplicationId),
+      ),
   });
   return {
     key: 'ours',
@@ -160,22 +175,28 @@ export async function ours(options: {
   };
 }
 
-/** Untimed: access tokens from exchanging pre-made codes, one request at a time. */
+/**
+ * Untimed: access tokens from exchanging pre-made codes, one request at a time, as the public
+ * client (`client_id`) or a confidential one (client_secret_basic `authorization`).
+ */
 async function exchangeOnce(
   tokenUrl: string,
-  clientId: string,
+  client: { client_id: string } | { authorization: string },
   codes: string[],
 ): Promise<string[]> {
   const tokens: string[] = [];
   for (const code of codes) {
     const res = await fetch(tokenUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        ...('authorization' in client ? { authorization: client.authorization } : {}),
+      },
       body: new URLSearchParams({
         grant_type: 'authorization_code',
         code,
         redirect_uri: REDIRECT_URI,
-        client_id: clientId,
+        ...('client_id' in client ? { client_id: client.client_id } : {}),
         code_verifier: VERIFIER,
       }),
     });

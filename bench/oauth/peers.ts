@@ -37,6 +37,7 @@ export async function oidcProvider(options: {
     },
   );
   let tokens: Promise<string[]> | undefined;
+  let rsTokens: Promise<string[]> | undefined;
   const phases = oauthPhases({
     tokenUrl: `${ready.url}/token`,
     userinfoUrl: `${ready.url}/me`,
@@ -46,6 +47,8 @@ export async function oidcProvider(options: {
     userinfoExpect: '"preferred_username"',
     makeCodes: (n) => child.call<string[]>({ op: 'codes', n }),
     accessTokens: () => (tokens ??= child.call<string[]>({ op: 'accessTokens', n: 100 })),
+    introspectionTokens: () =>
+      (rsTokens ??= child.call<string[]>({ op: 'introspectionTokens', n: 100 })),
   });
   return {
     key: storage,

@@ -49,8 +49,14 @@ export interface OAuthTarget {
   /** What a good userinfo answer contains. */
   userinfoExpect: string;
   makeCodes(n: number): Promise<string[]>;
-  /** A fixed set of access tokens valid at userinfo and introspection, made once. */
+  /** A fixed set of access tokens of the public client, valid at userinfo, made once. */
   accessTokens(): Promise<string[]>;
+  /**
+   * A fixed set of access tokens issued to the introspecting resource-server client itself,
+   * made once: a client introspects only its own tokens (another client's are `active: false`
+   * on both sides, docs/performance-oauth.md).
+   */
+  introspectionTokens(): Promise<string[]>;
 }
 
 export function basicAuth(clientId: string, secret: string): string {
@@ -62,6 +68,7 @@ export function basicAuth(clientId: string, secret: string): string {
 export function oauthPhases(t: OAuthTarget): Pick<Target, 'prepare' | 'answered'> {
   let refreshTokens: string[] = [];
   let tokens: Promise<string[]> | undefined;
+  let ownTokens: Promise<string[]> | undefined;
   return {
     async prepare(op, n) {
       switch (op) {
@@ -101,10 +108,10 @@ export function oauthPhases(t: OAuthTarget): Pick<Target, 'prepare' | 'answered'
             collect: false,
           };
         case 'introspection': {
-          tokens ??= t.accessTokens();
+          ownTokens ??= t.introspectionTokens();
           const load = post(
             t.introspectionUrl!,
-            (await tokens).map((token) => new URLSearchParams({ token }).toString()),
+            (await ownTokens).map((token) => new URLSearchParams({ token }).toString()),
             '"active":true',
             false,
           );

@@ -1,7 +1,7 @@
 /**
  * oidc-provider's configuration for the benchmark, the same for both storages: a public PKCE
  * client (exchanges, refreshes) as on our side, a confidential resource-server client with
- * client_secret_basic for introspection (RFC 7662), opaque access tokens, refresh tokens issued
+ * client_secret_basic introspecting its own tokens (RFC 7662), opaque access tokens, refresh tokens issued
  * and rotated, no ID token on the token path (no `openid` scope there; ours issues none either).
  */
 import type { Pool } from 'pg';
@@ -114,8 +114,13 @@ export function providerConfig(
     },
     features: {
       devInteractions: { enabled: false },
-      // RFC 7662; its default policy (a confidential client may introspect any token), stated.
-      introspection: { enabled: true, allowedPolicy: () => true },
+      // RFC 7662 with our policy (docs/performance-oauth.md): a client introspects only the
+      // tokens issued to itself; another client's token is {active: false}.
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) =>
+          token.clientId === client.clientId,
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => 'urn:bench',

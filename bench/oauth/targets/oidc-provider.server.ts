@@ -82,19 +82,24 @@ async function main(): Promise<void> {
   process.send!({ ready: { url: issuer } });
 }
 
-/** Pre-made inputs: `n` authorization codes, or `n` access tokens for userinfo/introspection. */
+/**
+ * Pre-made inputs: `n` authorization codes (`codes`), `n` access tokens of the public client for
+ * userinfo (`accessTokens`), or `n` access tokens of the resource-server client for its own
+ * introspection (`introspectionTokens`, scope `read` on `urn:bench` like ours).
+ */
 async function inputs(
   provider: Provider,
   accounts: Account[],
   op: string,
   n: number,
 ): Promise<string[]> {
-  const client = await provider.Client.find('bench');
+  const clientId = op === 'introspectionTokens' ? 'bench-rs' : 'bench';
+  const client = await provider.Client.find(clientId);
   const make = async (i: number): Promise<string> => {
     const accountId = accounts[i % accounts.length].id;
-    const grant = new provider.Grant({ accountId, clientId: 'bench' });
-    if (op === 'codes') grant.addResourceScope('urn:bench', 'read');
-    else grant.addOIDCScope('openid profile email');
+    const grant = new provider.Grant({ accountId, clientId });
+    if (op === 'accessTokens') grant.addOIDCScope('openid profile email');
+    else grant.addResourceScope('urn:bench', 'read');
     const grantId = await grant.save();
     if (op === 'codes')
       return new provider.AuthorizationCode({
@@ -106,6 +111,15 @@ async function inputs(
         resource: 'urn:bench',
         codeChallenge: process.env.BENCH_CHALLENGE,
         codeChallengeMethod: 'S256',
+      }).save();
+    if (op === 'introspectionTokens')
+      return new provider.AccessToken({
+        accountId,
+        grantId,
+        client,
+        scope: 'read',
+        resourceServer: { audience: 'urn:bench', scope: 'read', accessTokenFormat: 'opaque' },
+        gty: 'authorization_code',
       }).save();
     // No resource: a token for the userinfo endpoint, opaque (oidc-provider's default format).
     return new provider.AccessToken({
