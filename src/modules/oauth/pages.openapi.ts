@@ -50,14 +50,19 @@ export const AuthorizeDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Authorization endpoint (browser)',
       description:
-        'Starts the authorization code flow. client_id and redirect_uri (exact match with a registered URI) are checked first; their failures answer an HTML page and never redirect. Every later error redirects to redirect_uri with error, error_description, state (unchanged, when sent) and iss. A parameter sent twice is invalid_request.',
+        'Starts the authorization code flow. client_id and redirect_uri (exact match with a registered URI; for a `none` client a registered loopback IP redirect matches any port, RFC 8252 section 7.3) are checked first; their failures answer an HTML page and never redirect. Every later error redirects to redirect_uri with error, error_description, state (unchanged, when sent) and iss. A parameter sent twice is invalid_request.',
     }),
     query('response_type', true, 'Only `code`', { type: 'string', enum: ['code'] }),
     query('client_id', true, 'Client id of the application', { type: 'string' }),
-    query('redirect_uri', true, 'A registered redirect URI, compared as an exact string', {
-      type: 'string',
-      format: 'uri',
-    }),
+    query(
+      'redirect_uri',
+      true,
+      'A registered redirect URI, compared as an exact string (but the port of a loopback IP redirect of a `none` client); the token request repeats it exactly',
+      {
+        type: 'string',
+        format: 'uri',
+      },
+    ),
     query('scope', true, `Space-separated list of ${OAUTH_SCOPES.join(', ')}`, {
       type: 'string',
       example: 'read',

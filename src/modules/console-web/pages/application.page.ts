@@ -167,7 +167,10 @@ const settings = tabPanel(
           name="redirectUris"
           aria-describedby="set-redirects-hint"
         ></textarea>
-        <p class="hint" id="set-redirects-hint">One per line; exact match at sign-in.</p>
+        <p class="hint" id="set-redirects-hint">
+          One per line: https, http on loopback, or an app scheme (com.example.app:/cb); exact match
+          at sign-in (any port on 127.0.0.1 or [::1] for public clients).
+        </p>
         <label for="set-logout-redirects">Post-logout redirect URIs</label>
         <textarea
           id="set-logout-redirects"

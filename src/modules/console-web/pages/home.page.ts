@@ -52,7 +52,10 @@ const applications = html`<main class="wide" id="apps" hidden>
         name="redirectUris"
         aria-describedby="app-redirects-hint"
       ></textarea>
-      <p class="hint" id="app-redirects-hint">One per line; exact match at sign-in.</p>
+      <p class="hint" id="app-redirects-hint">
+        One per line: https, http on loopback, or an app scheme (com.example.app:/cb); exact match
+        at sign-in (any port on 127.0.0.1 or [::1] for public clients).
+      </p>
       <label for="app-auth">Client type</label>
       <select id="app-auth" name="clientAuthMethod">
         <option value="secret">Server-side (client secret)</option>

@@ -1,10 +1,13 @@
 import type { Application } from '../../applications/application.entity';
+import { redirectUriMatches } from '../../applications/redirect-uri';
 import { PageError } from '../oauth-error';
 import type { Params } from './params';
 
 /**
  * The redirect_uri must equal one registered URI character for character (RFC 9700 section
- * 4.1.3). It is required even with one registered URI, so the token request can be bound to it.
+ * 4.1.3), but for the port of a public client's loopback IP redirect (RFC 8252 section 7.3;
+ * applications/redirect-uri.ts). It is required even with one registered URI, and the value sent
+ * is returned, so the code is bound to it and the token request must repeat it exactly.
  * Until this passes, errors are shown, never redirected (open-redirect protection).
  */
 export function checkRedirectUri(params: Params, application: Application): string {
@@ -16,7 +19,8 @@ export function checkRedirectUri(params: Params, application: Application): stri
       'The redirect_uri parameter is missing or repeated.',
     );
   }
-  if (!application.redirectUris.includes(redirectUri)) {
+  const { redirectUris, clientAuthMethod } = application;
+  if (!redirectUris.some((uri) => redirectUriMatches(uri, redirectUri, clientAuthMethod))) {
     throw new PageError(
       400,
       'Invalid redirect URI',
