@@ -37,6 +37,7 @@ export class AppConfig {
   readonly accessTokenTtlSeconds: number;
   readonly refreshTokenTtlSeconds: number;
   readonly idTokenTtlSeconds: number;
+  readonly refreshTokenReuseSeconds: number;
   readonly authCodeTtlSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
@@ -71,6 +72,7 @@ export class AppConfig {
     this.accessTokenTtlSeconds = env.ACCESS_TOKEN_TTL_SECONDS;
     this.refreshTokenTtlSeconds = env.REFRESH_TOKEN_TTL_SECONDS;
     this.idTokenTtlSeconds = env.ID_TOKEN_TTL_SECONDS;
+    this.refreshTokenReuseSeconds = env.REFRESH_TOKEN_REUSE_SECONDS;
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;

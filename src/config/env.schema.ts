@@ -164,6 +164,16 @@ export class EnvSchema {
   @Max(86400)
   ID_TOKEN_TTL_SECONDS = 3600;
 
+  /**
+   * Seconds after its rotation during which a refresh token presented again by its client gets a
+   * fresh pair instead of revoking its family (two tabs refreshing at once; ADR 0003); 0 = off.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60)
+  REFRESH_TOKEN_REUSE_SECONDS = 10;
+
   /** Lifetime of authorization codes, seconds; RFC 6749 section 4.1.2 recommends at most 10 minutes. */
   @Transform(toInt)
   @IsInt()

@@ -10,10 +10,12 @@ import {
 import { createApplication } from '../factories';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-describe('Refresh token rotation', () => {
+// With the reuse interval off (REFRESH_TOKEN_REUSE_SECONDS=0): every presentation of a rotated
+// token is a replay. The interval itself: oauth-refresh-reuse.e2e-spec.ts.
+describe('Refresh token rotation (reuse interval off)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { REFRESH_TOKEN_REUSE_SECONDS: '0' } });
   });
   afterAll(() => t.close());
   beforeEach(() => t.truncate());

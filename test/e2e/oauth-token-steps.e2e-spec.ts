@@ -1,3 +1,5 @@
+import { lockRefreshToken } from '../../src/modules/oauth/rotate-refresh';
+import { firstFailure } from '../../src/modules/oauth/token-step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from '../../src/modules/oauth/token-steps';
 import { createApplication } from '../factories';
 import {
@@ -16,6 +18,9 @@ import { createTestApp, TestApp } from '../utils/test-app';
  * step's error, and nothing is issued. One case per step of the registries (src/modules/oauth/
  * token-steps.ts); a step without a case here fails the first test of its block.
  */
+/** REFRESH_TOKEN_REUSE_SECONDS by default (.env.example). */
+const REUSE_SECONDS = 10;
+
 describe('Token endpoint: each step, violated alone, names itself', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -24,7 +29,8 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
   afterAll(() => t.close());
   beforeEach(() => t.truncate());
 
-  const past = () => new Date(t.clock.now().getTime() - 1000);
+  const secondsAgo = (seconds: number) => new Date(t.clock.now().getTime() - seconds * 1000);
+  const past = () => secondsAgo(1);
   const sql = (query: string, params: unknown[] = []) => t.dataSource.query(query, params);
   const count = async (table: string): Promise<number> =>
     Number((await sql(`SELECT count(*) AS n FROM ${table}`))[0].n);
@@ -146,7 +152,8 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
     },
     refresh_not_replayed: {
       violate: async (r) => {
-        await sql('UPDATE oauth_tokens SET rotated_at = $1', [past()]);
+        // Rotated just before the reuse interval (REFRESH_TOKEN_REUSE_SECONDS, 10 by default).
+        await sql('UPDATE oauth_tokens SET rotated_at = $1', [secondsAgo(REUSE_SECONDS + 1)]);
         return r.form;
       },
       error: 'invalid_grant',
@@ -196,6 +203,34 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
       // Only a replay revokes (the whole family); a revoked token stays revoked.
       const expectRevoked = name === 'refresh_not_replayed' || name === 'refresh_not_revoked';
       expect(revoked[0].revoked_at !== null).toBe(expectRevoked);
+    });
+
+    // Issue 12 item 7: the reuse interval is the step's condition, so the one statement and the
+    // step-by-step path (its lock statement and firstFailure) agree at both edges.
+    it.each([
+      [REUSE_SECONDS, true],
+      [REUSE_SECONDS + 1, false],
+    ])('refresh_not_replayed: a token rotated %i s ago holds: %s', async (ago, holds) => {
+      const r = await freshRefresh();
+      const rotatedAt = secondsAgo(ago);
+      await sql('UPDATE oauth_tokens SET rotated_at = $1', [rotatedAt]);
+      const lock = { refreshToken: r.form.refresh_token, clientId: r.application.id };
+      const step = await t.dataSource.transaction(async (manager) => {
+        const row = await lockRefreshToken(manager, {
+          ...lock,
+          now: t.clock.now(),
+          scope: null,
+          reuseSeconds: REUSE_SECONDS,
+        });
+        const revokeFamily = () => Promise.resolve();
+        return firstFailure(REFRESH_STEPS, row!, { revokeFamily });
+      });
+      expect(step === null).toBe(holds);
+      const res = await tokenRequest(t.app, r.form);
+      expect(res.status).toBe(holds ? 200 : 400);
+      const rows = await sql('SELECT rotated_at FROM oauth_tokens WHERE parent_id IS NULL');
+      // A reuse issues a sibling but never moves the first rotation forward.
+      expect(rows).toEqual([{ rotated_at: rotatedAt }]);
     });
   });
 });

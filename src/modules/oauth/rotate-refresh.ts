@@ -18,6 +18,7 @@ import {
 } from './redeeming-client';
 import type { MintedTokens } from './token-issuer';
 import { allHold, bindParams, outcomeColumns } from './token-step';
+import { reuseSince } from './steps/check-refresh-token';
 import { REFRESH_STEPS, type RefreshRow } from './token-steps';
 
 export interface Rotation {
@@ -26,6 +27,8 @@ export interface Rotation {
   /** The requested scope in canonical form, or null to keep the token's scope. */
   scope: string | null;
   tokens: MintedTokens;
+  /** REFRESH_TOKEN_REUSE_SECONDS (steps/check-refresh-token.ts). */
+  reuseSeconds: number;
 }
 
 /** The refresh statements' parameters, by the names the steps' conditions use. */
@@ -34,17 +37,20 @@ export const REFRESH_PARAMS = {
   now: '$2',
   client: '$3',
   scope: '$4',
-  accessHash: '$5',
-  newRefreshHash: '$6',
-  accessExpiresAt: '$7',
-  refreshExpiresAt: '$8',
+  reuseSince: '$5',
+  accessHash: '$6',
+  newRefreshHash: '$7',
+  accessExpiresAt: '$8',
+  refreshExpiresAt: '$9',
 } as const;
 
 /**
  * Marks the presented token rotated only where every refresh step holds, and inserts its
  * successor (tokens module) and the `token_refreshed` event (events module). A concurrent
- * refresh of the same token waits for the row lock and then no longer matches (rotated_at is
- * set), so it issues nothing and goes on to the step-by-step path, which names the replay.
+ * refresh of the same token waits for the row lock and re-evaluates the steps on the committed
+ * row: within the reuse interval it matches again (rotated_at is kept, a sibling is issued);
+ * with the interval off it no longer matches and goes on to the step-by-step path, which names
+ * the replay.
  */
 export const rotateStatement = (kind: ClientKind): string =>
   bindParams(
@@ -115,6 +121,7 @@ export async function rotateRefreshToken(
       r.tokens.now,
       clientParam(r.client),
       r.scope,
+      reuseSince(r.tokens.now, r.reuseSeconds),
       r.tokens.accessHash,
       r.tokens.refreshHash,
       r.tokens.accessExpiresAt,
@@ -126,7 +133,7 @@ export async function rotateRefreshToken(
 
 /**
  * The presented token locked for the transaction, with its relation and the outcome of every
- * refresh step under the same conditions as rotateStatement (the first four parameters).
+ * refresh step under the same conditions as rotateStatement (the first five parameters).
  */
 export const LOCK_STATEMENT = bindParams(
   `WITH ${CLIENT_CTE.authenticated}
@@ -142,13 +149,20 @@ export const LOCK_STATEMENT = bindParams(
 /** Finds and locks the presented refresh token for the step-by-step refresh; null if unknown. */
 export async function lockRefreshToken(
   manager: EntityManager,
-  r: { refreshToken: string; clientId: number; now: Date; scope: string | null },
+  r: {
+    refreshToken: string;
+    clientId: number;
+    now: Date;
+    scope: string | null;
+    reuseSeconds: number;
+  },
 ): Promise<RefreshRow | null> {
   const rows = await manager.query<RefreshRow[]>(LOCK_STATEMENT, [
     sha256Hex(r.refreshToken),
     r.now,
     r.clientId,
     r.scope,
+    reuseSince(r.now, r.reuseSeconds),
   ]);
   return rows[0] ?? null;
 }

@@ -4,6 +4,8 @@ import { exchangeStatement, EXCHANGE_PARAMS } from './redeem-code';
 import { LOCK_STATEMENT, REFRESH_PARAMS, rotateStatement } from './rotate-refresh';
 import { allHold, bindParams, outcomeColumn, type TokenStep } from './token-step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from './token-steps';
+import { refreshTokenNotReplayed, reuseSince } from './steps/check-refresh-token';
+import { markRotatedSql } from '../tokens/token-sql';
 
 type AnyStep = TokenStep<never, never>;
 
@@ -62,7 +64,7 @@ describe('token endpoint steps (issue 9, item 2)', () => {
       const statement = squash(rotateStatement(kind));
       const guard = squash(bindParams(allHold(REFRESH_STEPS), REFRESH_PARAMS));
       expect(statement).toMatch(
-        /UPDATE oauth_tokens t SET rotated_at = \$2 FROM cl, app_users au WHERE/,
+        /UPDATE oauth_tokens t SET rotated_at = COALESCE\(t.rotated_at, \$2\) FROM cl, app_users au WHERE/,
       );
       expect(statement).toContain(`AND ${guard} RETURNING`);
       for (const step of REFRESH_STEPS) {
@@ -77,6 +79,32 @@ describe('token endpoint steps (issue 9, item 2)', () => {
       const holds = squash(bindParams(step.holds, REFRESH_PARAMS));
       expect(statement).toContain(`COALESCE(${holds}, false) AS ${outcomeColumn(step)}`);
     }
+  });
+
+  it('locks with the first five parameters only, so the step-by-step path can bind them', () => {
+    const used = [...LOCK_STATEMENT.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
+    expect([...new Set(used)].sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  describe('the reuse interval (issue 12 item 7)', () => {
+    it('is part of the replay step, so both paths obey it', () => {
+      const holds = bindParams(refreshTokenNotReplayed.holds, REFRESH_PARAMS);
+      expect(holds).toBe('t.rotated_at IS NULL OR t.rotated_at >= $5');
+      expect(squash(LOCK_STATEMENT)).toContain(`COALESCE(${holds}, false)`);
+    });
+
+    it('never moves rotated_at forward, so a reuse cannot extend the interval', () => {
+      expect(squash(rotateStatement('public'))).toContain(
+        'SET rotated_at = COALESCE(t.rotated_at, $2)',
+      );
+      expect(markRotatedSql('$10', '$11')).toContain('SET rotated_at = COALESCE(rotated_at, $11)');
+    });
+
+    it('starts REFRESH_TOKEN_REUSE_SECONDS before now, and is off (NULL) at 0', () => {
+      const now = new Date('2030-01-01T00:00:10.000Z');
+      expect(reuseSince(now, 10)).toEqual(new Date('2030-01-01T00:00:00.000Z'));
+      expect(reuseSince(now, 0)).toBeNull();
+    });
   });
 
   it('binds named parameters and leaves casts alone', () => {

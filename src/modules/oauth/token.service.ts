@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
 import { EventsService } from '../events/events.service';
 import { TokensRepository } from '../tokens/tokens.repository';
 import { OAuthError, invalidRequest } from './oauth-error';
@@ -38,6 +39,7 @@ export class TokenService {
     private readonly events: EventsService,
     private readonly tokens: TokensRepository,
     private readonly clock: Clock,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
   async token(body: Params, authorization: string | undefined): Promise<TokenResponse> {
@@ -71,7 +73,9 @@ export class TokenService {
     if (request === null) return null;
     const tokens = this.issuer.mint();
     const client = { publicClientId: request.clientId };
-    const scope = await rotateRefreshToken(this.dataSource, { ...request, client, tokens });
+    const reuseSeconds = this.config.refreshTokenReuseSeconds;
+    const rotation = { ...request, client, tokens, reuseSeconds };
+    const scope = await rotateRefreshToken(this.dataSource, rotation);
     return scope === null ? null : this.issuer.response(tokens, scope);
   }
 
@@ -141,7 +145,8 @@ export class TokenService {
     if (requestedScopes === null) throw new OAuthError('invalid_scope', 'Unknown scope requested');
     const scope = requestedScopes === undefined ? null : formatScope(requestedScopes);
     const tokens = this.issuer.mint();
-    const rotation = { refreshToken, client: { id: client.id }, scope, tokens };
+    const reuseSeconds = this.config.refreshTokenReuseSeconds;
+    const rotation = { refreshToken, client: { id: client.id }, scope, tokens, reuseSeconds };
     const rotated = await rotateRefreshToken(this.dataSource, rotation);
     if (rotated !== null) return this.issuer.response(tokens, rotated);
     return this.refreshStepByStep(client, refreshToken, scope);
@@ -164,6 +169,7 @@ export class TokenService {
         clientId: client.id,
         now,
         scope: requested,
+        reuseSeconds: this.config.refreshTokenReuseSeconds,
       });
       if (!token) return new OAuthError('invalid_grant', 'The refresh token is invalid');
       const failure = await firstFailure(REFRESH_STEPS, token, {

@@ -45,7 +45,8 @@ export const REFRESH_TOKEN_COLUMNS =
 
 /**
  * Marks the refresh token with hash `refreshHash` rotated at `now` when `where` holds, joining
- * `from`; the token is aliased `t`. The caller's conditions decide; this owns the UPDATE.
+ * `from`; the token is aliased `t`. The caller's conditions decide; this owns the UPDATE. A token
+ * already rotated keeps its first rotated_at (a reuse within the interval cannot extend it).
  */
 export function rotateTokenSql(q: {
   refreshHash: string;
@@ -54,15 +55,18 @@ export function rotateTokenSql(q: {
   where: string;
   returning: string;
 }): string {
-  return `UPDATE oauth_tokens t SET rotated_at = ${q.now}
+  return `UPDATE oauth_tokens t SET rotated_at = COALESCE(t.rotated_at, ${q.now})
      FROM ${q.from}
      WHERE t.refresh_token_hash = ${q.refreshHash} AND ${q.where}
      RETURNING ${q.returning}`;
 }
 
-/** Marks token `id` rotated at `now` (the step-by-step refresh, which issues in a second statement). */
+/**
+ * Marks token `id` rotated at `now`, unless it already was (the step-by-step refresh, which
+ * issues in a second statement).
+ */
 export const markRotatedSql = (id: string, now: string): string =>
-  `UPDATE oauth_tokens SET rotated_at = ${now} WHERE id = ${id}`;
+  `UPDATE oauth_tokens SET rotated_at = COALESCE(rotated_at, ${now}) WHERE id = ${id}`;
 
 /**
  * The refresh token with hash `refreshHash`, aliased `t`, locked for the transaction, with

@@ -2,8 +2,8 @@ import { OAuthError } from '../oauth-error';
 import type { TokenStep } from '../token-step';
 
 // The presented refresh token (`t` in the refresh statements) must belong to the presenting
-// client (`cl`), be neither revoked nor already rotated, and not have expired (RFC 6749 section
-// 6, RFC 9700 section 4.14.2). Checked in this order.
+// client (`cl`), be neither revoked nor already rotated (but for the reuse interval), and not
+// have expired (RFC 6749 section 6, RFC 9700 section 4.14.2). Checked in this order.
 
 const invalid = (description: string): OAuthError => new OAuthError('invalid_grant', description);
 
@@ -27,17 +27,26 @@ export interface RefreshFailureContext {
 
 /**
  * A token that was already rotated is a replay: the whole family is revoked and the request
- * fails (RFC 9700 section 4.14.2). Of concurrent refreshes of one token, the first rotates it;
- * the others wait for its row lock, then see it rotated.
+ * fails (RFC 9700 section 4.14.2) -- unless it was rotated at or after `:reuseSince` (now minus
+ * REFRESH_TOKEN_REUSE_SECONDS; NULL when reuse is off): then it is the same client refreshing
+ * twice at once (two tabs), and it gets a fresh pair of the same family (ADR 0003). The rotation
+ * never moves rotated_at, so the interval counts from the first rotation and cannot extend
+ * itself. Of concurrent refreshes of one token, the first rotates it; the others wait for its
+ * row lock and re-evaluate this condition against the committed rotated_at (READ COMMITTED).
  */
 export const refreshTokenNotReplayed: TokenStep<object, RefreshFailureContext> = {
   name: 'refresh_not_replayed',
-  holds: 't.rotated_at IS NULL',
+  holds: 't.rotated_at IS NULL OR t.rotated_at >= :reuseSince',
   failure: async (_, context) => {
     await context.revokeFamily();
     return invalid('The refresh token was already used; its token family has been revoked');
   },
 };
+
+/** The `:reuseSince` of refreshTokenNotReplayed: the earliest rotation a reuse may follow. */
+export function reuseSince(now: Date, reuseSeconds: number): Date | null {
+  return reuseSeconds > 0 ? new Date(now.getTime() - reuseSeconds * 1000) : null;
+}
 
 export const refreshTokenNotExpired: TokenStep<object, unknown> = {
   name: 'refresh_expiry',
