@@ -64,7 +64,7 @@ export class RefreshTokenGrantForm extends ClientCredentialFields {
 
   @ApiProperty({
     description:
-      'The latest refresh token of the family; presenting a rotated one revokes the whole family',
+      'The latest refresh token of the family; presenting a rotated one revokes the whole family (unless the same client presents it within REFRESH_TOKEN_REUSE_SECONDS of its rotation: a fresh pair)',
   })
   refresh_token!: string;
 
@@ -145,7 +145,7 @@ export const TokenEndpointDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Token endpoint: exchange a code or a refresh token',
       description:
-        'Spec section 4.2. `application/x-www-form-urlencoded` only, at most 32 kB. A `secret` client authenticates with HTTP Basic (client_secret_basic) or the form fields client_id and client_secret (client_secret_post), never both; a `none` client sends client_id only and must use PKCE. Codes are single use: presenting one again answers invalid_grant and revokes the tokens issued from it. Refresh tokens rotate: the response carries a new one, and presenting a rotated one answers invalid_grant and revokes its family.',
+        'Spec section 4.2. `application/x-www-form-urlencoded` only, at most 32 kB. A `secret` client authenticates with HTTP Basic (client_secret_basic) or the form fields client_id and client_secret (client_secret_post), never both; a `none` client sends client_id only and must use PKCE. Codes are single use: presenting one again answers invalid_grant and revokes the tokens issued from it. Refresh tokens rotate: the response carries a new one, and presenting a rotated one answers invalid_grant and revokes its family, except within REFRESH_TOKEN_REUSE_SECONDS (default 10) of its first rotation, when the same client gets a fresh pair of the same family (concurrent refresh from two tabs).',
     }),
     ClientAuth(),
     ApiExtraModels(AuthorizationCodeGrantForm, RefreshTokenGrantForm),
