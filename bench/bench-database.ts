@@ -23,3 +23,15 @@ export async function recreateDatabase(url: string): Promise<void> {
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
 }
+
+/** Whether the database of `url` exists on its server. */
+export async function databaseExists(url: string): Promise<boolean> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  target.pathname = '/postgres';
+  const admin = new Client({ connectionString: target.toString() });
+  await admin.connect();
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  await admin.end();
+  return rowCount === 1;
+}

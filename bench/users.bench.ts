@@ -6,6 +6,8 @@
  *
  *   npm run bench:users            (BENCH_DATABASE_URL, or DATABASE_URL's server with db idsvc_bench)
  *   BENCH_USERS_PER_APP=20000 npm run bench:users     (a quicker, smaller run)
+ *   BENCH_USERS_REUSE=1 npm run bench:users     (keeps a database a previous run seeded in full
+ *     and measures only its 1 M round: no re-seeding while iterating; migrations still run)
  */
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
@@ -17,7 +19,7 @@ import { loadConfig } from '../src/config/app-config';
 import { ApplicationsService } from '../src/modules/applications/applications.service';
 import { ApiKeysService } from '../src/modules/keys/api-keys.service';
 import { SeedService } from '../src/modules/users/seed.service';
-import { benchDatabaseUrl, recreateDatabase } from './bench-database';
+import { benchDatabaseUrl, databaseExists, recreateDatabase } from './bench-database';
 
 const APPS = 10;
 const PER_APP = Number(process.env.BENCH_USERS_PER_APP ?? 100_000);
@@ -53,11 +55,13 @@ function queries(pageSize: number): Query[] {
   ];
 }
 
-async function time(
-  base: string,
-  key: string,
-  path: string,
-): Promise<{ p50: number; p95: number; total: number }> {
+interface Timing {
+  p50: number;
+  p95: number;
+  total: number;
+}
+
+async function time(base: string, key: string, path: string): Promise<Timing> {
   const samples: number[] = [];
   let total = 0;
   for (let i = 0; i < WARMUP + RUNS; i += 1) {
@@ -84,32 +88,25 @@ async function seedApps(app: INestApplication, ids: number[]): Promise<number> {
   return Date.now() - started;
 }
 
-async function measure(
-  base: string,
-  key: string,
-): Promise<Map<string, { p50: number; p95: number; total: number }>> {
-  const results = new Map<string, { p50: number; p95: number; total: number }>();
+async function measure(base: string, key: string): Promise<Map<string, Timing>> {
+  const results = new Map<string, Timing>();
   for (const q of queries(20)) results.set(q.name, await time(base, key, q.path));
   return results;
 }
 
 const fmt = (ms: number): string => ms.toFixed(2).padStart(8);
 
-async function main(): Promise<void> {
-  const url = benchDatabaseUrl(process.env.BENCH_DATABASE_URL, 'idsvc_bench');
-  await recreateDatabase(url);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATABASE_URL: url,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_ENABLED: 'false',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
-  });
-  const app = await NestFactory.create(AppModule.forRoot(config), { logger: false });
-  configureApp(app);
-  await app.listen(0, '127.0.0.1');
-  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+/** Application ids of a previous full run (`Bench 1`…`Bench 10`, each seeded), or undefined. */
+async function seededApps(app: INestApplication): Promise<number[] | undefined> {
+  const rows = await app.get(DataSource).query<{ id: number; relations: string }[]>(
+    `SELECT a.id, (SELECT count(*) FROM app_users au WHERE au.application_id = a.id) AS relations
+       FROM applications a WHERE a.name LIKE 'Bench %' ORDER BY a.id`,
+  );
+  const full = rows.filter((r) => Number(r.relations) === PER_APP).map((r) => r.id);
+  return full.length === APPS ? full : undefined;
+}
+
+async function createApps(app: INestApplication): Promise<number[]> {
   const apps: number[] = [];
   for (let i = 1; i <= APPS; i += 1) {
     const { application } = await app.get(ApplicationsService).create({
@@ -119,8 +116,66 @@ async function main(): Promise<void> {
     });
     apps.push(application.id);
   }
-  const { plaintext: key } = await app.get(ApiKeysService).create(apps[0], 'bench', ['user:read']);
+  return apps;
+}
 
+function printTable(
+  small: Map<string, Timing> | undefined,
+  large: Map<string, Timing>,
+  seededMs: number | undefined,
+): void {
+  const smallLabel = `${PER_APP / 1000}k`;
+  const largeLabel = `${(PER_APP * APPS) / 1000}k`;
+  process.stdout.write(
+    `\n| query | matches | p50 ${smallLabel} | p95 ${smallLabel} | p50 ${largeLabel} | p95 ${largeLabel} | p50 ratio |\n|---|---:|---:|---:|---:|---:|---:|\n`,
+  );
+  const none = { p50: NaN, p95: NaN, total: 0 };
+  for (const [name, l] of large) {
+    const s = small?.get(name) ?? none;
+    process.stdout.write(
+      `| ${name} | ${l.total} | ${fmt(s.p50)} | ${fmt(s.p95)} | ${fmt(l.p50)} | ${fmt(l.p95)} | ${(l.p50 / s.p50).toFixed(2)} |\n`,
+    );
+  }
+  const [first, deep] = [...large.values()];
+  const seeding =
+    seededMs === undefined
+      ? 'reused seeded database'
+      : `seeding ${PER_APP * APPS} relations: ${(seededMs / 1000).toFixed(1)} s in total`;
+  process.stdout.write(
+    `\ndeep page / first page (p50, ${largeLabel}): ${(deep.p50 / first.p50).toFixed(2)}\n` +
+      `${seeding} (times in ms, ${RUNS} runs after ${WARMUP} warm-up, sequential HTTP)\n`,
+  );
+}
+
+async function main(): Promise<void> {
+  const url = benchDatabaseUrl(process.env.BENCH_DATABASE_URL, 'idsvc_bench');
+  const reuse = process.env.BENCH_USERS_REUSE === '1' && (await databaseExists(url));
+  if (!reuse) await recreateDatabase(url);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    // A 50,000-user seed batch can outlast the default 60 s on a busy machine.
+    DATABASE_QUERY_TIMEOUT_MS: '900000',
+    RATE_LIMIT_ENABLED: 'false',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+  });
+  const app = await NestFactory.create(AppModule.forRoot(config), { logger: false });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  const kept = reuse ? await seededApps(app) : undefined;
+  if (reuse && !kept)
+    throw new Error(`${url} is not a fully seeded bench database; run without BENCH_USERS_REUSE`);
+  const apps = kept ?? (await createApps(app));
+  const { plaintext: key } = await app.get(ApiKeysService).create(apps[0], 'bench', ['user:read']);
+  if (kept) {
+    process.stdout.write(`reusing ${url}: ${APPS} applications × ${PER_APP} relations\n`);
+    printTable(undefined, await measure(base, key), undefined);
+    await app.close();
+    return;
+  }
   const seedSmall = await seedApps(app, apps.slice(0, 1));
   process.stdout.write(`seeded ${PER_APP} relations in ${(seedSmall / 1000).toFixed(1)} s\n`);
   const small = await measure(base, key);
@@ -128,24 +183,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     `seeded ${PER_APP * (APPS - 1)} more in ${(seedLarge / 1000).toFixed(1)} s\n`,
   );
-  const large = await measure(base, key);
-
-  const smallLabel = `${PER_APP / 1000}k`;
-  const largeLabel = `${(PER_APP * APPS) / 1000}k`;
-  process.stdout.write(
-    `\n| query | matches | p50 ${smallLabel} | p95 ${smallLabel} | p50 ${largeLabel} | p95 ${largeLabel} | p50 ratio |\n|---|---:|---:|---:|---:|---:|---:|\n`,
-  );
-  for (const [name, s] of small) {
-    const l = large.get(name)!;
-    process.stdout.write(
-      `| ${name} | ${l.total} | ${fmt(s.p50)} | ${fmt(s.p95)} | ${fmt(l.p50)} | ${fmt(l.p95)} | ${(l.p50 / s.p50).toFixed(2)} |\n`,
-    );
-  }
-  const [first, deep] = [...large.values()];
-  process.stdout.write(
-    `\ndeep page / first page (p50, ${largeLabel}): ${(deep.p50 / first.p50).toFixed(2)}\n` +
-      `seeding ${PER_APP * APPS} relations: ${((seedSmall + seedLarge) / 1000).toFixed(1)} s in total (times in ms, ${RUNS} runs after ${WARMUP} warm-up, sequential HTTP)\n`,
-  );
+  printTable(small, await measure(base, key), seedSmall + seedLarge);
   await app.close();
 }
 
