@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import {
+  bitmapPageSql,
+  COLUMNS,
+  countSql,
+  KeywordClause,
+  pageSql,
+  walkSql,
+} from './app-users-list-sql';
 import { likeSubstring, UserListQuery } from './user-query';
 
 /** One user as an application sees it: the account joined with its relation to the application. */
@@ -25,8 +33,12 @@ const WITH_USERS = 'app_users au JOIN users u ON u.id = au.user_id';
 /** Between username and email in `app_users.search` (migration AppUserSearch); in neither. */
 const SEARCH_SEPARATOR = '\n';
 
-const COLUMNS = `u.id::text AS user_id, u.username, u.email, u.nickname, u.avatar, u.email_verified,
-  au."group", au.enabled, au.auth_count, au.first_auth_at, au.last_auth_at, u.last_login_at, u.created_at`;
+/** Relations the dense-keyword walk reads at most before the bitmap answers the page instead. */
+const WALK_BUDGET = 2000;
+/** Fewer matches than this: their top-N sort costs about what the walk could save. */
+const WALK_MIN_TOTAL = 1000;
+/** Deepest row (offset + pageSize) the walk is tried for; deeper pages come from the bitmap. */
+const WALK_MAX_ROWS = 200;
 
 /**
  * Queries of the application's users; every one is scoped by application id.
@@ -41,36 +53,52 @@ export class AppUsersRepository {
     applicationId: number,
     q: UserListQuery,
   ): Promise<{ rows: AppUserRow[]; total: number }> {
-    const { where, params } = filters(applicationId, q);
+    const f = filters(applicationId, q);
     const offset = (q.page - 1) * q.pageSize;
-    if (q.keyword === undefined) {
-      // The page comes from the narrow relation index (index-only even for deep offsets);
-      // only its rows are joined to users.
+    const pageParams = [...f.params, q.pageSize, offset];
+    const limit = f.params.length + 1;
+    if (f.keyword === undefined) {
+      // The page comes from the narrow relation index; only its rows are joined to users.
       const [rows, total] = await Promise.all([
-        this.dataSource.query<AppUserRow[]>(
-          pageSql(`SELECT au.user_id, NULL AS total`, where, params.length),
-          [...params, q.pageSize, offset],
-        ),
-        this.count(where, params, 'app_users au'),
+        this.dataSource.query<AppUserRow[]>(pageSql(f.base, limit), pageParams),
+        this.count(f.base, f.params, 'app_users au'),
       ]);
       return { rows, total };
     }
-    // Keyword: one scan of the application's trigram index yields both the page and the count
-    // (window function); only a keyword with a newline needs the users join (see filters()).
-    const from = q.keyword.includes(SEARCH_SEPARATOR) ? WITH_USERS : 'app_users au';
-    const rows = await this.dataSource.query<(AppUserRow & { total: string })[]>(
-      keywordPageSql(where, params.length, from),
-      [...params, q.pageSize, offset],
+    const where = `${f.base} AND ${f.keyword('au')}`;
+    // Only a keyword with a newline needs the users join (see filters()).
+    const from = q.keyword?.includes(SEARCH_SEPARATOR) ? WITH_USERS : 'app_users au';
+    if (from === WITH_USERS || offset + q.pageSize > WALK_MAX_ROWS) {
+      // One scan of the trigram index yields both the page and the count (window).
+      const rows = await this.dataSource.query<(AppUserRow & { total: string })[]>(
+        bitmapPageSql(where, from, limit, true),
+        pageParams,
+      );
+      if (rows.length > 0) return { rows, total: Number(rows[0].total) };
+      return { rows, total: offset === 0 ? 0 : await this.count(where, f.params, from) };
+    }
+    // Near pages: the exact count from the trigram bitmap alone, then the page. When the count
+    // says the keyword is dense, a bounded walk in user id order fills the page after a few
+    // entries; it is kept only when it is full (it may end before the page does).
+    const total = await this.count(where, f.params, from);
+    const expected = Math.max(0, Math.min(q.pageSize, total - offset));
+    if (expected === 0) return { rows: [], total };
+    if (total >= WALK_MIN_TOTAL) {
+      const walked = await this.dataSource.query<AppUserRow[]>(
+        walkSql(f.base, f.keyword, limit, WALK_BUDGET),
+        pageParams,
+      );
+      if (walked.length === expected) return { rows: walked, total };
+    }
+    const rows = await this.dataSource.query<AppUserRow[]>(
+      bitmapPageSql(where, from, limit, false),
+      pageParams,
     );
-    if (rows.length > 0) return { rows, total: Number(rows[0].total) };
-    return { rows, total: offset === 0 ? 0 : await this.count(where, params, from) };
+    return { rows, total };
   }
 
   private async count(where: string, params: unknown[], from: string): Promise<number> {
-    const [row] = await this.dataSource.query<{ total: string }[]>(
-      `SELECT count(*) AS total FROM ${from} WHERE ${where}`,
-      params,
-    );
+    const [row] = await this.dataSource.query<{ total: string }[]>(countSql(where, from), params);
     return Number(row.total);
   }
 
@@ -101,36 +129,14 @@ export class AppUsersRepository {
   }
 }
 
-/** The page's rows in user id order; `select` picks user_id (and optionally a total) per match. */
-function pageSql(select: string, where: string, paramCount: number, from = 'app_users au'): string {
-  const limit = paramCount + 1;
-  return `SELECT ${COLUMNS}, page.total FROM (
-      ${select} FROM ${from} WHERE ${where}
-      ORDER BY au.user_id LIMIT $${limit} OFFSET $${limit + 1}
-    ) page
-    JOIN app_users au ON au.application_id = $1 AND au.user_id = page.user_id
-    JOIN users u ON u.id = page.user_id
-    ORDER BY page.user_id`;
+interface Filters {
+  /** Application, group and enabled conditions on `au`. */
+  base: string;
+  params: unknown[];
+  keyword?: KeywordClause;
 }
 
-/**
- * Keyword page and total. The matches are materialized first: otherwise the planner may walk
- * the application's whole (application_id, user_id) index to avoid a sort and test LIKE on
- * every relation (80 ms for 100,000), when the trigram bitmap scan touches only the matches.
- */
-function keywordPageSql(where: string, paramCount: number, from: string): string {
-  const limit = paramCount + 1;
-  return `WITH matches AS MATERIALIZED (SELECT au.user_id FROM ${from} WHERE ${where})
-    SELECT ${COLUMNS}, page.total FROM (
-      SELECT user_id, count(*) OVER () AS total FROM matches
-      ORDER BY user_id LIMIT $${limit} OFFSET $${limit + 1}
-    ) page
-    JOIN app_users au ON au.application_id = $1 AND au.user_id = page.user_id
-    JOIN users u ON u.id = page.user_id
-    ORDER BY page.user_id`;
-}
-
-function filters(applicationId: number, q: UserListQuery): { where: string; params: unknown[] } {
+function filters(applicationId: number, q: UserListQuery): Filters {
   const params: unknown[] = [applicationId];
   const clauses = ['au.application_id = $1'];
   if (q.group !== undefined) {
@@ -141,18 +147,16 @@ function filters(applicationId: number, q: UserListQuery): { where: string; para
     params.push(q.enabled);
     clauses.push(`au.enabled = $${params.length}`);
   }
-  if (q.keyword !== undefined) {
-    params.push(likeSubstring(q.keyword));
-    const p = `$${params.length}`;
-    // `search` is lower(username) || '\n' || lower(email): a keyword without a newline is a
-    // substring of it exactly when it is one of the username or the email. Backed by the GIN
-    // index (application_id, search gin_trgm_ops). A keyword with a newline (which no valid
-    // username or email contains) is still answered exactly, from the users columns.
-    clauses.push(
-      q.keyword.includes(SEARCH_SEPARATOR)
-        ? `(lower(u.username) LIKE ${p} OR lower(u.email) LIKE ${p})`
-        : `au.search LIKE ${p}`,
-    );
-  }
-  return { where: clauses.join(' AND '), params };
+  const base = clauses.join(' AND ');
+  if (q.keyword === undefined) return { base, params };
+  params.push(likeSubstring(q.keyword));
+  const p = `$${params.length}`;
+  // `search` is lower(username) || '\n' || lower(email): a keyword without a newline is a
+  // substring of it exactly when it is one of the username or the email. Backed by the GIN
+  // index (application_id, search gin_trgm_ops). A keyword with a newline (which no valid
+  // username or email contains) is still answered exactly, from the users columns.
+  const keyword: KeywordClause = q.keyword.includes(SEARCH_SEPARATOR)
+    ? () => `(lower(u.username) LIKE ${p} OR lower(u.email) LIKE ${p})`
+    : (alias) => `${alias}.search LIKE ${p}`;
+  return { base, params, keyword };
 }
