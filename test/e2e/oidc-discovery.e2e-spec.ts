@@ -70,4 +70,5 @@ const extensions: Record<string, unknown> = {
   revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
   introspection_endpoint: `${ISSUER}/api/oauth2/introspect`,
   introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+  end_session_endpoint: `${ISSUER}/oauth2/logout`,
 };

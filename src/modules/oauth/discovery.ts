@@ -40,6 +40,8 @@ export function providerMetadata(base: string): ProviderMetadata {
     token_endpoint: `${base}/api/oauth2/token`,
     userinfo_endpoint: `${base}/api/oauth2/userinfo`,
     jwks_uri: `${base}/api/oidc/jwks`,
+    // OpenID Connect RP-Initiated Logout 1.0 section 2.1.
+    end_session_endpoint: `${base}/oauth2/logout`,
     scopes_supported: [...OAUTH_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

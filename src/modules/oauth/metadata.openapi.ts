@@ -22,6 +22,13 @@ export class ProviderMetadata {
   @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oidc/jwks' })
   jwks_uri!: string;
 
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://id.example.com/oauth2/logout',
+    description: 'OpenID Connect RP-Initiated Logout 1.0 (docs/oidc.md)',
+  })
+  end_session_endpoint!: string;
+
   @ApiProperty({ enum: OAUTH_SCOPES, isArray: true }) scopes_supported!: string[];
   @ApiProperty({ enum: ['code'], isArray: true }) response_types_supported!: string[];
   @ApiProperty({ enum: ['query'], isArray: true }) response_modes_supported!: string[];

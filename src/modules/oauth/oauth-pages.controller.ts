@@ -76,8 +76,8 @@ export class OAuthPagesController {
 
   @Get('logout')
   @ShowLogoutDocs()
-  showLogout(@Req() req: Request, @Res() res: Response): void {
-    this.send(res, this.logoutService.show(this.browser(req)));
+  async showLogout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.logoutService.show(req.query, this.browser(req)));
   }
 
   @Post('logout')

@@ -4,6 +4,7 @@ import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
 import { EventsModule } from '../events/events.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { User } from '../users/user.entity';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
@@ -11,6 +12,8 @@ import { UpstreamProvidersModule } from '../upstreams/providers/upstream-provide
 import { UsersModule } from '../users/users.module';
 import { AuthorizeService } from './authorize.service';
 import { Csrf } from './csrf';
+import { EndSessionAliasController } from './end-session-alias.controller';
+import { EndSessionService } from './end-session.service';
 import { GrantService } from './grant.service';
 import { InteractionService } from './interaction.service';
 import { IntrospectionService } from './introspection.service';
@@ -48,16 +51,19 @@ import { UserinfoService } from './userinfo.service';
     RateLimitModule, // LoginThrottle counts failures in its LimiterStore
     UpstreamIdentitiesModule, // userinfo's upstreams; upstream sign-in finds or creates the user
     UpstreamProvidersModule, // the login page offers the enabled providers
+    SigningKeysModule, // the end-session endpoint verifies id_token_hint
   ],
   controllers: [
     OAuthPagesController,
     OAuthApiController,
     TokenManagementController,
     MetadataController,
+    EndSessionAliasController,
   ],
   providers: [
     AuthorizeService,
     Csrf,
+    EndSessionService,
     InteractionService,
     IntrospectionService,
     GrantService,
@@ -79,6 +85,6 @@ import { UserinfoService } from './userinfo.service';
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // Only the browser pages read cookies; the token and user endpoints never do.
-    consumer.apply(cookieParser()).forRoutes(OAuthPagesController);
+    consumer.apply(cookieParser()).forRoutes(OAuthPagesController, EndSessionAliasController);
   }
 }

@@ -4,6 +4,7 @@ import {
   ApiConsumes,
   ApiOperation,
   ApiProperty,
+  ApiPropertyOptional,
   ApiQuery,
   ApiResponse,
   ApiSecurity,
@@ -116,6 +117,11 @@ export class ConsentForm {
 
 export class LogoutForm {
   @ApiProperty({ description: 'The form token of GET /oauth2/logout' }) csrf_token!: string;
+  @ApiPropertyOptional({
+    description:
+      'The sealed, validated post-logout redirect of the form (opaque; expires after 10 minutes)',
+  })
+  logout_request?: string;
 }
 
 const form = (type: new () => object): MethodDecorator =>
@@ -187,24 +193,61 @@ export const SubmitConsentDocs = (): MethodDecorator =>
     formRefusals(),
   );
 
+/** The end_session_endpoint's query (or form) parameters (OIDC RP-Initiated Logout 1.0 section 2). */
+const endSessionParams = (): MethodDecorator =>
+  applyDecorators(
+    query(
+      'id_token_hint',
+      false,
+      'An id_token this service issued (expired is fine); its aud names the client',
+      { type: 'string' },
+    ),
+    query(
+      'post_logout_redirect_uri',
+      false,
+      "Exactly one of the client's registered post-logout redirect URIs (needs id_token_hint or client_id)",
+      { type: 'string', format: 'uri' },
+    ),
+    query('state', false, 'Returned unchanged on the redirect', {
+      type: 'string',
+      maxLength: MAX_STATE_LENGTH,
+    }),
+    query('client_id', false, "Must equal the hint's aud when both are sent", { type: 'string' }),
+    query('ui_locales', false, 'Accepted and ignored', { type: 'string' }),
+  );
+
+const LOGOUT_REFUSALS =
+  'Invalid logout request: id_token_hint not issued here, client_id disagreeing with it or unknown, post_logout_redirect_uri not registered or without a client, a parameter repeated; never redirects';
+
 export const ShowLogoutDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
-      summary: 'Sign-out page (HTML)',
-      description: 'A client signs its user out by sending the browser here; the user confirms.',
+      summary: 'End-session endpoint (browser; OpenID Connect RP-Initiated Logout 1.0)',
+      description:
+        'With a valid id_token_hint whose sub is the signed-in user (or nobody signed in), signs out at once. Otherwise shows a sign-out form; the validated redirect travels in it sealed. Also at /api/oidc/logout. Tokens issued to clients are not revoked (docs/oidc.md).',
     }),
-    html(200, 'The sign-out form (sets the idsvc_csrf cookie its token is bound to)'),
+    endSessionParams(),
+    OptionalSession(),
+    redirect(302, 'Signed out: to post_logout_redirect_uri (with state when sent)'),
+    html(
+      200,
+      'Signed out (no post_logout_redirect_uri), or the sign-out form (sets the idsvc_csrf cookie its token is bound to)',
+    ),
+    html(400, LOGOUT_REFUSALS),
   );
 
 export const LogoutDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
-      summary: 'Sign out (sign-out form)',
-      description: 'Ends the browser session and clears idsvc_session.',
+      summary: 'Sign out (sign-out form), or an RP-initiated logout by POST',
+      description:
+        'The form: csrf_token required, ends the browser session and clears idsvc_session, then redirects to the sealed post_logout_redirect_uri if any. A POST without csrf_token carrying end-session parameters is handled as the GET (RP-Initiated Logout 1.0 section 2).',
     }),
     form(LogoutForm),
     OptionalSession(),
     html(200, 'Signed out'),
+    redirect(303, 'Signed out: to the validated post_logout_redirect_uri (with state when sent)'),
+    html(400, `${LOGOUT_REFUSALS}; or the sealed logout_request expired`),
     formRefusals(),
   );
 
