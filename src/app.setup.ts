@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
+import { OIDC_API_ALIASES } from './modules/oauth/oidc-aliases.controller';
 import { createOpenApiDocument, OPENAPI_PATH } from './openapi/openapi-document';
 
 /** Options of NestFactory.create: bodies are parsed by configureApp, not Nest's default parsers. */
@@ -33,6 +34,8 @@ export function configureApp(app: INestApplication): void {
  */
 function useBodyParsers(express: NestExpressApplication, secure: boolean): void {
   express.use('/api/oauth2', readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
+  // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
+  express.use(OIDC_API_ALIASES, readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
   express.use('/oauth2', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
   // The application API's PATCH answers other media types itself (400 invalid_body).
   express.use('/api/v1/app', readBody({ json: true, otherTypes: 'ignore' }));

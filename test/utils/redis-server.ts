@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer, Socket } from 'node:net';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -24,9 +24,13 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
     // RFC 6749 section 4.1.2: a replayed code should revoke what it produced, so codes outlive
     // their lifetime by a day; after that a replay is just an unknown code (invalid_grant).
     name: 'codes',
+    // An OpenID Connect code stays while its family can still refresh: the refreshed id_tokens
+    // repeat its auth_time (OIDC Core 12.2; docs/oidc.md).
     sql: deleteWhere(
       'oauth_codes',
-      `expires_at < $1::timestamptz - interval '${CODE_REPLAY_RETENTION_SECONDS} seconds'`,
+      `expires_at < $1::timestamptz - interval '${CODE_REPLAY_RETENTION_SECONDS} seconds'
+       AND NOT (auth_time IS NOT NULL AND position('openid' in scope) > 0 AND EXISTS (
+         SELECT 1 FROM oauth_tokens t WHERE t.code_id = oauth_codes.id AND t.refresh_expires_at > $1))`,
     ),
   },
   { name: 'sessions', sql: deleteWhere('oauth_sessions', 'expires_at < $1') },

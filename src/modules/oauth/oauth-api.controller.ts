@@ -9,7 +9,7 @@ import { TokenResponse } from './token-issuer';
 import { TokenEndpointDocs } from './token.openapi';
 import { TokenService } from './token.service';
 import { UserEmailsDocs, UserinfoDocs } from './userinfo.openapi';
-import { UserEmailEntry, UserInfo, UserinfoService } from './userinfo.service';
+import { OidcUserInfo, UserEmailEntry, UserInfo, UserinfoService } from './userinfo.service';
 
 /** Token, user info and user emails endpoints (spec section 4.2). */
 @ApiTags('OAuth 2.0')
@@ -34,7 +34,16 @@ export class OAuthApiController {
   @Get('userinfo')
   @Header('Cache-Control', 'no-store')
   @UserinfoDocs()
-  userinfo(@Req() req: Request): Promise<UserInfo> {
+  userinfo(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
+    return this.users.userinfo(req.headers.authorization);
+  }
+
+  /** OIDC Core 5.3.1: userinfo also answers POST (the token still only in the header). */
+  @Post('userinfo')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @UserinfoDocs()
+  postUserinfo(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
     return this.users.userinfo(req.headers.authorization);
   }
 

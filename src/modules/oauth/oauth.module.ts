@@ -10,6 +10,7 @@ import { User } from '../users/user.entity';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../users/users.module';
+import { IdTokenService } from './id-token.service';
 import { AuthorizeService } from './authorize.service';
 import { Csrf } from './csrf';
 import { EndSessionAliasController } from './end-session-alias.controller';
@@ -22,6 +23,7 @@ import { LoginService } from './login.service';
 import { LogoutService } from './logout.service';
 import { MetadataController } from './metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
+import { OidcApiAliasController, OidcAuthAliasController } from './oidc-aliases.controller';
 import { OAuthCode } from './oauth-code.entity';
 import { OAuthPagesController } from './oauth-pages.controller';
 import { OAuthSession } from './oauth-session.entity';
@@ -51,7 +53,7 @@ import { UserinfoService } from './userinfo.service';
     RateLimitModule, // LoginThrottle counts failures in its LimiterStore
     UpstreamIdentitiesModule, // userinfo's upstreams; upstream sign-in finds or creates the user
     UpstreamProvidersModule, // the login page offers the enabled providers
-    SigningKeysModule, // the end-session endpoint verifies id_token_hint
+    SigningKeysModule, // signs id_tokens; the end-session endpoint verifies id_token_hint
   ],
   controllers: [
     OAuthPagesController,
@@ -59,6 +61,8 @@ import { UserinfoService } from './userinfo.service';
     TokenManagementController,
     MetadataController,
     EndSessionAliasController,
+    OidcAuthAliasController,
+    OidcApiAliasController,
   ],
   providers: [
     AuthorizeService,
@@ -75,6 +79,7 @@ import { UserinfoService } from './userinfo.service';
     SessionService,
     TokenIssuer,
     TokenService,
+    IdTokenService,
     UserinfoService,
     PageExceptionFilter,
   ],
@@ -85,6 +90,8 @@ import { UserinfoService } from './userinfo.service';
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // Only the browser pages read cookies; the token and user endpoints never do.
-    consumer.apply(cookieParser()).forRoutes(OAuthPagesController, EndSessionAliasController);
+    consumer
+      .apply(cookieParser())
+      .forRoutes(OAuthPagesController, EndSessionAliasController, OidcAuthAliasController);
   }
 }

@@ -93,7 +93,7 @@ export const rotateStatement = (kind: ClientKind): string =>
        },
        'FROM t',
      )})
-   SELECT scope FROM t`,
+   SELECT scope, user_id, application_id, code_id FROM t`,
     REFRESH_PARAMS,
   );
 
@@ -102,17 +102,25 @@ const ROTATE: Record<ClientKind, string> = {
   public: rotateStatement('public'),
 };
 
+/** The rotated grant: the new token's scope and whose it is (for an OpenID Connect id_token). */
+export interface RotatedGrant {
+  scope: string;
+  user_id: string;
+  application_id: number;
+  code_id: string | null;
+}
+
 /**
  * The successful refresh in ONE statement (RFC 6749 section 6, RFC 9700 section 4.14.2).
- * Returns the new token's scope, or null when nothing changed: the caller then runs the
+ * Returns the rotated grant, or null when nothing changed: the caller then runs the
  * step-by-step path (lockRefreshToken) that names the failure and revokes a replayed family.
  */
 export async function rotateRefreshToken(
   dataSource: DataSource,
   r: Rotation,
-): Promise<string | null> {
+): Promise<RotatedGrant | null> {
   const kind = clientKind(r.client);
-  const rows = await preparedQuery<{ scope: string }>(
+  const rows = await preparedQuery<RotatedGrant>(
     dataSource,
     `oauth_rotate_refresh_${kind}`,
     ROTATE[kind],
@@ -128,7 +136,7 @@ export async function rotateRefreshToken(
       r.tokens.refreshExpiresAt,
     ],
   );
-  return rows[0]?.scope ?? null;
+  return rows[0] ?? null;
 }
 
 /**

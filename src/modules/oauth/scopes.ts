@@ -15,7 +15,8 @@ export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {
 };
 
 /** Which scopes open which endpoint (OIDC Core 5.3: an `openid` token may call userinfo). */
-export const USERINFO_SCOPES: readonly OAuthScope[] = ['openid', 'read', 'profile'];
+export const PROFILE_SCOPES: readonly OAuthScope[] = ['read', 'profile'];
+export const USERINFO_SCOPES: readonly OAuthScope[] = ['openid', ...PROFILE_SCOPES];
 export const EMAILS_SCOPES: readonly OAuthScope[] = ['read', 'email'];
 
 function isOAuthScope(value: string): value is OAuthScope {

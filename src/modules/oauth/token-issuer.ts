@@ -15,6 +15,8 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token: string;
   scope: string;
+  /** Only when the scope contains openid (OIDC Core 3.1.3.3; id-token.service.ts). */
+  id_token?: string;
 }
 
 export interface TokenGrant {

@@ -89,6 +89,12 @@ export class TokenResponseView implements TokenResponse {
 
   @ApiProperty({ description: `${SCOPE_TEXT}: what the tokens grant`, example: 'read' })
   scope!: string;
+
+  @ApiPropertyOptional({
+    description:
+      'Only when the scope contains openid: RS256 id_token (OIDC Core 3.1.3.3), also on refresh',
+  })
+  id_token?: string;
 }
 
 /** The error codes the OAuth JSON endpoints answer with (docs/oauth.md). */

@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { EventsService } from '../events/events.service';
 import { TokensRepository } from '../tokens/tokens.repository';
+import { IdTokenService } from './id-token.service';
 import { OAuthError, invalidRequest } from './oauth-error';
 import { s256 } from './opaque-token';
 import {
@@ -14,16 +15,20 @@ import {
 } from './public-client-request';
 import { redeemCode, revokeReplayedCode } from './redeem-code';
 import type { RedeemingClient } from './redeeming-client';
-import { lockRefreshToken, rotateRefreshToken } from './rotate-refresh';
+import { lockRefreshToken, rotateRefreshToken, type RotatedGrant } from './rotate-refresh';
 import { formatScope, parseScope } from './scopes';
 import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
 import { nonEmptyParam, type Params } from './steps/params';
 import { CODE_VERIFIER } from './steps/verify-pkce';
-import { TokenIssuer, TokenResponse } from './token-issuer';
+import { MintedTokens, TokenIssuer, TokenResponse } from './token-issuer';
 import { firstFailure } from './token-step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from './token-steps';
 
 type Outcome = TokenResponse | OAuthError;
+type StepByStepRefresh = {
+  response: TokenResponse;
+  grant: { userId: string; applicationId: number; codeId: string | null };
+};
 type CodeRequest = Omit<PublicCodeRequest, 'clientId' | 'verifier'> & { verifier?: string };
 
 /**
@@ -40,6 +45,7 @@ export class TokenService {
     private readonly tokens: TokensRepository,
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly idTokens: IdTokenService,
   ) {}
 
   async token(body: Params, authorization: string | undefined): Promise<TokenResponse> {
@@ -75,8 +81,8 @@ export class TokenService {
     const client = { publicClientId: request.clientId };
     const reuseSeconds = this.config.refreshTokenReuseSeconds;
     const rotation = { ...request, client, tokens, reuseSeconds };
-    const scope = await rotateRefreshToken(this.dataSource, rotation);
-    return scope === null ? null : this.issuer.response(tokens, scope);
+    const rotated = await rotateRefreshToken(this.dataSource, rotation);
+    return rotated === null ? null : this.refreshed(tokens, rotated);
   }
 
   private async authenticated(
@@ -129,7 +135,15 @@ export class TokenService {
       verifierHash,
     });
     if (!consumed) return null;
-    if (consumed.issued) return this.issuer.response(tokens, consumed.scope);
+    if (consumed.issued) {
+      // OIDC Core 3.1.3.3: an openid grant's exchange adds the id_token, with the code's nonce.
+      return this.idTokens.attach(this.issuer.response(tokens, consumed.scope), {
+        userId: String(consumed.user_id),
+        applicationId: consumed.application_id,
+        codeId: String(consumed.id),
+        withNonce: true,
+      });
+    }
     // Nothing was issued: name the step that failed (the code is spent either way).
     return (
       (await firstFailure(EXCHANGE_STEPS, consumed, { verifier })) ??
@@ -148,8 +162,20 @@ export class TokenService {
     const reuseSeconds = this.config.refreshTokenReuseSeconds;
     const rotation = { refreshToken, client: { id: client.id }, scope, tokens, reuseSeconds };
     const rotated = await rotateRefreshToken(this.dataSource, rotation);
-    if (rotated !== null) return this.issuer.response(tokens, rotated);
-    return this.refreshStepByStep(client, refreshToken, scope);
+    if (rotated !== null) return this.refreshed(tokens, rotated);
+    const outcome = await this.refreshStepByStep(client, refreshToken, scope);
+    if (outcome instanceof OAuthError) return outcome;
+    return this.idTokens.attach(outcome.response, { ...outcome.grant, withNonce: false });
+  }
+
+  /** OIDC Core 12.2: a refreshed openid grant gets a fresh id_token, without the nonce. */
+  private refreshed(tokens: MintedTokens, rotated: RotatedGrant): Promise<TokenResponse> {
+    return this.idTokens.attach(this.issuer.response(tokens, rotated.scope), {
+      userId: String(rotated.user_id),
+      applicationId: rotated.application_id,
+      codeId: rotated.code_id === null ? null : String(rotated.code_id),
+      withNonce: false,
+    });
   }
 
   /**
@@ -161,8 +187,8 @@ export class TokenService {
     client: OAuthClient,
     refreshToken: string,
     requested: string | null,
-  ): Promise<Outcome> {
-    return this.dataSource.transaction(async (manager): Promise<Outcome> => {
+  ): Promise<StepByStepRefresh | OAuthError> {
+    return this.dataSource.transaction(async (manager): Promise<StepByStepRefresh | OAuthError> => {
       const now = this.clock.now();
       const token = await lockRefreshToken(manager, {
         refreshToken,
@@ -194,7 +220,8 @@ export class TokenService {
         codeId: token.code_id === null ? null : String(token.code_id),
         parentId: String(token.id),
       };
-      return this.issuer.issue(manager, grant, 'token_refreshed');
+      const response = await this.issuer.issue(manager, grant, 'token_refreshed');
+      return { response, grant };
     });
   }
 }

@@ -5,7 +5,8 @@ import { Clock } from '../../common/clock';
 import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
 import { sha256Hex } from '../../common/crypto/hash';
-import { EMAILS_SCOPES, OAuthScope, USERINFO_SCOPES, scopeAllows } from './scopes';
+import { isOpenId, standardClaims, type StandardClaims } from './oidc-claims';
+import { EMAILS_SCOPES, OAuthScope, PROFILE_SCOPES, USERINFO_SCOPES, scopeAllows } from './scopes';
 import { relationOf, relationUsable } from '../users/relation-sql';
 import {
   UpstreamIdentitiesService,
@@ -23,6 +24,12 @@ export interface UserInfo {
   upstreams: UserinfoUpstream[];
 }
 
+/**
+ * User info of a token with `openid` (OIDC Core 5.3.2): `sub` always, the spec's fields when the
+ * token has `read` or `profile`, and the standard claims its scopes release.
+ */
+export type OidcUserInfo = Partial<UserInfo> & StandardClaims & { sub: string };
+
 /** User email entry (spec section 2). */
 export interface UserEmailEntry {
   email: string;
@@ -38,6 +45,7 @@ interface TokenOwner {
   nickname: string;
   email: string;
   avatar: string;
+  email_verified: boolean;
   group: string;
 }
 
@@ -53,8 +61,16 @@ export class UserinfoService {
     private readonly upstreamIdentities: UpstreamIdentitiesService,
   ) {}
 
-  async userinfo(authorization: string | undefined): Promise<UserInfo> {
-    const owner = await this.authenticate(authorization, USERINFO_SCOPES);
+  async userinfo(authorization: string | undefined): Promise<UserInfo | OidcUserInfo> {
+    // The challenge keeps naming read and profile, as before openid existed (docs/oidc.md).
+    const owner = await this.authenticate(authorization, USERINFO_SCOPES, PROFILE_SCOPES);
+    if (!isOpenId(owner.scope)) return this.specFields(owner);
+    const spec = scopeAllows(owner.scope, PROFILE_SCOPES) ? await this.specFields(owner) : {};
+    return { sub: owner.id, ...spec, ...standardClaims(owner.scope, owner) };
+  }
+
+  /** The spec's user info (section 2), unchanged for tokens without `openid`. */
+  private async specFields(owner: TokenOwner): Promise<UserInfo> {
     return {
       id: userIdNumber(owner.id),
       username: owner.username,
@@ -88,6 +104,7 @@ export class UserinfoService {
   private async authenticate(
     authorization: string | undefined,
     anyOf: readonly OAuthScope[],
+    named: readonly OAuthScope[] = anyOf,
   ): Promise<TokenOwner> {
     if (authorization === undefined || authorization.trim() === '') {
       throw new OAuthError('invalid_token', 'An access token is required', REALM);
@@ -96,7 +113,7 @@ export class UserinfoService {
     if (token === undefined)
       throw invalidToken('The Authorization header must be Bearer <access token>');
     const rows = await this.dataSource.query<TokenOwner[]>(
-      `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, au."group"
+      `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, au."group"
        FROM oauth_tokens t
        JOIN users u ON u.id = t.user_id
        JOIN applications a ON a.id = t.application_id AND a.enabled
@@ -109,8 +126,8 @@ export class UserinfoService {
     if (!scopeAllows(owner.scope, anyOf)) {
       throw new OAuthError(
         'insufficient_scope',
-        `This endpoint needs one of the scopes: ${anyOf.join(', ')}`,
-        `${REALM}, error="insufficient_scope", scope="${anyOf.join(' ')}"`,
+        `This endpoint needs one of the scopes: ${named.join(', ')}`,
+        `${REALM}, error="insufficient_scope", scope="${named.join(' ')}"`,
       );
     }
     return owner;

@@ -1,0 +1,97 @@
+import {
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../../config/app-config';
+import { Public } from '../keys/auth.decorators';
+import { AuthorizeService } from './authorize.service';
+import { formBody } from './oauth-api.controller';
+import { OAuthExceptionFilter } from './oauth-exception.filter';
+import { PageExceptionFilter } from './page-exception.filter';
+import { browserContext, sendPage } from './page-result';
+import { AuthorizeDocs } from './pages.openapi';
+import { TokenResponse } from './token-issuer';
+import { TokenEndpointDocs } from './token.openapi';
+import { TokenService } from './token.service';
+import { UserinfoDocs } from './userinfo.openapi';
+import { UserinfoService, type OidcUserInfo, type UserInfo } from './userinfo.service';
+
+/** The aliases whose bodies are read like /api/oauth2's (app.setup.ts). */
+export const OIDC_API_ALIASES = ['/api/oidc/token', '/api/oidc/userinfo'];
+
+const ALIAS = 'Alias of the original service (docs/oidc.md, "Aliases"): the same handler as ';
+
+/**
+ * GET /api/oidc/auth: the original service's authorization endpoint, served by the same handler
+ * as /oauth2/authorize (its redirects to /oauth2/login and /oauth2/consent are absolute paths).
+ */
+@ApiTags('OpenID Connect aliases')
+@Public()
+@Controller('api/oidc')
+@UseFilters(PageExceptionFilter)
+export class OidcAuthAliasController {
+  private readonly secure: boolean;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly authorizeService: AuthorizeService,
+  ) {
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
+
+  @Get('auth')
+  @AuthorizeDocs()
+  @ApiOperation({ summary: `${ALIAS}GET /oauth2/authorize` })
+  async authorizeAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const result = await this.authorizeService.start(req.query, browserContext(req, this.secure));
+    sendPage(res, result, this.secure);
+  }
+}
+
+/** POST /api/oidc/token and GET|POST /api/oidc/userinfo: the /api/oauth2 endpoints. */
+@ApiTags('OpenID Connect aliases')
+@Public()
+@Controller('api/oidc')
+@UseFilters(OAuthExceptionFilter)
+export class OidcApiAliasController {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly users: UserinfoService,
+  ) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @TokenEndpointDocs()
+  @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
+  tokenAlias(@Req() req: Request): Promise<TokenResponse> {
+    return this.tokens.token(formBody(req), req.headers.authorization);
+  }
+
+  @Get('userinfo')
+  @Header('Cache-Control', 'no-store')
+  @UserinfoDocs()
+  @ApiOperation({ summary: `${ALIAS}GET /api/oauth2/userinfo` })
+  userinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
+    return this.users.userinfo(req.headers.authorization);
+  }
+
+  @Post('userinfo')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @UserinfoDocs()
+  @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/userinfo` })
+  postUserinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
+    return this.users.userinfo(req.headers.authorization);
+  }
+}
