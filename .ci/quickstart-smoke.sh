@@ -108,6 +108,12 @@ set +e
 wait "$SERVICE_PID"
 code=$?
 set -e
+# npm may exit on the signal before the node process has finished its shutdown: wait for the
+# whole process group (npm and node) to be gone before looking at the lock.
+while kill -0 -- "-$SERVICE_PID" 2>/dev/null; do
+  [ "$SECONDS" -lt "$deadline" ] || fail "the service process still runs ${STOP_TIMEOUT}s after SIGTERM"
+  sleep 0.2
+done
 SERVICE_PID=""
 # A clean stop closes the embedded database and releases its lock.
 [ ! -e "$EMBEDDED_DATA_DIR/LOCK" ] || fail "exited ($code) after SIGTERM but left the data directory locked"
