@@ -20,6 +20,7 @@ import {
   pkce,
   query,
   REDIRECT_URI,
+  tokenRequest,
   type Agent,
 } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -51,21 +52,29 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
   }
 
   /**
-   * A browser signed in as `username` through the authorization flow, and an id_token for it
-   * signed by SigningKeysService with the claims the token endpoint gives one (issue 12 item 1:
-   * iss, sub = user id, aud = client_id, iat, exp).
+   * A browser signed in as `username` through a `scope=openid` authorization flow, and the
+   * id_token of that flow's token response (the hint a relying party would send).
    */
   async function signIn(clientId: string, username: string): Promise<SignedIn> {
     const agent = browser(t.app);
-    await authorizeInteractively(agent, { clientId, challenge: pkce().challenge, username });
-    const [{ id }] = await t.dataSource.query<{ id: string }[]>(
-      'SELECT id FROM users WHERE username = $1',
-      [username],
-    );
-    const iat = Math.floor(t.clock.now().getTime() / 1000);
-    const exp = iat + t.app.get(AppConfig).idTokenTtlSeconds;
-    const claims = { iss: ISSUER, sub: id, aud: clientId, iat, exp };
-    return { agent, clientId, idToken: await t.app.get(SigningKeysService).sign(claims) };
+    const { verifier, challenge } = pkce();
+    const { code } = await authorizeInteractively(agent, {
+      clientId,
+      challenge,
+      username,
+      scope: 'openid',
+    });
+    const res = await tokenRequest(t.app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT_URI,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expectStatus(res, 200);
+    const idToken = (res.body as { id_token?: unknown }).id_token;
+    if (typeof idToken !== 'string') throw new Error('the openid token response has no id_token');
+    return { agent, clientId, idToken };
   }
 
   async function setup(): Promise<SignedIn> {
@@ -79,7 +88,8 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
 
   /** prompt=none: true while the browser's session stands, false once it is gone. */
   async function stillSignedIn({ agent, clientId }: SignedIn): Promise<boolean> {
-    const params = authorizeParams({ clientId, challenge: pkce().challenge });
+    // The scope the user consented to at signIn, so that only the session decides the answer.
+    const params = authorizeParams({ clientId, scope: 'openid', challenge: pkce().challenge });
     const res = await agent.get(authorizePath({ ...params, prompt: 'none' }));
     expectStatus(res, 302);
     const answer = query(res.headers.location);
