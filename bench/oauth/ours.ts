@@ -83,24 +83,31 @@ export async function ours(options: {
 }): Promise<Target> {
   const { node, databaseUrl, logLevel } = options;
   const fixture = await prepareDatabase(databaseUrl);
-  const { child, port } = await spawnServer('identity-service', node, ['dist/main.js'], {
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    PUBLIC_BASE_URL: 'https://bench.example',
-    SESSION_SECRET: randomBytes(32).toString('hex'),
-    // Fixed, so signing keys stored by an earlier run on this database still decrypt.
-    SIGNING_KEYS_SECRET: 'bench-only-signing-keys-secret-not-for-deployments',
-    DATABASE_URL: databaseUrl,
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    LOG_LEVEL: logLevel,
-    // Far above the load: every request takes the whole limiter path and is admitted.
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    RATE_LIMIT_KEY_PREFIX: `idsvc-bench:${randomUUID()}:`,
-    // The peers purge nothing during a run either.
-    PURGE_INTERVAL_SECONDS: '0',
-  });
+  // BENCH_PROFILE=1: a V8 CPU profile of our server, written to bench/profiles/ when it exits.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
+  const { child, port } = await spawnServer(
+    'identity-service',
+    node,
+    [...profile, 'dist/main.js'],
+    {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUBLIC_BASE_URL: 'https://bench.example',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      // Fixed, so signing keys stored by an earlier run on this database still decrypt.
+      SIGNING_KEYS_SECRET: 'bench-only-signing-keys-secret-not-for-deployments',
+      DATABASE_URL: databaseUrl,
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      LOG_LEVEL: logLevel,
+      // Far above the load: every request takes the whole limiter path and is admitted.
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      RATE_LIMIT_KEY_PREFIX: `idsvc-bench:${randomUUID()}:`,
+      // The peers purge nothing during a run either.
+      PURGE_INTERVAL_SECONDS: '0',
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   const db = new Client({
     connectionString: databaseUrl,
