@@ -2,16 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { preparedQuery } from '../../database/prepared-query';
 import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
 import { sha256Hex } from '../../common/crypto/hash';
 import { isOpenId, standardClaims, type StandardClaims } from './oidc-claims';
 import { EMAILS_SCOPES, OAuthScope, PROFILE_SCOPES, USERINFO_SCOPES, scopeAllows } from './scopes';
 import { relationOf, relationUsable } from '../users/relation-sql';
+import type { UserinfoUpstream } from '../upstreams/identities/upstream-identities.service';
 import {
-  UpstreamIdentitiesService,
-  type UserinfoUpstream,
-} from '../upstreams/identities/upstream-identities.service';
+  userinfoUpstreamsJoin,
+  userinfoUpstreamsOf,
+} from '../upstreams/identities/userinfo-upstreams-sql';
 
 /** User info (spec section 2). */
 export interface UserInfo {
@@ -47,7 +49,29 @@ interface TokenOwner {
   avatar: string;
   email_verified: boolean;
   group: string;
+  /** userinfoUpstreamsJoin's column; only in the userinfo statement. */
+  upstreams?: Parameters<typeof userinfoUpstreamsOf>[0];
 }
+
+/**
+ * The token's owner, checked as authenticate() says; `join` adds columns from another table
+ * (userinfo: the bound upstream identities, so the endpoint is one round trip).
+ */
+const ownerSql = (columns: string, join: string): string =>
+  `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, au."group"${columns}
+   FROM oauth_tokens t
+   JOIN users u ON u.id = t.user_id
+   JOIN applications a ON a.id = t.application_id AND a.enabled
+   JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
+   ${join}
+   WHERE t.access_token_hash = $1 AND t.revoked_at IS NULL AND t.access_expires_at > $2`;
+
+/** Named prepared statements (src/database/prepared-query.ts): parsed and planned once per connection. */
+const USERINFO = {
+  name: 'userinfo-owner-upstreams',
+  text: ownerSql(', up.upstreams', userinfoUpstreamsJoin('up', 't.user_id')),
+};
+const OWNER = { name: 'userinfo-owner', text: ownerSql('', '') };
 
 const REALM = 'Bearer realm="oauth2"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -58,19 +82,18 @@ export class UserinfoService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly upstreamIdentities: UpstreamIdentitiesService,
   ) {}
 
   async userinfo(authorization: string | undefined): Promise<UserInfo | OidcUserInfo> {
     // The challenge keeps naming read and profile, as before openid existed (docs/oidc.md).
-    const owner = await this.authenticate(authorization, USERINFO_SCOPES, PROFILE_SCOPES);
+    const owner = await this.authenticate(USERINFO, authorization, USERINFO_SCOPES, PROFILE_SCOPES);
     if (!isOpenId(owner.scope)) return this.specFields(owner);
-    const spec = scopeAllows(owner.scope, PROFILE_SCOPES) ? await this.specFields(owner) : {};
+    const spec = scopeAllows(owner.scope, PROFILE_SCOPES) ? this.specFields(owner) : {};
     return { sub: owner.id, ...spec, ...standardClaims(owner.scope, owner) };
   }
 
   /** The spec's user info (section 2), unchanged for tokens without `openid`. */
-  private async specFields(owner: TokenOwner): Promise<UserInfo> {
+  private specFields(owner: TokenOwner): UserInfo {
     return {
       id: userIdNumber(owner.id),
       username: owner.username,
@@ -78,12 +101,12 @@ export class UserinfoService {
       email: owner.email,
       avatar: owner.avatar,
       groups: isGroupCode(owner.group) ? impliedGroups(owner.group) : [],
-      upstreams: await this.upstreamIdentities.userinfoUpstreams(owner.id),
+      upstreams: userinfoUpstreamsOf(owner.upstreams ?? null),
     };
   }
 
   async emails(authorization: string | undefined): Promise<UserEmailEntry[]> {
-    const owner = await this.authenticate(authorization, EMAILS_SCOPES);
+    const owner = await this.authenticate(OWNER, authorization, EMAILS_SCOPES);
     const rows = await this.dataSource.query<UserEmailEntry[]>(
       'SELECT email, verified, "primary", visibility FROM user_emails WHERE user_id = $1 ORDER BY "primary" DESC, id ASC',
       [owner.id],
@@ -99,9 +122,11 @@ export class UserinfoService {
   /**
    * One query resolves the token and checks, besides expiry and revocation, that the application
    * and the user's relation are still enabled and the authorization stands, so a revocation through
-   * the application API takes effect on the very next request.
+   * the application API takes effect on the very next request. One index probe per table
+   * (EXPLAIN in docs/performance-oauth.md).
    */
   private async authenticate(
+    statement: { name: string; text: string },
     authorization: string | undefined,
     anyOf: readonly OAuthScope[],
     named: readonly OAuthScope[] = anyOf,
@@ -112,15 +137,10 @@ export class UserinfoService {
     const token = BEARER.exec(authorization)?.[1];
     if (token === undefined)
       throw invalidToken('The Authorization header must be Bearer <access token>');
-    const rows = await this.dataSource.query<TokenOwner[]>(
-      `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, au."group"
-       FROM oauth_tokens t
-       JOIN users u ON u.id = t.user_id
-       JOIN applications a ON a.id = t.application_id AND a.enabled
-       JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
-       WHERE t.access_token_hash = $1 AND t.revoked_at IS NULL AND t.access_expires_at > $2`,
-      [sha256Hex(token), this.clock.now()],
-    );
+    const rows = await preparedQuery<TokenOwner>(this.dataSource, statement.name, statement.text, [
+      sha256Hex(token),
+      this.clock.now(),
+    ]);
     const owner = rows[0];
     if (!owner) throw invalidToken('The access token is invalid, expired or revoked');
     if (!scopeAllows(owner.scope, anyOf)) {

@@ -49,10 +49,6 @@ export class UpstreamIdentitiesService {
     return this.identities.find({ where: { userId }, order: { id: 'ASC' } });
   }
 
-  async userinfoUpstreams(userId: string): Promise<UserinfoUpstream[]> {
-    return (await this.listForUser(userId)).map(toUserinfoUpstream);
-  }
-
   /**
    * The user bound to this provider account, or a new user for an unknown one (issue 11
    * item 3). The snapshot and last-use time are refreshed on every sign-in.
@@ -203,7 +199,9 @@ export class UpstreamIdentitiesService {
   }
 }
 
-export function toUserinfoUpstream(identity: UpstreamIdentity): UserinfoUpstream {
+export function toUserinfoUpstream(
+  identity: Pick<UpstreamIdentity, 'id' | 'providerId' | 'subject' | 'profile'>,
+): UserinfoUpstream {
   return {
     id: identity.id,
     upstream_type: identity.providerId,
