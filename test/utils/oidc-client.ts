@@ -39,7 +39,9 @@ export async function openidFlow(
     nonce,
   });
   const callback = await new FetchBrowser(base).authorize(url, username);
-  // The library validates the id_token: signature (JWKS), iss, aud, exp, iat, nonce, at_hash.
+  // The library validates the id_token: iss, aud, exp, iat, nonce, at_hash, and its signature
+  // against the JWKS only when the Configuration has enableNonRepudiationChecks (OIDC Core
+  // 3.1.3.7 lets a client trust TLS instead; the e2e configurations turn it on).
   const tokens = await oc.authorizationCodeGrant(config, callback, {
     pkceCodeVerifier: verifier,
     expectedState: state,
