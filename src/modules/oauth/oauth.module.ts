@@ -13,7 +13,6 @@ import { UsersModule } from '../users/users.module';
 import { IdTokenService } from './id-token.service';
 import { AuthorizeService } from './authorize.service';
 import { Csrf } from './csrf';
-import { EndSessionAliasController } from './end-session-alias.controller';
 import { EndSessionService } from './end-session.service';
 import { GrantService } from './grant.service';
 import { InteractionService } from './interaction.service';
@@ -23,7 +22,7 @@ import { LoginService } from './login.service';
 import { LogoutService } from './logout.service';
 import { MetadataController } from './metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
-import { OidcApiAliasController, OidcAuthAliasController } from './oidc-aliases.controller';
+import { OidcApiAliasController, OidcPageAliasController } from './oidc-aliases.controller';
 import { OAuthCode } from './oauth-code.entity';
 import { OAuthPagesController } from './oauth-pages.controller';
 import { OAuthSession } from './oauth-session.entity';
@@ -60,8 +59,7 @@ import { UserinfoService } from './userinfo.service';
     OAuthApiController,
     TokenManagementController,
     MetadataController,
-    EndSessionAliasController,
-    OidcAuthAliasController,
+    OidcPageAliasController,
     OidcApiAliasController,
   ],
   providers: [
@@ -90,8 +88,6 @@ import { UserinfoService } from './userinfo.service';
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // Only the browser pages read cookies; the token and user endpoints never do.
-    consumer
-      .apply(cookieParser())
-      .forRoutes(OAuthPagesController, EndSessionAliasController, OidcAuthAliasController);
+    consumer.apply(cookieParser()).forRoutes(OAuthPagesController, OidcPageAliasController);
   }
 }

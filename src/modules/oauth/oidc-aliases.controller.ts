@@ -18,7 +18,8 @@ import { formBody } from './oauth-api.controller';
 import { OAuthExceptionFilter } from './oauth-exception.filter';
 import { PageExceptionFilter } from './page-exception.filter';
 import { browserContext, sendPage } from './page-result';
-import { AuthorizeDocs } from './pages.openapi';
+import { LogoutService } from './logout.service';
+import { AuthorizeDocs, ShowLogoutDocs } from './pages.openapi';
 import { TokenResponse } from './token-issuer';
 import { TokenEndpointDocs } from './token.openapi';
 import { TokenService } from './token.service';
@@ -31,19 +32,22 @@ export const OIDC_API_ALIASES = ['/api/oidc/token', '/api/oidc/userinfo'];
 const ALIAS = 'Alias of the original service (docs/oidc.md, "Aliases"): the same handler as ';
 
 /**
- * GET /api/oidc/auth: the original service's authorization endpoint, served by the same handler
- * as /oauth2/authorize (its redirects to /oauth2/login and /oauth2/consent are absolute paths).
+ * The original service's browser pages: GET /api/oidc/auth, its authorization endpoint, served
+ * by the same handler as /oauth2/authorize (its redirects to /oauth2/login and /oauth2/consent
+ * are absolute paths), and GET /api/oidc/logout, its end-session path, answered by the handler
+ * of GET /oauth2/logout (docs/oidc.md, "Logout (RP-initiated)"; its form posts to /oauth2/logout).
  */
 @ApiTags('OpenID Connect aliases')
 @Public()
 @Controller('api/oidc')
 @UseFilters(PageExceptionFilter)
-export class OidcAuthAliasController {
+export class OidcPageAliasController {
   private readonly secure: boolean;
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
     private readonly authorizeService: AuthorizeService,
+    private readonly logoutService: LogoutService,
   ) {
     this.secure = config.publicBaseUrl.startsWith('https://');
   }
@@ -53,6 +57,14 @@ export class OidcAuthAliasController {
   @ApiOperation({ summary: `${ALIAS}GET /oauth2/authorize` })
   async authorizeAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
     const result = await this.authorizeService.start(req.query, browserContext(req, this.secure));
+    sendPage(res, result, this.secure);
+  }
+
+  @Get('logout')
+  @ShowLogoutDocs()
+  @ApiOperation({ summary: `${ALIAS}GET /oauth2/logout` })
+  async showLogoutAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const result = await this.logoutService.show(req.query, browserContext(req, this.secure));
     sendPage(res, result, this.secure);
   }
 }
