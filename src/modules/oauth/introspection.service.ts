@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/hash';
 import { AppConfig } from '../../config/app-config';
+import { preparedQuery } from '../../database/prepared-query';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../tokens/token-sql';
 import { relationOf, relationUsable } from '../users/relation-sql';
 import { authenticateClient, invalidClient } from './steps/authenticate-client';
@@ -27,13 +28,13 @@ export interface ActiveToken {
 /** RFC 7662 section 2.2: anything else is only `{"active": false}`, whatever the reason. */
 export type Introspection = ActiveToken | { active: false };
 
-interface TokenRow {
+type TokenRow = {
   scope: string;
   sub: string;
   username: string;
   issuedAt: Date;
   expiresAt: Date;
-}
+};
 
 /** The token of `kind` with hash $1, issued to application $2, usable at $3, with its owner. */
 const lookupSql = (kind: TokenKind): string =>
@@ -73,7 +74,13 @@ export class IntrospectionService {
     const { token, lookupOrder } = readPresentedToken(body);
     const params = [sha256Hex(token), client.id, this.clock.now()];
     for (const kind of lookupOrder) {
-      const [row] = await this.dataSource.query<TokenRow[]>(LOOKUP[kind], params);
+      // Named, so each connection plans it once (as the token statements, prepared-query.ts).
+      const [row] = await preparedQuery<TokenRow>(
+        this.dataSource,
+        `oauth_introspect_${kind}`,
+        LOOKUP[kind],
+        params,
+      );
       if (row) return this.active(row, kind, client.clientId);
     }
     return { active: false };
