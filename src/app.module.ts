@@ -1,10 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { accessLogOptions } from './common/http/access-log';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -26,16 +25,6 @@ import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** Secrets never reach the logs: credentials, cookies and redirect targets carrying codes. */
-const REDACTED = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'res.headers.location',
-];
-
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -44,27 +33,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         CommonModule.forRoot(),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            redact: { paths: REDACTED, censor: '[redacted]' },
-            // Honour a well-formed X-Request-Id from the proxy, otherwise make one.
-            genReqId: (req: IncomingMessage, res: ServerResponse) => {
-              const given = req.headers['x-request-id'];
-              const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-              res.setHeader('X-Request-Id', id);
-              return id;
-            },
-            // Query strings of OAuth redirects may carry state; log the path only.
-            serializers: {
-              req: (req: { id: unknown; method: string; url: string }) => ({
-                id: req.id,
-                method: req.method,
-                path: req.url.split('?')[0],
-              }),
-            },
-          },
-        }),
+        LoggerModule.forRoot({ pinoHttp: accessLogOptions(config.logLevel) }),
         DatabaseModule,
         ApplicationsModule,
         KeysModule,

@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger, LoggerModule } from 'nestjs-pino';
-import { accessLogOptions } from './access-log';
+import { accessLogOptions } from '../../../src/common/http/access-log';
 
 const ME = {
   app: {

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Pool } from 'pg';
 import pinoHttp from 'pino-http';
-import { accessLogOptions } from './access-log';
+import { accessLogOptions } from '../../../src/common/http/access-log';
 import { PgAdapter, SCHEMA } from './pg-adapter';
 import { type Account, accountStore, type Provider, providerConfig } from './oidc-provider.config';
 
