@@ -15,6 +15,25 @@ type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 
 const INACTIVE = { active: false };
 const DAY = 86_400_000;
 
+/**
+ * The exact RFC 7662 answer for alice's active token of `clientId`, issued at `iat` with scope
+ * `read email`: access tokens live 3600 s, refresh tokens 30 days (the defaults).
+ */
+function activeBody(clientId: string, iat: number, kind: 'access' | 'refresh') {
+  return {
+    active: true,
+    scope: 'read email',
+    client_id: clientId,
+    sub: '1',
+    username: 'alice',
+    exp: iat + (kind === 'access' ? 3600 : 30 * 86_400),
+    iat,
+    token_type: kind === 'access' ? 'bearer' : 'refresh_token',
+    iss: ISSUER,
+    aud: clientId,
+  };
+}
+
 describe('Token introspection (RFC 7662): POST /api/oauth2/introspect', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -40,18 +59,7 @@ describe('Token introspection (RFC 7662): POST /api/oauth2/introspect', () => {
 
   it('describes an active access token with exactly the RFC 7662 fields (Basic and post)', async () => {
     const { client, tokens, iat } = await issued();
-    const expected = {
-      active: true,
-      scope: 'read email',
-      client_id: client.clientId,
-      sub: '1',
-      username: 'alice',
-      exp: iat + 3600,
-      iat,
-      token_type: 'bearer',
-      iss: ISSUER,
-      aud: client.clientId,
-    };
+    const expected = activeBody(client.clientId, iat, 'access');
     for (const how of ['basic', 'post'] as const) {
       const res = await introspect(client, { token: tokens.access_token }, how);
       expect([res.status, res.body, res.headers['cache-control']]).toEqual([
@@ -69,18 +77,7 @@ describe('Token introspection (RFC 7662): POST /api/oauth2/introspect', () => {
 
   it('describes an active refresh token, found by its hint or by the fallback search', async () => {
     const { client, tokens, iat } = await issued();
-    const expected = {
-      active: true,
-      scope: 'read email',
-      client_id: client.clientId,
-      sub: '1',
-      username: 'alice',
-      exp: iat + 30 * 86_400,
-      iat,
-      token_type: 'refresh_token',
-      iss: ISSUER,
-      aud: client.clientId,
-    };
+    const expected = activeBody(client.clientId, iat, 'refresh');
     for (const hint of [
       { token_type_hint: 'refresh_token' },
       {},
@@ -187,18 +184,7 @@ describe('Token introspection (RFC 7662): POST /api/oauth2/introspect', () => {
     );
     oc.allowInsecureRequests(config);
     const active = await oc.tokenIntrospection(config, tokens.access_token);
-    expect(active).toEqual({
-      active: true,
-      scope: 'read email',
-      client_id: client.clientId,
-      sub: '1',
-      username: 'alice',
-      exp: iat + 3600,
-      iat,
-      token_type: 'bearer',
-      iss: ISSUER,
-      aud: client.clientId,
-    });
+    expect(active).toEqual(activeBody(client.clientId, iat, 'access'));
     expect(await oc.tokenIntrospection(config, 'unknown')).toEqual(INACTIVE);
   });
 });
