@@ -67,7 +67,7 @@ export class IntrospectionService {
   ) {}
 
   async introspect(body: Params, authorization: string | undefined): Promise<Introspection> {
-    const client = await authenticateClient(authorization, body, this.dataSource.manager);
+    const client = await authenticateClient(authorization, body, this.dataSource);
     if (client.clientAuthMethod === 'none') {
       throw invalidClient('Only confidential clients may introspect tokens');
     }

@@ -27,7 +27,7 @@ export class RevocationService {
   ) {}
 
   async revoke(body: Params, authorization: string | undefined): Promise<void> {
-    const client = await authenticateClient(authorization, body, this.dataSource.manager);
+    const client = await authenticateClient(authorization, body, this.dataSource);
     const { token, lookupOrder } = readPresentedToken(body);
     const hash = sha256Hex(token);
     await this.dataSource.transaction(async (manager) => {

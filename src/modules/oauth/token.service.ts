@@ -90,7 +90,7 @@ export class TokenService {
     body: Params,
     authorization: string | undefined,
   ): Promise<Outcome> {
-    const client = await authenticateClient(authorization, body, this.dataSource.manager);
+    const client = await authenticateClient(authorization, body, this.dataSource);
     if (grantType === 'authorization_code') return this.exchangeCode(client, body);
     if (grantType === 'refresh_token') return this.refresh(client, body);
     throw new OAuthError(

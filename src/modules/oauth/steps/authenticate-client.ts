@@ -1,7 +1,8 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { ClientAuthMethod } from '../../applications/application.entity';
 import { constantTimeEqual } from '../../../common/crypto/constant-time';
 import { sha256Hex } from '../../../common/crypto/hash';
+import { preparedQuery } from '../../../database/prepared-query';
 import { OAuthError, invalidRequest } from '../oauth-error';
 import { nonEmptyParam, type Params } from './params';
 
@@ -27,15 +28,16 @@ interface Credentials {
  * Client authentication at the token endpoint (spec section 5): `secret` clients by HTTP Basic
  * (client_secret_basic) or form fields (client_secret_post), never both; `none` clients by
  * client_id alone (PKCE is then enforced by the code exchange). Secrets are compared as SHA-256
- * digests in constant time.
+ * digests in constant time. The client is read by a named prepared statement (planned once per
+ * connection): it runs on every confidential token, revocation and introspection request.
  */
 export async function authenticateClient(
   authorization: string | undefined,
   body: Params,
-  manager: EntityManager,
+  dataSource: DataSource,
 ): Promise<OAuthClient> {
   const { clientId, clientSecret } = readCredentials(authorization, body);
-  const application = clientId.length <= 64 ? await findClient(manager, clientId) : null;
+  const application = clientId.length <= 64 ? await findClient(dataSource, clientId) : null;
   if (!application) throw invalidClient('Client authentication failed');
   if (application.clientAuthMethod === 'none') {
     if (clientSecret !== undefined)
@@ -53,12 +55,14 @@ export async function authenticateClient(
   return application;
 }
 
-async function findClient(manager: EntityManager, clientId: string): Promise<OAuthClient | null> {
-  const rows = await manager.query<OAuthClient[]>(
-    `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod", client_secret_hash AS "clientSecretHash", enabled
-     FROM applications WHERE client_id = $1`,
-    [clientId],
-  );
+const FIND_CLIENT = `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
+    client_secret_hash AS "clientSecretHash", enabled
+  FROM applications WHERE client_id = $1`;
+
+async function findClient(dataSource: DataSource, clientId: string): Promise<OAuthClient | null> {
+  const rows = await preparedQuery<OAuthClient>(dataSource, 'oauth_find_client', FIND_CLIENT, [
+    clientId,
+  ]);
   return rows[0] ?? null;
 }
 
