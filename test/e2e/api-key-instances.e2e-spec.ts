@@ -1,4 +1,5 @@
 import { ApiKeysService } from '../../src/modules/keys/api-keys.service';
+import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
 import { createApiKey, createApplication } from '../factories';
 import { FixedClock } from '../utils/fixed-clock';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -11,7 +12,9 @@ const INVALID = { error: 'invalid_api_key', message: 'The API key is invalid' };
  * Spec sections 3 and 5: revocation, rotation (once the grace period is over) and deletion take
  * effect on the very next request on EVERY instance of the service, not only on the one that made
  * the change (issue 13: no per-instance cache of key validity). Each key is first used on the
- * other instance, so anything that instance might remember about it is warm.
+ * other instance, so anything that instance might remember about it is warm. The same holds for
+ * what the request is charged: a changed limit applies at once, and the 401s of a key revoked in
+ * use count against the client address only, never its application's bucket (docs/rate-limit.md).
  */
 describe('API key changes seen by every instance', () => {
   const clock = new FixedClock();
@@ -32,6 +35,8 @@ describe('API key changes seen by every instance', () => {
   });
   beforeEach(async () => {
     await one.truncate();
+    // truncate() restarts application ids and empties the first instance's buckets; the other's too.
+    if (other !== one) await other.app.get(LimiterStore).clear();
     clock.set(new Date('2026-05-01T00:00:00.000Z'));
   });
 
@@ -77,6 +82,33 @@ describe('API key changes seen by every instance', () => {
     clock.advance(1000);
     await expectInvalid(plaintext);
     expect((await me(other, rotated.plaintext)).status).toBe(200);
+  });
+
+  const remaining = async (key: string): Promise<number> =>
+    Number((await me(other, key)).headers['x-ratelimit-remaining']);
+
+  it("does not count the requests of a key revoked in use against its application's bucket", async () => {
+    const { plaintext, apiKey } = await keyInUse();
+    const sibling = await createApiKey(one.app, apiKey.applicationId);
+    const before = await remaining(sibling.plaintext);
+    await keys.revoke(apiKey.id);
+    await expectInvalid(plaintext);
+    await expectInvalid(plaintext);
+    // Only authenticated requests count (docs/rate-limit.md): the sibling's own request only.
+    expect(await remaining(sibling.plaintext)).toBe(before - 1);
+  });
+
+  it('applies a limit changed on one instance on the next request to the other', async () => {
+    const { plaintext } = await keyInUse();
+    await one.dataSource.query('UPDATE applications SET rate_limit_per_minute = 4');
+    const res = await me(other, plaintext);
+    // The key's three earlier requests and this one: the limit of 4 is used up, not exceeded.
+    expect({
+      status: res.status,
+      limit: res.headers['x-ratelimit-limit'],
+      remaining: res.headers['x-ratelimit-remaining'],
+    }).toEqual({ status: 200, limit: '4', remaining: '0' });
+    expect((await me(other, plaintext)).status).toBe(429);
   });
 
   it('rejects the keys of an application as soon as it is disabled, on the other instance too', async () => {
