@@ -33,6 +33,7 @@ import { SessionService } from './session.service';
 import { SpentAuthorizationRequest } from './spent-authorization-request.entity';
 import { TokenIssuer } from './token-issuer';
 import { TokenManagementController } from './token-management.controller';
+import { TokenBatches } from './token-batches';
 import { TokenService } from './token.service';
 import { UserinfoService } from './userinfo.service';
 
@@ -77,6 +78,7 @@ import { UserinfoService } from './userinfo.service';
     SessionService,
     TokenIssuer,
     TokenService,
+    TokenBatches,
     IdTokenService,
     UserinfoService,
     PageExceptionFilter,

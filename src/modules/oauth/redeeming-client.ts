@@ -18,11 +18,17 @@ export function clientParam(client: RedeemingClient): number | string {
 }
 
 /**
- * The statements' `cl` CTE, with the client in parameter `:client`: one row, the client's
+ * The presenting client, with the client in parameter `:client`: one row, the client's
  * application id, or no row for an unknown, confidential or disabled public client (then nothing
- * changes).
+ * changes). The batch statements evaluate it per item (`CROSS JOIN LATERAL (…) cl`).
  */
+export const CLIENT_SQL: Record<ClientKind, string> = {
+  authenticated: 'SELECT :client::int AS id',
+  public: publicClientIdSql(':client'),
+};
+
+/** The single-row statements' `cl` CTE (CLIENT_SQL). */
 export const CLIENT_CTE: Record<ClientKind, string> = {
-  authenticated: 'cl AS (SELECT :client::int AS id)',
-  public: `cl AS (${publicClientIdSql(':client')})`,
+  authenticated: `cl AS (${CLIENT_SQL.authenticated})`,
+  public: `cl AS (${CLIENT_SQL.public})`,
 };

@@ -59,3 +59,48 @@ export function bindParams(sql: string, params: Readonly<Record<string, string>>
     return position;
   });
 }
+
+/** A statement's named parameters and their SQL types, in the order of its positional `$n`. */
+export type StatementInputs = Readonly<Record<string, string>>;
+
+/** The single-row form: `:name` is `$n`, n its position in `inputs`. */
+export const positionalParams = (inputs: StatementInputs): Record<string, string> =>
+  Object.fromEntries(Object.keys(inputs).map((name, i) => [name, `$${i + 1}`]));
+
+/** The column of the batch input row `i` that carries parameter `name` (`codeHash` → in_code_hash). */
+const inputColumn = (name: string): string =>
+  `in_${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`;
+
+/**
+ * The batch form of the same statement (docs/performance-oauth.md, "Issue 13: group commit"):
+ * each `:name` reads its column of the input row `i`, so the steps' conditions are evaluated per
+ * item. See batchInputSql for `i`.
+ */
+export const batchParams = (inputs: StatementInputs): Record<string, string> =>
+  Object.fromEntries(Object.keys(inputs).map((name) => [name, `i.${inputColumn(name)}`]));
+
+/**
+ * The FROM item `i` of a batch statement: one row per item, from one array parameter per input
+ * (`$n::type[]`, in the order of `inputs`), and `ord`, the item's 1-based position.
+ */
+export const batchInputSql = (inputs: StatementInputs): string => {
+  const names = Object.keys(inputs);
+  const arrays = names.map((name, i) => `$${i + 1}::${inputs[name]}[]`).join(', ');
+  return `unnest(${arrays}) WITH ORDINALITY AS i(${names.map(inputColumn).join(', ')}, ord)`;
+};
+
+/** The batch statement's values: the items' single-row values (each in `$n` order) by column. */
+export const batchValues = (rows: readonly (readonly unknown[])[]): unknown[][] =>
+  (rows[0] ?? []).map((_, column) => rows.map((row) => row[column]));
+
+/**
+ * Values in the order of their first element (the code or refresh token hash), with each one's
+ * position in the caller's list: batches lock their rows in one order, so two batches (of two
+ * instances) waiting for each other's rows cannot deadlock in the usual plan.
+ */
+export function inHashOrder(values: unknown[][]): { values: unknown[]; index: number }[] {
+  return values
+    .map((v, index) => ({ values: v, index, hash: v[0] as string }))
+    .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
+    .map(({ values: v, index }) => ({ values: v, index }));
+}

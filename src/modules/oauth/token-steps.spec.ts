@@ -1,8 +1,28 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { exchangeStatement, EXCHANGE_PARAMS } from './redeem-code';
-import { LOCK_STATEMENT, REFRESH_PARAMS, rotateStatement } from './rotate-refresh';
-import { allHold, bindParams, outcomeColumn, type TokenStep } from './token-step';
+import {
+  exchangeBatchStatement,
+  exchangeStatement,
+  EXCHANGE_INPUTS,
+  EXCHANGE_PARAMS,
+} from './redeem-code';
+import {
+  LOCK_STATEMENT,
+  REFRESH_INPUTS,
+  REFRESH_PARAMS,
+  rotateBatchStatement,
+  rotateStatement,
+} from './rotate-refresh';
+import {
+  allHold,
+  batchInputSql,
+  batchParams,
+  batchValues,
+  bindParams,
+  inHashOrder,
+  outcomeColumn,
+  type TokenStep,
+} from './token-step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from './token-steps';
 import { refreshTokenNotReplayed, reuseSince } from './steps/check-refresh-token';
 import { markRotatedSql } from '../tokens/token-sql';
@@ -70,6 +90,93 @@ describe('token endpoint steps (issue 9, item 2)', () => {
       for (const step of REFRESH_STEPS) {
         expect(guard).toContain(`(${squash(bindParams(step.holds, REFRESH_PARAMS))})`);
       }
+    });
+  });
+
+  describe.each(['authenticated', 'public'] as const)('in a batch, with a %s client', (kind) => {
+    const exchangeItem = batchParams(EXCHANGE_INPUTS);
+    const refreshItem = batchParams(REFRESH_INPUTS);
+
+    it('issues each exchange of a batch only where every exchange step holds for that item', () => {
+      const statement = squash(exchangeBatchStatement(kind));
+      const guard = squash(bindParams(allHold(EXCHANGE_STEPS), exchangeItem));
+      expect(statement).toContain(`(${guard}) IS TRUE AS ok`);
+      expect(statement).toMatch(
+        /INSERT INTO oauth_tokens .* FROM r JOIN i ON i.ord = r.ord WHERE r.ok\)/,
+      );
+      expect(statement).toMatch(
+        /INSERT INTO events .* FROM r JOIN i ON i.ord = r.ord WHERE r.ok\)/,
+      );
+      for (const step of EXCHANGE_STEPS) {
+        expect(guard).toContain(`(${squash(bindParams(step.holds, exchangeItem))})`);
+        expect(statement).toContain(`AS ${outcomeColumn(step)}`);
+      }
+      // The client is checked per item, not once for the batch.
+      expect(statement).toContain('CROSS JOIN LATERAL (SELECT ');
+      expect(statement).not.toContain('$11');
+    });
+
+    it('rotates each refresh token of a batch only where every refresh step holds for it', () => {
+      const statement = squash(rotateBatchStatement(kind));
+      const guard = squash(bindParams(allHold(REFRESH_STEPS), refreshItem));
+      // The steps are evaluated on the locked token; only the tokens where all hold are rotated.
+      expect(statement).toMatch(
+        /WITH i AS MATERIALIZED \( SELECT i\.\*, t\.id AS token_id, \(.*\) IS TRUE AS ok FROM oauth_tokens t JOIN unnest\(.*\) WITH ORDINALITY AS i\(.*\) ON t.refresh_token_hash = i.in_refresh_hash .* FOR UPDATE OF t\)/,
+      );
+      expect(statement).toContain(`i.*, t.id AS token_id, (${guard}) IS TRUE AS ok`);
+      expect(statement).toContain(
+        'UPDATE oauth_tokens t SET rotated_at = COALESCE(t.rotated_at, i.in_now) FROM i WHERE t.refresh_token_hash = i.in_refresh_hash AND t.id = i.token_id AND i.ok RETURNING i.ord,',
+      );
+      // The client is found per item, from the item's own client_id.
+      expect(statement).toContain('CROSS JOIN LATERAL (SELECT ');
+      for (const step of REFRESH_STEPS) {
+        expect(guard).toContain(`(${squash(bindParams(step.holds, refreshItem))})`);
+      }
+    });
+  });
+
+  describe('statement inputs', () => {
+    it('keeps the single statements positional, in the order of the inputs', () => {
+      expect(EXCHANGE_PARAMS).toEqual({
+        codeHash: '$1',
+        now: '$2',
+        client: '$3',
+        redirectUri: '$4',
+        verifierHash: '$5',
+        accessHash: '$6',
+        refreshHash: '$7',
+        accessExpiresAt: '$8',
+        refreshExpiresAt: '$9',
+        familyId: '$10',
+      });
+      expect(Object.values(REFRESH_PARAMS)).toEqual(
+        Array.from({ length: 9 }, (_, i) => `$${i + 1}`),
+      );
+    });
+
+    it('reads a batch item from one typed array per input, numbered by ord', () => {
+      const inputs = { codeHash: 'text', now: 'timestamptz' };
+      expect(batchInputSql(inputs)).toBe(
+        'unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS i(in_code_hash, in_now, ord)',
+      );
+      expect(batchParams(inputs)).toEqual({ codeHash: 'i.in_code_hash', now: 'i.in_now' });
+      expect(
+        batchValues([
+          ['a', 1],
+          ['b', 2],
+        ]),
+      ).toEqual([
+        ['a', 'b'],
+        [1, 2],
+      ]);
+    });
+
+    it('orders batch items by hash (one lock order) and remembers their places', () => {
+      expect(inHashOrder([['c'], ['a'], ['b']])).toEqual([
+        { values: ['a'], index: 1 },
+        { values: ['b'], index: 2 },
+        { values: ['c'], index: 0 },
+      ]);
     });
   });
 

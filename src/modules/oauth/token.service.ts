@@ -13,13 +13,14 @@ import {
   publicRefreshRequest,
   type PublicCodeRequest,
 } from './public-client-request';
-import { redeemCode, revokeReplayedCode } from './redeem-code';
+import { revokeReplayedCode } from './redeem-code';
 import type { RedeemingClient } from './redeeming-client';
-import { lockRefreshToken, rotateRefreshToken, type RotatedGrant } from './rotate-refresh';
+import { lockRefreshToken, type RotatedGrant } from './rotate-refresh';
 import { formatScope, parseScope } from './scopes';
 import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
 import { nonEmptyParam, type Params } from './steps/params';
 import { CODE_VERIFIER } from './steps/verify-pkce';
+import { TokenBatches } from './token-batches';
 import { MintedTokens, TokenIssuer, TokenResponse } from './token-issuer';
 import { firstFailure } from './token-step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from './token-steps';
@@ -46,6 +47,7 @@ export class TokenService {
     private readonly clock: Clock,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly idTokens: IdTokenService,
+    private readonly batches: TokenBatches,
   ) {}
 
   async token(body: Params, authorization: string | undefined): Promise<TokenResponse> {
@@ -81,7 +83,7 @@ export class TokenService {
     const client = { publicClientId: request.clientId };
     const reuseSeconds = this.config.refreshTokenReuseSeconds;
     const rotation = { ...request, client, tokens, reuseSeconds };
-    const rotated = await rotateRefreshToken(this.dataSource, rotation);
+    const rotated = await this.batches.rotate(rotation);
     return rotated === null ? null : this.refreshed(tokens, rotated);
   }
 
@@ -127,7 +129,7 @@ export class TokenService {
     const { code, redirectUri, verifier } = request;
     const tokens = this.issuer.mint();
     const verifierHash = verifier === undefined ? null : s256(verifier);
-    const consumed = await redeemCode(this.dataSource, {
+    const consumed = await this.batches.redeem({
       code,
       client,
       redirectUri,
@@ -161,7 +163,7 @@ export class TokenService {
     const tokens = this.issuer.mint();
     const reuseSeconds = this.config.refreshTokenReuseSeconds;
     const rotation = { refreshToken, client: { id: client.id }, scope, tokens, reuseSeconds };
-    const rotated = await rotateRefreshToken(this.dataSource, rotation);
+    const rotated = await this.batches.rotate(rotation);
     if (rotated !== null) return this.refreshed(tokens, rotated);
     const outcome = await this.refreshStepByStep(client, refreshToken, scope);
     if (outcome instanceof OAuthError) return outcome;
