@@ -13,8 +13,12 @@ import {
 
 /** The largest batch of exchanges or refreshes in one statement. */
 export const TOKEN_BATCH_MAX_SIZE = 64;
-/** Batches of one kind running at once (docs/performance-oauth.md, "Issue 13: group commit"). */
-export const TOKEN_BATCHES_IN_FLIGHT = 1;
+/**
+ * Batches of one kind running at once: with 2, PostgreSQL runs one batch while the next one's
+ * requests are being read; measured against 1 in docs/performance-oauth.md ("Issue 13: group
+ * commit").
+ */
+export const TOKEN_BATCHES_IN_FLIGHT = 2;
 
 const KINDS: readonly ClientKind[] = ['authenticated', 'public'];
 
