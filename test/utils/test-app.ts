@@ -7,6 +7,7 @@ import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app-config';
 import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
 import { ServiceModule } from '../../src/service.module';
+import { emptyTablesStatement } from './empty-tables';
 import { FixedClock } from './fixed-clock';
 import { testEnv } from './test-env';
 
@@ -41,14 +42,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await app.init();
   await app.listen(options.port ?? 0, '127.0.0.1');
   const dataSource = app.get(DataSource);
-  const tables = dataSource.entityMetadatas.map((meta) => `"${meta.tableName}"`).join(', ');
+  const empty = await emptyTablesStatement(dataSource, [
+    ...new Set(dataSource.entityMetadatas.map((meta) => meta.tableName)),
+  ]);
   return {
     app,
     http: () => supertest(app.getHttpServer()),
     clock,
     dataSource,
     truncate: async () => {
-      await dataSource.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+      await dataSource.query(empty);
       // Application ids restart too: empty their rate-limit buckets as well.
       await app.get(LimiterStore).clear();
     },
