@@ -66,5 +66,15 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://id.example.com',
     });
     expect(config.isProduction).toBe(true);
+    expect(config.passwordHashCost).toBe(15);
+    const production = {
+      NODE_ENV: 'production',
+      ...secrets,
+      PUBLIC_BASE_URL: 'https://id.example.com',
+    };
+    expect(() => loadConfig({ ...production, PASSWORD_HASH_COST: '14' })).toThrow(
+      /PASSWORD_HASH_COST/,
+    );
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: '10' }).passwordHashCost).toBe(10);
   });
 });

@@ -1,6 +1,11 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { DEV_SESSION_SECRET, DEV_SIGNING_KEYS_SECRET, EnvSchema } from './env.schema';
+import {
+  DEFAULT_PASSWORD_HASH_COST,
+  DEV_SESSION_SECRET,
+  DEV_SIGNING_KEYS_SECRET,
+  EnvSchema,
+} from './env.schema';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -41,6 +46,7 @@ export class AppConfig {
   readonly authCodeTtlSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
+  readonly passwordHashCost: number;
 
   constructor(env: EnvSchema) {
     this.nodeEnv = env.NODE_ENV;
@@ -76,6 +82,7 @@ export class AppConfig {
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
+    this.passwordHashCost = env.PASSWORD_HASH_COST;
   }
 
   get isProduction(): boolean {
@@ -115,6 +122,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       problems.push('PUBLIC_BASE_URL: required in production (it is the OAuth issuer)');
     } else if (!parsed.PUBLIC_BASE_URL.startsWith('https://')) {
       problems.push('PUBLIC_BASE_URL: must be https in production');
+    }
+    if (parsed.PASSWORD_HASH_COST < DEFAULT_PASSWORD_HASH_COST) {
+      problems.push(
+        `PASSWORD_HASH_COST: at least ${DEFAULT_PASSWORD_HASH_COST} in production (scrypt N = 2^cost)`,
+      );
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -14,6 +14,8 @@ import {
 /** Insecure development defaults; `loadConfig` refuses them when NODE_ENV=production. */
 export const DEV_SESSION_SECRET = 'dev-only-insecure-session-secret-change-me';
 export const DEV_SIGNING_KEYS_SECRET = 'dev-only-insecure-signing-keys-secret-change-me';
+/** scrypt N = 2^15, r = 8, p = 3: one of the OWASP Password Storage Cheat Sheet's settings. */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -192,6 +194,17 @@ export class EnvSchema {
   @IsInt()
   @Min(0)
   PURGE_INTERVAL_SECONDS = 600;
+
+  /**
+   * Password hashing work factor: scrypt's N = 2^this (users/password.ts). 15 is the OWASP
+   * setting and the least production accepts; the test suite lowers it so that hundreds of
+   * sign-ins do not spend minutes hashing. Stored hashes carry their own N.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(17)
+  PASSWORD_HASH_COST = DEFAULT_PASSWORD_HASH_COST;
 
   /** Trust X-Forwarded-* from this many proxy hops (0 = none), for client addresses and https. */
   @Transform(toInt)

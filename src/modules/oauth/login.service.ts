@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
 import { hashPassword, verifyPassword } from '../users/password';
 import { User } from '../users/user.entity';
 import { LoginThrottle } from './login-throttle';
@@ -17,6 +18,7 @@ export class LoginService {
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async authenticate(identifier: string, password: string, address: string): Promise<LoginOutcome> {
@@ -51,7 +53,7 @@ export class LoginService {
   }
 
   private async burnHash(password: string): Promise<false> {
-    this.dummyHash ??= hashPassword('not-a-real-password');
+    this.dummyHash ??= hashPassword('not-a-real-password', this.config.passwordHashCost);
     await verifyPassword(password, await this.dummyHash);
     return false;
   }

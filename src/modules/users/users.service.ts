@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { hashPassword } from './password';
@@ -24,7 +25,10 @@ const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidReq
 /** End-user accounts. Per-application views of users live with the application API. */
 @Injectable()
 export class UsersService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
 
   /** Creates a local account and its primary email entry in one transaction. */
   async create(input: NewUser): Promise<User> {
@@ -38,7 +42,10 @@ export class UsersService {
     if (input.password !== undefined && input.password.length < 8) {
       throw invalid('password must be at least 8 characters');
     }
-    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const passwordHash =
+      input.password === undefined
+        ? null
+        : await hashPassword(input.password, this.config.passwordHashCost);
     const verified = input.emailVerified ?? false;
 
     // The unique indexes on username and email decide, so two concurrent creations cannot both
