@@ -186,6 +186,10 @@ describe('Console passkeys', () => {
       expect(bare.body.error).toBe('passkey_confirmation_required');
 
       const token = await confirmationToken(client, laptop, { action: 'passkey.register' });
+      // The list is in creation order (created_at): a second later, as registrations are, so the
+      // order is the timestamps', never the rows' physical order (the tables are emptied with
+      // DELETE between tests, which lets a new row take an earlier row's place).
+      t.clock.advance(1000);
       const phone = newAuthenticator();
       const second = await registerPasskey(client, phone, { confirmation: token, name: 'Phone' });
       expect(second.name).toBe('Phone');
