@@ -8,7 +8,8 @@ describe('windowAt', () => {
     expect(window.index).toBe(minute / WINDOW_MS);
     expect(window.resetEpochSeconds).toBe(minute / 1000 + 60);
     expect(window.secondsToReset).toBe(50);
-    expect(window.storageTtlMs).toBe(55_000);
+    // Kept a whole window past its end: 50 s left in this one, then 60 s.
+    expect(window.storageTtlMs).toBe(110_000);
   });
 
   it('rounds the seconds to reset up, so a client never retries early', () => {

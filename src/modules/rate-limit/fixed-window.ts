@@ -2,10 +2,15 @@
 export const WINDOW_MS = 60_000;
 
 /**
- * Counters outlive their window by this much, so an instance whose clock lags a little
- * still finds the counter the others are filling (NTP keeps skew far below this).
+ * Counters are kept one whole window past the end of their own. Every key carries its window's
+ * index, so keeping a counter longer never extends a window or carries counts over; it only
+ * means that a request counted late still finds the counter the others filled: one from an
+ * instance whose clock lags (NTP keeps skew far below a minute), or one that took long to
+ * reach Redis on a busy machine. With 5 s, a key could expire while its window's requests were
+ * still arriving and the count restarted from zero (rate-limit-instances admitted 900 of 1000
+ * once, at load ≈ 7).
  */
-const SKEW_ALLOWANCE_MS = 5_000;
+const RETAINED_AFTER_WINDOW_MS = WINDOW_MS;
 
 export interface FixedWindow {
   /** Minutes since the Unix epoch; part of every bucket key, so a new window starts at zero. */
@@ -30,6 +35,6 @@ export function windowAt(now: Date): FixedWindow {
     index,
     resetEpochSeconds: endMs / 1000,
     secondsToReset: Math.max(1, Math.ceil((endMs - ms) / 1000)),
-    storageTtlMs: endMs - ms + SKEW_ALLOWANCE_MS,
+    storageTtlMs: endMs - ms + RETAINED_AFTER_WINDOW_MS,
   };
 }
