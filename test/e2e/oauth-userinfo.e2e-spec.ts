@@ -1,3 +1,5 @@
+import { sha256Hex } from '../../src/common/crypto/hash';
+import { userinfoOwners } from '../../src/modules/oauth/userinfo.service';
 import { createUser } from '../factories';
 import {
   authorizeInteractively,
@@ -128,6 +130,49 @@ describe('GET /api/oauth2/userinfo and /api/oauth2/user/emails', () => {
       'Bearer realm="oauth2", error="insufficient_scope", scope="read profile"',
     );
     expect((await get('/api/oauth2/user/emails', token)).status).toBe(200);
+  });
+
+  // Issue 13: lookups that arrive together go as one statement (userinfo.service.ts).
+  it('answers every token of one batch statement as the single statement would, in order, repeats included', async () => {
+    const alice = await accessToken('read', 'alice');
+    const bob = await accessToken('read', 'bob');
+    const carol = await accessToken('read', 'carol');
+    await t.dataSource.query('UPDATE oauth_tokens SET revoked_at = now() WHERE user_id = $1', [
+      carol.user.id,
+    ]);
+    const tokens = [alice.token, 'x'.repeat(43), bob.token, carol.token, alice.token];
+    const owners = await userinfoOwners(t.dataSource, tokens.map(sha256Hex), t.clock.now());
+    expect(owners.map((owner) => owner?.username ?? null)).toEqual([
+      'alice',
+      null,
+      'bob',
+      null,
+      'alice',
+    ]);
+    expect(owners[0]).toEqual(owners[4]);
+    expect(owners[2]).toMatchObject({ id: String(bob.user.id), scope: 'read', upstreams: null });
+    // An expired token is no owner either, at the `now` the batch is read at.
+    const later = new Date(t.clock.now().getTime() + 3600_000);
+    expect(await userinfoOwners(t.dataSource, [sha256Hex(alice.token)], later)).toEqual([null]);
+  });
+
+  it('gives each of many concurrent requests its own answer', async () => {
+    const alice = await accessToken('read', 'alice');
+    const bob = await accessToken('read', 'bob');
+    const dave = await accessToken('email', 'dave');
+    const cases = [
+      { token: alice.token, status: 200, username: 'alice' },
+      { token: bob.token, status: 200, username: 'bob' },
+      { token: 'x'.repeat(43), status: 401, error: 'invalid_token' },
+      { token: dave.token, status: 403, error: 'insufficient_scope' },
+    ];
+    const sent = Array.from({ length: 40 }, (_, i) => cases[i % cases.length]);
+    const responses = await Promise.all(sent.map((c) => get('/api/oauth2/userinfo', c.token)));
+    responses.forEach((res, i) => {
+      expect(res.status).toBe(sent[i].status);
+      if (res.status === 200) expect(res.body.username).toBe(sent[i].username);
+      else expect(res.body.error).toBe(sent[i].error);
+    });
   });
 
   it('does not take tokens from the query string', async () => {

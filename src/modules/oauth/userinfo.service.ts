@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { NaturalBatcher } from '../../database/natural-batcher';
 import { preparedQuery } from '../../database/prepared-query';
 import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
@@ -40,7 +41,7 @@ export interface UserEmailEntry {
   visibility: string;
 }
 
-interface TokenOwner {
+export interface TokenOwner {
   scope: string;
   id: string;
   username: string;
@@ -54,24 +55,66 @@ interface TokenOwner {
 }
 
 /**
- * The token's owner, checked as authenticate() says; `join` adds columns from another table
- * (userinfo: the bound upstream identities, so the endpoint is one round trip).
+ * The owner of the token(s) `tokens` names, checked as authenticate() says; `join` adds columns
+ * from another table (userinfo: the bound upstream identities, so the endpoint is one round trip).
  */
-const ownerSql = (columns: string, join: string): string =>
+const ownerSql = (columns: string, join: string, tokens = 't.access_token_hash = $1'): string =>
   `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, au."group"${columns}
    FROM oauth_tokens t
    JOIN users u ON u.id = t.user_id
    JOIN applications a ON a.id = t.application_id AND a.enabled
    JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
    ${join}
-   WHERE t.access_token_hash = $1 AND t.revoked_at IS NULL AND t.access_expires_at > $2`;
+   WHERE ${tokens} AND t.revoked_at IS NULL AND t.access_expires_at > $2`;
+
+const UPSTREAMS = [', up.upstreams', userinfoUpstreamsJoin('up', 't.user_id')] as const;
 
 /** Named prepared statements (src/database/prepared-query.ts): parsed and planned once per connection. */
-const USERINFO = {
-  name: 'userinfo-owner-upstreams',
-  text: ownerSql(', up.upstreams', userinfoUpstreamsJoin('up', 't.user_id')),
+const USERINFO = { name: 'userinfo-owner-upstreams', text: ownerSql(...UPSTREAMS) };
+/** USERINFO for several tokens at once: each owner row names its token's hash. */
+const USERINFO_BATCH = {
+  name: 'userinfo-owners-upstreams',
+  text: ownerSql(
+    `${UPSTREAMS[0]}, t.access_token_hash AS token_hash`,
+    UPSTREAMS[1],
+    't.access_token_hash = ANY($1::varchar[])',
+  ),
 };
 const OWNER = { name: 'userinfo-owner', text: ownerSql('', '') };
+
+/**
+ * Userinfo lookups that arrive while earlier ones are running go together as one statement
+ * (src/database/natural-batcher.ts): resource servers call userinfo on every request, and one
+ * round trip for several saves both processes the per-statement work. A lone request runs the
+ * single statement at once. Reads commit nothing, so a batch may carry one token several times.
+ */
+const USERINFO_BATCH_MAX_SIZE = 64;
+const USERINFO_BATCHES_IN_FLIGHT = 2;
+
+/** One lookup in a batch: the token's hash, and a number that keeps equal tokens apart. */
+interface Lookup {
+  tokenHash: string;
+  seq: number;
+}
+
+/**
+ * The owners of several tokens in one statement, in the order of `tokenHashes` (null where a token
+ * is unknown, expired, revoked or no longer usable), as USERINFO would find each one at `now`.
+ */
+export async function userinfoOwners(
+  dataSource: DataSource,
+  tokenHashes: readonly string[],
+  now: Date,
+): Promise<(TokenOwner | null)[]> {
+  const rows = await preparedQuery<TokenOwner & { token_hash: string }>(
+    dataSource,
+    USERINFO_BATCH.name,
+    USERINFO_BATCH.text,
+    [[...new Set(tokenHashes)], now],
+  );
+  const byHash = new Map(rows.map(({ token_hash, ...owner }) => [token_hash, owner]));
+  return tokenHashes.map((hash) => byHash.get(hash) ?? null);
+}
 
 const REALM = 'Bearer realm="oauth2"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -79,14 +122,35 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 /** GET /api/oauth2/userinfo and /api/oauth2/user/emails: bearer access tokens (RFC 6750). */
 @Injectable()
 export class UserinfoService {
+  private nextSeq = 0;
+  private readonly lookups: NaturalBatcher<Lookup, TokenOwner | null>;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.lookups = new NaturalBatcher<Lookup, TokenOwner | null>({
+      key: (lookup) => String(lookup.seq),
+      maxSize: USERINFO_BATCH_MAX_SIZE,
+      maxInFlight: USERINFO_BATCHES_IN_FLIGHT,
+      runOne: ({ tokenHash }) => this.ownerOf(USERINFO, tokenHash),
+      runBatch: (lookups) =>
+        userinfoOwners(
+          dataSource,
+          lookups.map((lookup) => lookup.tokenHash),
+          clock.now(),
+        ),
+    });
+  }
 
   async userinfo(authorization: string | undefined): Promise<UserInfo | OidcUserInfo> {
     // The challenge keeps naming read and profile, as before openid existed (docs/oidc.md).
-    const owner = await this.authenticate(USERINFO, authorization, USERINFO_SCOPES, PROFILE_SCOPES);
+    const owner = await this.authenticate(
+      (tokenHash) => this.lookups.run({ tokenHash, seq: this.nextSeq++ }),
+      authorization,
+      USERINFO_SCOPES,
+      PROFILE_SCOPES,
+    );
     if (!isOpenId(owner.scope)) return this.specFields(owner);
     const spec = scopeAllows(owner.scope, PROFILE_SCOPES) ? this.specFields(owner) : {};
     return { sub: owner.id, ...spec, ...standardClaims(owner.scope, owner) };
@@ -106,7 +170,11 @@ export class UserinfoService {
   }
 
   async emails(authorization: string | undefined): Promise<UserEmailEntry[]> {
-    const owner = await this.authenticate(OWNER, authorization, EMAILS_SCOPES);
+    const owner = await this.authenticate(
+      (tokenHash) => this.ownerOf(OWNER, tokenHash),
+      authorization,
+      EMAILS_SCOPES,
+    );
     const rows = await this.dataSource.query<UserEmailEntry[]>(
       'SELECT email, verified, "primary", visibility FROM user_emails WHERE user_id = $1 ORDER BY "primary" DESC, id ASC',
       [owner.id],
@@ -126,7 +194,7 @@ export class UserinfoService {
    * (EXPLAIN in docs/performance-oauth.md).
    */
   private async authenticate(
-    statement: { name: string; text: string },
+    find: (tokenHash: string) => Promise<TokenOwner | null>,
     authorization: string | undefined,
     anyOf: readonly OAuthScope[],
     named: readonly OAuthScope[] = anyOf,
@@ -137,11 +205,7 @@ export class UserinfoService {
     const token = BEARER.exec(authorization)?.[1];
     if (token === undefined)
       throw invalidToken('The Authorization header must be Bearer <access token>');
-    const rows = await preparedQuery<TokenOwner>(this.dataSource, statement.name, statement.text, [
-      sha256Hex(token),
-      this.clock.now(),
-    ]);
-    const owner = rows[0];
+    const owner = await find(sha256Hex(token));
     if (!owner) throw invalidToken('The access token is invalid, expired or revoked');
     if (!scopeAllows(owner.scope, anyOf)) {
       throw new OAuthError(
@@ -151,6 +215,18 @@ export class UserinfoService {
       );
     }
     return owner;
+  }
+
+  /** The owner of one token by one of the single-token statements; null when it does not qualify. */
+  private async ownerOf(
+    statement: { name: string; text: string },
+    tokenHash: string,
+  ): Promise<TokenOwner | null> {
+    const rows = await preparedQuery<TokenOwner>(this.dataSource, statement.name, statement.text, [
+      tokenHash,
+      this.clock.now(),
+    ]);
+    return rows[0] ?? null;
   }
 }
 
