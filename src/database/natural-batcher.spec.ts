@@ -110,6 +110,15 @@ describe(NaturalBatcher.name, () => {
     await expect(Promise.all(answers)).resolves.toHaveLength(7);
   });
 
+  it('without a key, puts equal items in one batch (reads)', async () => {
+    const { batcher, calls, finish } = harness({ key: undefined });
+    const answers = ['x', 'k', 'k', 'a', 'k'].map((item) => batcher.run(item));
+    await finish();
+    await finish();
+    expect(calls.map((c) => c.items)).toEqual([['x'], ['k', 'k', 'a', 'k']]);
+    await expect(Promise.all(answers)).resolves.toEqual(['x!', 'k!', 'k!', 'a!', 'k!']);
+  });
+
   it('runs each item of a failed batch alone, so one bad item fails no other', async () => {
     const failures: number[] = [];
     const { batcher, calls, failing, finish } = harness({

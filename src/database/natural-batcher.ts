@@ -4,6 +4,13 @@
  * batch. No timer: at low load every item runs alone and immediately; under load the batch grows
  * to what arrived during one round trip (docs/performance-oauth.md, "Issue 13: group commit").
  */
+/**
+ * The sizes the service's batched statements use: at most 64 requests per statement, two
+ * statements of a kind running at once (measured against one for the token endpoint:
+ * docs/performance-oauth.md, "Issue 13: group commit").
+ */
+export const STATEMENT_BATCHING = { maxSize: 64, maxInFlight: 2 } as const;
+
 export interface NaturalBatcherOptions<I, O> {
   /**
    * Runs several items in one go and answers in the items' order. It must reject only when it
@@ -12,8 +19,11 @@ export interface NaturalBatcherOptions<I, O> {
   runBatch(items: readonly I[]): Promise<O[]>;
   /** Runs one item on its own: a lone item, and each item of a batch that failed. */
   runOne(item: I): Promise<O>;
-  /** Items of equal key never share a batch; the later one waits for a later batch. */
-  key(item: I): string;
+  /**
+   * Items of equal key never share a batch; the later one waits for a later batch. Without it,
+   * any items may share one (reads, which change nothing).
+   */
+  key?(item: I): string;
   /** The largest batch. */
   maxSize: number;
   /** Batches (or lone items) running at the same time. */
@@ -35,7 +45,7 @@ export interface BatchStats {
 
 interface Waiting<I, O> {
   item: I;
-  key: string;
+  key: string | undefined;
   resolve(value: O): void;
   reject(reason: unknown): void;
 }
@@ -54,7 +64,7 @@ export class NaturalBatcher<I, O> {
   /** Runs `item`, alone or with others that wait at the same time; settles with its own answer. */
   run(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, key: this.options.key(item), resolve, reject });
+      this.queue.push({ item, key: this.options.key?.(item), resolve, reject });
       this.drain();
     });
   }
@@ -85,8 +95,9 @@ export class NaturalBatcher<I, O> {
     const keys = new Set<string>();
     const rest: Waiting<I, O>[] = [];
     for (const waiting of this.queue) {
-      if (batch.length < this.options.maxSize && !keys.has(waiting.key)) {
-        keys.add(waiting.key);
+      const taken = waiting.key !== undefined && keys.has(waiting.key);
+      if (batch.length < this.options.maxSize && !taken) {
+        if (waiting.key !== undefined) keys.add(waiting.key);
         batch.push(waiting);
       } else {
         rest.push(waiting);

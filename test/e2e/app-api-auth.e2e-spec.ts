@@ -1,3 +1,6 @@
+import { sha256Hex } from '../../src/common/crypto/hash';
+import { ApiKeysService } from '../../src/modules/keys/api-keys.service';
+import { lookUpKeys } from '../../src/modules/keys/key-lookup';
 import { ScopeDeclarationCheck } from '../../src/modules/keys/scope-declarations';
 import { createApiKey, createApplication } from '../factories';
 import { concretePath, listRoutes } from '../utils/routes';
@@ -47,6 +50,45 @@ describe('application API authentication', () => {
     const res = await t.http().get('/api/v1/app/me').set('Authorization', header);
     expect(res.status).toBe(401);
     expect(res.body).toEqual(invalidKeyBody);
+  });
+
+  // Issue 13: key lookups that arrive together go as one statement (api-keys.service.ts).
+  it('reads several keys in one statement as one by one, in order, a repeated key answered each time on its own', async () => {
+    const { application } = await createApplication(t.app);
+    const one = await createApiKey(t.app, application.id, [], 'one');
+    const two = await createApiKey(t.app, application.id, [], 'two');
+    await t.app.get(ApiKeysService).revoke(two.apiKey.id);
+    const unknown = `svc_live_${'A'.repeat(32)}`;
+    const found = await lookUpKeys(
+      t.dataSource,
+      [one.plaintext, unknown, two.plaintext, one.plaintext].map(sha256Hex),
+    );
+    expect(found.map((f) => f?.apiKey.name ?? null)).toEqual(['one', null, 'two', 'one']);
+    expect(found[2]?.apiKey.status).toBe('revoked');
+    expect(found[0]?.application).toMatchObject({ id: application.id, enabled: true });
+    expect(found[3]).toEqual(found[0]);
+    expect(found[3]?.apiKey).not.toBe(found[0]?.apiKey);
+  });
+
+  it('gives each of many concurrent requests its own answer', async () => {
+    const { application } = await createApplication(t.app);
+    const active = await createApiKey(t.app, application.id, [], 'active');
+    const revoked = await createApiKey(t.app, application.id, [], 'revoked');
+    await t.app.get(ApiKeysService).revoke(revoked.apiKey.id);
+    const cases = [
+      { key: active.plaintext, status: 200 },
+      { key: revoked.plaintext, status: 401 },
+      { key: `svc_live_${'B'.repeat(32)}`, status: 401 },
+    ];
+    const sent = Array.from({ length: 30 }, (_, i) => cases[i % cases.length]);
+    const responses = await Promise.all(
+      sent.map((c) => t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${c.key}`)),
+    );
+    responses.forEach((res, i) => {
+      expect(res.status).toBe(sent[i].status);
+      if (res.status === 200) expect(res.body.apiKey.name).toBe('active');
+      else expect(res.body).toEqual(invalidKeyBody);
+    });
   });
 
   it('never accepts the key in the query string', async () => {

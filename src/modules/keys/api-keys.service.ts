@@ -2,13 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { NaturalBatcher, STATEMENT_BATCHING } from '../../database/natural-batcher';
 import { AppConfig } from '../../config/app-config';
 import type { ApiApplication } from '../applications/api-application-sql';
 import { ApiKey } from './api-key.entity';
 import { invalidScopes, keyNotFound, keyNotRotatable } from './keys.errors';
 import { sha256Hex } from '../../common/crypto/hash';
 import { generateApiKey, isWellFormedApiKey, storedPrefixOf } from './key-format';
-import { lookUpKey, type PresentedKey } from './key-lookup';
+import { lookUpKey, lookUpKeys, type FoundKey, type PresentedKey } from './key-lookup';
 import { isApiScope } from './scopes';
 
 /** lastUsedAt is written at most once per key per minute, not on every request. */
@@ -25,12 +26,25 @@ export interface IssuedKey {
 /** Lifecycle of application API keys (spec sections 1 and 3): create, rotate, revoke, delete, authenticate. */
 @Injectable()
 export class ApiKeysService {
+  /**
+   * Key lookups that arrive while earlier ones are running go together as one statement
+   * (src/database/natural-batcher.ts); a lone request runs the single statement at once. Each
+   * lookup is read after its request arrived: nothing is cached.
+   */
+  private readonly lookups: NaturalBatcher<string, FoundKey | undefined>;
+
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.lookups = new NaturalBatcher<string, FoundKey | undefined>({
+      ...STATEMENT_BATCHING,
+      runOne: (keyHash) => lookUpKey(dataSource, keyHash),
+      runBatch: (keyHashes) => lookUpKeys(dataSource, keyHashes),
+    });
+  }
 
   async create(applicationId: number, name: string, scopes: string[]): Promise<IssuedKey> {
     const unknown = scopes.filter((scope) => !isApiScope(scope));
@@ -98,7 +112,7 @@ export class ApiKeysService {
     presented: string,
   ): Promise<{ apiKey: PresentedKey; application: ApiApplication } | undefined> {
     if (!isWellFormedApiKey(presented)) return undefined;
-    const found = await lookUpKey(this.dataSource, sha256Hex(presented));
+    const found = await this.lookups.run(sha256Hex(presented));
     if (!found?.application.enabled || this.statusOf(found.apiKey) !== 'active') return undefined;
     await this.recordUse(found.apiKey);
     return found;

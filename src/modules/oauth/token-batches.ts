@@ -1,7 +1,11 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { NaturalBatcher, type BatchStats } from '../../database/natural-batcher';
+import {
+  NaturalBatcher,
+  STATEMENT_BATCHING,
+  type BatchStats,
+} from '../../database/natural-batcher';
 import { redeemCode, redeemCodes, type ConsumedCode, type Redemption } from './redeem-code';
 import { clientKind, type ClientKind } from './redeeming-client';
 import {
@@ -12,13 +16,13 @@ import {
 } from './rotate-refresh';
 
 /** The largest batch of exchanges or refreshes in one statement. */
-export const TOKEN_BATCH_MAX_SIZE = 64;
+export const TOKEN_BATCH_MAX_SIZE = STATEMENT_BATCHING.maxSize;
 /**
  * Batches of one kind running at once: with 2, PostgreSQL runs one batch while the next one's
  * requests are being read; measured against 1 in docs/performance-oauth.md ("Issue 13: group
  * commit").
  */
-export const TOKEN_BATCHES_IN_FLIGHT = 2;
+export const TOKEN_BATCHES_IN_FLIGHT = STATEMENT_BATCHING.maxInFlight;
 
 const KINDS: readonly ClientKind[] = ['authenticated', 'public'];
 

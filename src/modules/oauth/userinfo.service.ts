@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
-import { NaturalBatcher } from '../../database/natural-batcher';
+import { NaturalBatcher, STATEMENT_BATCHING } from '../../database/natural-batcher';
 import { preparedQuery } from '../../database/prepared-query';
 import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
@@ -83,21 +83,6 @@ const USERINFO_BATCH = {
 const OWNER = { name: 'userinfo-owner', text: ownerSql('', '') };
 
 /**
- * Userinfo lookups that arrive while earlier ones are running go together as one statement
- * (src/database/natural-batcher.ts): resource servers call userinfo on every request, and one
- * round trip for several saves both processes the per-statement work. A lone request runs the
- * single statement at once. Reads commit nothing, so a batch may carry one token several times.
- */
-const USERINFO_BATCH_MAX_SIZE = 64;
-const USERINFO_BATCHES_IN_FLIGHT = 2;
-
-/** One lookup in a batch: the token's hash, and a number that keeps equal tokens apart. */
-interface Lookup {
-  tokenHash: string;
-  seq: number;
-}
-
-/**
  * The owners of several tokens in one statement, in the order of `tokenHashes` (null where a token
  * is unknown, expired, revoked or no longer usable), as USERINFO would find each one at `now`.
  */
@@ -122,31 +107,29 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 /** GET /api/oauth2/userinfo and /api/oauth2/user/emails: bearer access tokens (RFC 6750). */
 @Injectable()
 export class UserinfoService {
-  private nextSeq = 0;
-  private readonly lookups: NaturalBatcher<Lookup, TokenOwner | null>;
+  /**
+   * Userinfo lookups that arrive while earlier ones are running go together as one statement
+   * (src/database/natural-batcher.ts): resource servers call userinfo on every request, and one
+   * round trip for several saves both processes the per-statement work. A lone request runs the
+   * single statement at once. Reads commit nothing, so a batch may carry a token several times.
+   */
+  private readonly lookups: NaturalBatcher<string, TokenOwner | null>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
   ) {
-    this.lookups = new NaturalBatcher<Lookup, TokenOwner | null>({
-      key: (lookup) => String(lookup.seq),
-      maxSize: USERINFO_BATCH_MAX_SIZE,
-      maxInFlight: USERINFO_BATCHES_IN_FLIGHT,
-      runOne: ({ tokenHash }) => this.ownerOf(USERINFO, tokenHash),
-      runBatch: (lookups) =>
-        userinfoOwners(
-          dataSource,
-          lookups.map((lookup) => lookup.tokenHash),
-          clock.now(),
-        ),
+    this.lookups = new NaturalBatcher<string, TokenOwner | null>({
+      ...STATEMENT_BATCHING,
+      runOne: (tokenHash) => this.ownerOf(USERINFO, tokenHash),
+      runBatch: (tokenHashes) => userinfoOwners(dataSource, tokenHashes, clock.now()),
     });
   }
 
   async userinfo(authorization: string | undefined): Promise<UserInfo | OidcUserInfo> {
     // The challenge keeps naming read and profile, as before openid existed (docs/oidc.md).
     const owner = await this.authenticate(
-      (tokenHash) => this.lookups.run({ tokenHash, seq: this.nextSeq++ }),
+      (tokenHash) => this.lookups.run(tokenHash),
       authorization,
       USERINFO_SCOPES,
       PROFILE_SCOPES,
