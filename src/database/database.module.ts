@@ -1,7 +1,16 @@
-import { Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { AppConfig } from '../config/app-config';
 import { DatabaseTarget, dataSourceOptions } from './data-source';
 import { EmbeddedPostgres } from './embedded-postgres';
@@ -40,7 +49,29 @@ export class DatabaseTargetProvider implements OnApplicationShutdown {
   }
 }
 
+/**
+ * Every new pool connection first drops the named prepared statements its session may already
+ * hold: node-postgres tracks them per client from empty (src/database/prepared-query.ts). A
+ * PostgreSQL backend is new with every connection, but PGlite is ONE session behind its socket,
+ * so after a connection is lost and made again the statements prepared on the old one are still
+ * there, and preparing one again failed with "prepared statement already exists" (a 500 instead
+ * of recovering, database-outage.e2e-spec.ts on the embedded database).
+ */
+@Injectable()
+export class FreshPreparedStatements implements OnModuleInit {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    pool.on('connect', (client: PoolClient) => {
+      // Queued ahead of the client's first query; a failure shows on that query too.
+      client.query('DEALLOCATE ALL').catch(() => undefined);
+    });
+  }
+}
+
 @Module({
+  providers: [FreshPreparedStatements],
   imports: [
     TypeOrmModule.forRootAsync({
       extraProviders: [DatabaseTargetProvider],
