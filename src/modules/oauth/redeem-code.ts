@@ -20,11 +20,10 @@ import {
   allHold,
   batchInputSql,
   batchParams,
-  batchValues,
   bindParams,
-  inHashOrder,
   outcomeColumns,
   positionalParams,
+  runBatchStatement,
 } from './token-step';
 import { EXCHANGE_STEPS, type ExchangeRow } from './token-steps';
 
@@ -201,16 +200,12 @@ export async function redeemCodes(
   kind: ClientKind,
   redemptions: readonly Redemption[],
 ): Promise<(ConsumedCode | null)[]> {
-  const items = inHashOrder(redemptions.map(exchangeValues));
-  const rows = await preparedQuery<ConsumedCode & { ord: string }>(
+  return runBatchStatement<ConsumedCode>(
     dataSource,
     `oauth_redeem_codes_${kind}`,
     EXCHANGE_BATCH[kind],
-    batchValues(items.map((item) => item.values)),
+    redemptions.map(exchangeValues),
   );
-  const answers: (ConsumedCode | null)[] = redemptions.map(() => null);
-  for (const { ord, ...row } of rows) answers[items[Number(ord) - 1].index] = row;
-  return answers;
 }
 
 /**

@@ -22,11 +22,10 @@ import {
   allHold,
   batchInputSql,
   batchParams,
-  batchValues,
   bindParams,
-  inHashOrder,
   outcomeColumns,
   positionalParams,
+  runBatchStatement,
 } from './token-step';
 import { reuseSince } from './steps/check-refresh-token';
 import { REFRESH_STEPS, type RefreshRow } from './token-steps';
@@ -218,16 +217,12 @@ export async function rotateRefreshTokens(
   kind: ClientKind,
   rotations: readonly Rotation[],
 ): Promise<(RotatedGrant | null)[]> {
-  const items = inHashOrder(rotations.map(rotationValues));
-  const rows = await preparedQuery<RotatedGrant & { ord: string }>(
+  return runBatchStatement<RotatedGrant>(
     dataSource,
     `oauth_rotate_refreshes_${kind}`,
     ROTATE_BATCH[kind],
-    batchValues(items.map((item) => item.values)),
+    rotations.map(rotationValues),
   );
-  const answers: (RotatedGrant | null)[] = rotations.map(() => null);
-  for (const { ord, ...row } of rows) answers[items[Number(ord) - 1].index] = row;
-  return answers;
 }
 
 /**

@@ -1,3 +1,6 @@
+import type { QueryResultRow } from 'pg';
+import type { DataSource } from 'typeorm';
+import { preparedQuery } from '../../database/prepared-query';
 import type { OAuthError } from './oauth-error';
 
 /**
@@ -103,4 +106,28 @@ export function inHashOrder(values: unknown[][]): { values: unknown[]; index: nu
     .map((v, index) => ({ values: v, index, hash: v[0] as string }))
     .sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
     .map(({ values: v, index }) => ({ values: v, index }));
+}
+
+/**
+ * Runs a batch statement for `items` (each one's single-row values, its hash first) with the rows
+ * in hash order, and answers in the caller's order: each item's row by its `ord`, or null where
+ * the statement returned none for it. Rejects, having changed nothing, if the statement fails.
+ */
+export async function runBatchStatement<Row extends QueryResultRow>(
+  dataSource: DataSource,
+  name: string,
+  text: string,
+  items: unknown[][],
+): Promise<(Row | null)[]> {
+  const ordered = inHashOrder(items);
+  const rows = await preparedQuery<Row & { ord: string }>(
+    dataSource,
+    name,
+    text,
+    batchValues(ordered.map((item) => item.values)),
+  );
+  const answers: (Row | null)[] = items.map(() => null);
+  for (const { ord, ...row } of rows)
+    answers[ordered[Number(ord) - 1].index] = row as unknown as Row;
+  return answers;
 }
