@@ -1,4 +1,6 @@
+import type { Pool } from 'pg';
 import type { QueryRunner } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { sha256Hex } from '../../src/common/crypto/hash';
 import { s256 } from '../../src/modules/oauth/opaque-token';
 import { redeemCodes } from '../../src/modules/oauth/redeem-code';
@@ -24,8 +26,7 @@ type Res = Awaited<ReturnType<typeof tokenRequest>>;
 /**
  * Issue 13, group commit: concurrent code exchanges and refreshes go as one statement and one
  * commit (src/modules/oauth/token-batches.ts), and each request still gets the answer it would
- * have got alone. The tests that hold a batch behind a row lock need a real PostgreSQL (the
- * embedded PGlite is one session); the rest run on both.
+ * have got alone. Every case runs on PostgreSQL and on the embedded PGlite.
  */
 describe('Token endpoint group commit', () => {
   let t: TestApp;
@@ -41,7 +42,6 @@ describe('Token endpoint group commit', () => {
   });
   beforeEach(() => t.truncate());
 
-  const withRealDatabase = usingRealServices() ? it : it.skip;
   const { verifier, challenge } = pkce();
 
   /** A public client whose user has consented, and a source of fresh codes for it. */
@@ -91,9 +91,11 @@ describe('Token endpoint group commit', () => {
     t.app.get(TokenBatches).stats()[stat].sizes;
 
   /**
-   * Holds TOKEN_BATCHES_IN_FLIGHT requests behind row locks of another transaction, sends
-   * `batch()` while they wait, and releases them once every request of the batch is queued: the
-   * batch then goes as one statement. Returns the batch's responses.
+   * Holds TOKEN_BATCHES_IN_FLIGHT requests, sends `batch()` while they wait, and releases them
+   * once every request of the batch is queued: the batch then goes as one statement. Returns the
+   * responses. On PostgreSQL the held requests wait for row locks of another transaction; the
+   * embedded PGlite is one session (pool of one), so there they wait for its only connection,
+   * which the test holds.
    */
   async function heldBatch(
     lock: { table: 'oauth_codes' | 'oauth_tokens'; column: string; secrets: string[] },
@@ -103,29 +105,44 @@ describe('Token endpoint group commit', () => {
   ): Promise<{ held: Res[]; batch: Res[] }> {
     const runner: QueryRunner = t.dataSource.createQueryRunner();
     await runner.connect();
-    await runner.startTransaction();
+    const realDatabase = usingRealServices();
+    if (realDatabase) await runner.startTransaction();
     let released = false;
     try {
-      const hashes = lock.secrets.map(sha256Hex);
-      await runner.query(`SELECT 1 FROM ${lock.table} WHERE ${lock.column} = ANY($1) FOR UPDATE`, [
-        hashes,
-      ]);
+      if (realDatabase) {
+        const hashes = lock.secrets.map(sha256Hex);
+        await runner.query(
+          `SELECT 1 FROM ${lock.table} WHERE ${lock.column} = ANY($1) FOR UPDATE`,
+          [hashes],
+        );
+      }
       const heldResponses = Promise.all(held());
-      await until(async () => (await lockWaiters()) === lock.secrets.length);
+      await until(async () =>
+        realDatabase
+          ? (await lockWaiters()) === lock.secrets.length
+          : connectionWaiters() === lock.secrets.length,
+      );
       // supertest sends a request when it is awaited: start them all now.
       const batchRequests = batch().map((req) => req.then((res) => res));
       const batches = t.app.get(TokenBatches);
       await until(() =>
         Promise.resolve(batches.waiting(operation, 'public') === batchRequests.length),
       );
-      await runner.commitTransaction();
+      if (realDatabase) await runner.commitTransaction();
       released = true;
+      await runner.release();
       return { held: await heldResponses, batch: await Promise.all(batchRequests) };
     } finally {
-      if (!released) await runner.rollbackTransaction();
-      await runner.release();
+      if (!released) {
+        if (realDatabase) await runner.rollbackTransaction();
+        await runner.release();
+      }
     }
   }
+
+  /** Requests waiting for a connection of the app's pool (embedded: for its only one). */
+  const connectionWaiters = () =>
+    ((t.dataSource.driver as PostgresDriver).master as Pool).waitingCount;
 
   const lockWaiters = () =>
     count(
@@ -222,80 +239,70 @@ describe('Token endpoint group commit', () => {
     expect(rotated).toBe(2);
   });
 
-  withRealDatabase(
-    'sends the requests that arrive during a round trip as one batch, each with its own answer',
-    async () => {
-      const client = await publicClient();
-      const codes = await client.codes(TOKEN_BATCHES_IN_FLIGHT + 4);
-      const blockers = codes.slice(0, TOKEN_BATCHES_IN_FLIGHT);
-      const [good, other, wrongUri, replayed] = codes.slice(TOKEN_BATCHES_IN_FLIGHT);
-      const first = await client.exchange(replayed);
-      expect(first.status).toBe(200);
-      const before = sizes('exchange_public')[4] ?? 0;
-      const { held, batch } = await heldBatch(
-        { table: 'oauth_codes', column: 'code_hash', secrets: blockers },
-        () => blockers.map((code) => client.exchange(code)),
-        () => [
-          client.exchange(good),
-          client.exchange(wrongUri, t, { redirect_uri: 'http://127.0.0.1:8123/cb' }),
-          client.exchange(replayed),
-          client.exchange(other),
-        ],
-      );
-      expect(held.map((r) => r.status)).toEqual(blockers.map(() => 200));
-      expect(batch.map((r) => [r.status, r.body.error_description ?? 'ok'])).toEqual([
-        [200, 'ok'],
-        [400, 'redirect_uri does not match the authorization request'],
-        [400, 'The authorization code is invalid, expired or already used'],
-        [200, 'ok'],
-      ]);
-      expect(sizes('exchange_public')[4]).toBe(before + 1);
-      // The replay revoked what the code had issued (RFC 6749 section 4.1.2).
-      const revoked = await count(
-        'SELECT count(*)::int AS n FROM oauth_tokens WHERE access_token_hash = $1 AND revoked_at IS NOT NULL',
-        [sha256Hex(first.body.access_token as string)],
-      );
-      expect(revoked).toBe(1);
-      expect(await events('token_issued')).toBe(TOKEN_BATCHES_IN_FLIGHT + 3);
-    },
-  );
+  it('sends the requests that arrive during a round trip as one batch, each with its own answer', async () => {
+    const client = await publicClient();
+    const codes = await client.codes(TOKEN_BATCHES_IN_FLIGHT + 4);
+    const blockers = codes.slice(0, TOKEN_BATCHES_IN_FLIGHT);
+    const [good, other, wrongUri, replayed] = codes.slice(TOKEN_BATCHES_IN_FLIGHT);
+    const first = await client.exchange(replayed);
+    expect(first.status).toBe(200);
+    const before = sizes('exchange_public')[4] ?? 0;
+    const { held, batch } = await heldBatch(
+      { table: 'oauth_codes', column: 'code_hash', secrets: blockers },
+      () => blockers.map((code) => client.exchange(code)),
+      () => [
+        client.exchange(good),
+        client.exchange(wrongUri, t, { redirect_uri: 'http://127.0.0.1:8123/cb' }),
+        client.exchange(replayed),
+        client.exchange(other),
+      ],
+    );
+    expect(held.map((r) => r.status)).toEqual(blockers.map(() => 200));
+    expect(batch.map((r) => [r.status, r.body.error_description ?? 'ok'])).toEqual([
+      [200, 'ok'],
+      [400, 'redirect_uri does not match the authorization request'],
+      [400, 'The authorization code is invalid, expired or already used'],
+      [200, 'ok'],
+    ]);
+    expect(sizes('exchange_public')[4]).toBe(before + 1);
+    // The replay revoked what the code had issued (RFC 6749 section 4.1.2).
+    const revoked = await count(
+      'SELECT count(*)::int AS n FROM oauth_tokens WHERE access_token_hash = $1 AND revoked_at IS NOT NULL',
+      [sha256Hex(first.body.access_token as string)],
+    );
+    expect(revoked).toBe(1);
+    expect(await events('token_issued')).toBe(TOKEN_BATCHES_IN_FLIGHT + 3);
+  });
 
-  withRealDatabase(
-    'rotates the refreshes that arrive together in one batch: narrowing, widening and reuse',
-    async () => {
-      const client = await publicClient('read profile');
-      const codes = await client.codes(TOKEN_BATCHES_IN_FLIGHT + 3);
-      const pairs = await Promise.all(
-        codes.map(async (code) => (await client.exchange(code)).body),
-      );
-      const blockers = pairs.slice(0, TOKEN_BATCHES_IN_FLIGHT).map((p) => p.refresh_token);
-      const [a, b, c] = pairs.slice(TOKEN_BATCHES_IN_FLIGHT).map((p) => p.refresh_token);
-      // `c` was rotated a moment ago: presented again within the reuse interval, it gets a sibling.
-      expect((await client.refresh(c)).status).toBe(200);
-      const { batch } = await heldBatch(
-        { table: 'oauth_tokens', column: 'refresh_token_hash', secrets: blockers },
-        () => blockers.map((token) => client.refresh(token)),
-        () => [
-          client.refresh(a, t, { scope: 'read' }),
-          client.refresh(b, t, { scope: 'read email' }),
-          client.refresh(c),
-        ],
-        'refresh',
-      );
-      expect(batch.map((r) => [r.status, r.body.scope ?? r.body.error])).toEqual([
-        [200, 'read'],
-        [400, 'invalid_scope'],
-        [200, 'read profile'],
-      ]);
-      expect(await events('token_refreshed')).toBe(TOKEN_BATCHES_IN_FLIGHT + 3);
-    },
-  );
+  it('rotates the refreshes that arrive together in one batch: narrowing, widening and reuse', async () => {
+    const client = await publicClient('read profile');
+    const codes = await client.codes(TOKEN_BATCHES_IN_FLIGHT + 3);
+    const pairs = await Promise.all(codes.map(async (code) => (await client.exchange(code)).body));
+    const blockers = pairs.slice(0, TOKEN_BATCHES_IN_FLIGHT).map((p) => p.refresh_token);
+    const [a, b, c] = pairs.slice(TOKEN_BATCHES_IN_FLIGHT).map((p) => p.refresh_token);
+    // `c` was rotated a moment ago: presented again within the reuse interval, it gets a sibling.
+    expect((await client.refresh(c)).status).toBe(200);
+    const { batch } = await heldBatch(
+      { table: 'oauth_tokens', column: 'refresh_token_hash', secrets: blockers },
+      () => blockers.map((token) => client.refresh(token)),
+      () => [
+        client.refresh(a, t, { scope: 'read' }),
+        client.refresh(b, t, { scope: 'read email' }),
+        client.refresh(c),
+      ],
+      'refresh',
+    );
+    expect(batch.map((r) => [r.status, r.body.scope ?? r.body.error])).toEqual([
+      [200, 'read'],
+      [400, 'invalid_scope'],
+      [200, 'read profile'],
+    ]);
+    expect(await events('token_refreshed')).toBe(TOKEN_BATCHES_IN_FLIGHT + 3);
+  });
 
-  withRealDatabase(
-    'runs each request of a failed batch statement alone, with the answer it would get alone',
-    async () => {
-      // A deadlock (40P01) raised in every batch statement, and in no single one.
-      await t.dataSource.query(`
+  it('runs each request of a failed batch statement alone, with the answer it would get alone', async () => {
+    // A deadlock (40P01) raised in every batch statement, and in no single one.
+    await t.dataSource.query(`
         CREATE OR REPLACE FUNCTION test_fail_token_batches() RETURNS trigger AS $$
         BEGIN
           IF current_query() LIKE '%WITH ORDINALITY%' THEN
@@ -303,37 +310,36 @@ describe('Token endpoint group commit', () => {
           END IF;
           RETURN NEW;
         END $$ LANGUAGE plpgsql`);
-      await t.dataSource.query(`CREATE TRIGGER test_fail_token_batches BEFORE INSERT ON events
+    await t.dataSource.query(`CREATE TRIGGER test_fail_token_batches BEFORE INSERT ON events
         FOR EACH ROW EXECUTE FUNCTION test_fail_token_batches()`);
-      try {
-        const client = await publicClient();
-        const codes = await client.codes(TOKEN_BATCHES_IN_FLIGHT + 3);
-        const blockers = codes.slice(0, TOKEN_BATCHES_IN_FLIGHT);
-        const [good, wrongUri, other] = codes.slice(TOKEN_BATCHES_IN_FLIGHT);
-        const failedBefore = t.app.get(TokenBatches).stats().exchange_public.failedBatches;
-        const { batch } = await heldBatch(
-          { table: 'oauth_codes', column: 'code_hash', secrets: blockers },
-          () => blockers.map((code) => client.exchange(code)),
-          () => [
-            client.exchange(good),
-            client.exchange(wrongUri, t, { redirect_uri: 'http://127.0.0.1:8123/cb' }),
-            client.exchange(other),
-          ],
-        );
-        expect(batch.map((r) => [r.status, r.body.error_description ?? 'ok'])).toEqual([
-          [200, 'ok'],
-          [400, 'redirect_uri does not match the authorization request'],
-          [200, 'ok'],
-        ]);
-        const stats = t.app.get(TokenBatches).stats().exchange_public;
-        expect(stats.failedBatches).toBe(failedBefore + 1);
-        expect(await events('token_issued')).toBe(TOKEN_BATCHES_IN_FLIGHT + 2);
-      } finally {
-        await t.dataSource.query('DROP TRIGGER IF EXISTS test_fail_token_batches ON events');
-        await t.dataSource.query('DROP FUNCTION IF EXISTS test_fail_token_batches()');
-      }
-    },
-  );
+    try {
+      const client = await publicClient();
+      const codes = await client.codes(TOKEN_BATCHES_IN_FLIGHT + 3);
+      const blockers = codes.slice(0, TOKEN_BATCHES_IN_FLIGHT);
+      const [good, wrongUri, other] = codes.slice(TOKEN_BATCHES_IN_FLIGHT);
+      const failedBefore = t.app.get(TokenBatches).stats().exchange_public.failedBatches;
+      const { batch } = await heldBatch(
+        { table: 'oauth_codes', column: 'code_hash', secrets: blockers },
+        () => blockers.map((code) => client.exchange(code)),
+        () => [
+          client.exchange(good),
+          client.exchange(wrongUri, t, { redirect_uri: 'http://127.0.0.1:8123/cb' }),
+          client.exchange(other),
+        ],
+      );
+      expect(batch.map((r) => [r.status, r.body.error_description ?? 'ok'])).toEqual([
+        [200, 'ok'],
+        [400, 'redirect_uri does not match the authorization request'],
+        [200, 'ok'],
+      ]);
+      const stats = t.app.get(TokenBatches).stats().exchange_public;
+      expect(stats.failedBatches).toBe(failedBefore + 1);
+      expect(await events('token_issued')).toBe(TOKEN_BATCHES_IN_FLIGHT + 2);
+    } finally {
+      await t.dataSource.query('DROP TRIGGER IF EXISTS test_fail_token_batches ON events');
+      await t.dataSource.query('DROP FUNCTION IF EXISTS test_fail_token_batches()');
+    }
+  });
 
   it('redeems on two instances at once: distinct codes all succeed, one code exactly once', async () => {
     const client = await publicClient();
