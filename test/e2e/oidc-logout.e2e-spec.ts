@@ -12,6 +12,7 @@ import {
   authorizeParams,
   authorizePath,
   browser,
+  exchangeCode,
   expectStatus,
   hiddenInput,
   ISSUER,
@@ -20,7 +21,6 @@ import {
   pkce,
   query,
   REDIRECT_URI,
-  tokenRequest,
   type Agent,
 } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -64,15 +64,7 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
       username,
       scope: 'openid',
     });
-    const res = await tokenRequest(t.app, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: clientId,
-      code_verifier: verifier,
-    });
-    expectStatus(res, 200);
-    const idToken = (res.body as { id_token?: unknown }).id_token;
+    const { id_token: idToken } = await exchangeCode(t.app, clientId, code, verifier);
     if (typeof idToken !== 'string') throw new Error('the openid token response has no id_token');
     return { agent, clientId, idToken };
   }

@@ -148,13 +148,16 @@ export function tokenRequest(
   return req.send(form);
 }
 
-/** Exchanges a code with PKCE for a `none` client (RFC 7636 section 4.5) and expects 200. */
+/**
+ * Exchanges a code with PKCE for a `none` client (RFC 7636 section 4.5) and expects 200; an
+ * openid grant's answer also carries the id_token.
+ */
 export async function exchangeCode(
   app: INestApplication,
   clientId: string,
   code: string,
   verifier: string,
-): Promise<{ access_token: string; refresh_token: string }> {
+): Promise<{ access_token: string; refresh_token: string; id_token?: string }> {
   const res = await tokenRequest(app, {
     grant_type: 'authorization_code',
     code,
@@ -163,5 +166,5 @@ export async function exchangeCode(
     code_verifier: verifier,
   });
   expectStatus(res, 200);
-  return res.body as { access_token: string; refresh_token: string };
+  return res.body as { access_token: string; refresh_token: string; id_token?: string };
 }
