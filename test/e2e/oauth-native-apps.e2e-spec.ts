@@ -150,6 +150,85 @@ describe('Native apps: private-use schemes and loopback redirects (RFC 8252)', (
     expect(res.headers.location).toBeUndefined();
   });
 
+  describe('an earlier approval (RFC 8252 section 8.6)', () => {
+    const LOOPBACK = 'http://127.0.0.1:8123/cb';
+    const HTTPS = 'https://client.example/cb';
+
+    /** A browser signed in as alice that approved the client once for `redirectUri`. */
+    async function approvedOnce(authMethod: 'none' | 'secret', redirectUri: string) {
+      const { application } = await createApplication(t.app, {
+        authMethod,
+        redirectUris: [redirectUri],
+      });
+      const agent = browser(t.app);
+      const first = await authorize(agent, application.clientId, redirectUri, pkce().challenge);
+      expect(first.status).toBe(303);
+      expect(first.headers.location.startsWith(`${redirectUri}?code=`)).toBe(true);
+      const again = (uri: string, extra: Record<string, string> = {}) =>
+        agent.get(
+          authorizePath(
+            authorizeParams({
+              clientId: application.clientId,
+              redirectUri: uri,
+              challenge: pkce().challenge,
+              extra,
+            }),
+          ),
+        );
+      return { agent, again };
+    }
+
+    it('asks a none client with a loopback redirect again: consent page, never a code', async () => {
+      const { agent, again } = await approvedOnce('none', LOOPBACK);
+      // Any local program could send this: its own port, its own PKCE challenge.
+      const res = await again('http://127.0.0.1:51004/cb');
+      expect(res.status).toBe(302);
+      expect(res.headers.location.startsWith('/oauth2/consent?request=')).toBe(true);
+      const page = await agent.get(res.headers.location);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('name="decision" value="approve"');
+      const codes = await t.dataSource.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM oauth_codes',
+      );
+      expect(codes).toEqual([{ n: 1 }]);
+    });
+
+    it('answers prompt=none for a none client with a loopback redirect with consent_required', async () => {
+      const { again } = await approvedOnce('none', LOOPBACK);
+      const res = await again('http://127.0.0.1:51004/cb', { prompt: 'none' });
+      expect(res.status).toBe(302);
+      expect(res.headers.location.startsWith('http://127.0.0.1:51004/cb?')).toBe(true);
+      expect(query(res.headers.location)).toEqual({
+        error: 'consent_required',
+        error_description: 'The user has not authorized this application',
+        state: 'st-123',
+        iss: ISSUER,
+      });
+    });
+
+    it('asks a none client with a private-use scheme redirect again', async () => {
+      const { again } = await approvedOnce('none', 'splitdns://callback');
+      const res = await again('splitdns://callback');
+      expect(res.headers.location.startsWith('/oauth2/consent?request=')).toBe(true);
+      expect(
+        query((await again('splitdns://callback', { prompt: 'none' })).headers.location),
+      ).toMatchObject({ error: 'consent_required' });
+    });
+
+    it.each([
+      ['none', HTTPS],
+      ['secret', LOOPBACK],
+    ] as const)('stays silent for a %s client with %s', async (authMethod, redirectUri) => {
+      const { again } = await approvedOnce(authMethod, redirectUri);
+      for (const extra of [{}, { prompt: 'none' }] as Record<string, string>[]) {
+        const res = await again(redirectUri, extra);
+        expect(res.status).toBe(302);
+        expect(res.headers.location.startsWith(`${redirectUri}?`)).toBe(true);
+        expect(Object.keys(query(res.headers.location)).sort()).toEqual(['code', 'iss', 'state']);
+      }
+    });
+  });
+
   it.each(REFUSED)('refuses %s through the CLI (invalid_request, exit 1)', async (uri) => {
     const res = await cli('app', 'create', '--name', 'A', '--redirect-uri', uri);
     expect(res.exitCode).toBe(1);

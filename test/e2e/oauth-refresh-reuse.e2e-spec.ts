@@ -12,6 +12,11 @@ import { createTestApp, TestApp } from '../utils/test-app';
 
 /** REFRESH_TOKEN_REUSE_SECONDS by default (.env.example). */
 const REUSE_SECONDS = 10;
+const SUPERSEDED = {
+  error: 'invalid_grant',
+  error_description:
+    'The refresh token was superseded by another refresh of its family; the family has been revoked',
+};
 const REPLAYED = {
   error: 'invalid_grant',
   error_description: 'The refresh token was already used; its token family has been revoked',
@@ -139,6 +144,80 @@ describe('Refresh token reuse interval (REFRESH_TOKEN_REUSE_SECONDS)', () => {
     expect(revoked).toEqual([
       { description: 'refresh token reused: 4 token(s) of the family revoked' },
     ]);
+  });
+
+  describe('a fork within the interval: after it, one branch only (RFC 9700 section 4.14.2)', () => {
+    /** Two refreshes of the first token within the interval: two branches, both working. */
+    async function forked() {
+      const client = await tokens('secret');
+      const branches: TokenPair[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await client.refresh(client.first.refresh_token);
+        expect(res.status).toBe(200);
+        branches.push(res.body as TokenPair);
+      }
+      const introspect = (token: string) =>
+        t
+          .http()
+          .post('/api/oauth2/introspect')
+          .type('form')
+          .set('Authorization', basic(client.application.clientId, client.clientSecret!))
+          .send({ token, token_type_hint: 'refresh_token' });
+      return { ...client, branches, introspect };
+    }
+
+    /** Every token of the family revoked, one token_revoked event; `pairs` work no more. */
+    async function expectFamilyRevoked(pairs: TokenPair[], refresh: (token: string) => unknown) {
+      const rows = await sql<{ n: number; revoked: number }>(
+        'SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM oauth_tokens',
+      );
+      expect(rows).toEqual([{ n: 4, revoked: 4 }]);
+      for (const pair of pairs) {
+        expect((await userinfo(pair.access_token)).status).toBe(401);
+        expect(await refresh(pair.refresh_token)).toMatchObject({ status: 400 });
+      }
+      const revoked = await sql<{ description: string }>(
+        "SELECT description FROM events WHERE event_type = 'token_revoked'",
+      );
+      expect(revoked).toEqual([
+        { description: 'refresh token reused: 4 token(s) of the family revoked' },
+      ]);
+    }
+
+    it.each([
+      [1, 2],
+      [2, 1],
+    ])(
+      'branch %i rotates after the interval; branch %i is then a replay and revokes the family',
+      async (winner, loser) => {
+        const { branches, refresh, introspect } = await forked();
+        t.clock.advance((REUSE_SECONDS + 1) * 1000);
+        const moved = await refresh(branches[winner - 1].refresh_token);
+        expect(moved.status).toBe(200);
+        const latest = moved.body as TokenPair;
+        // Only the latest refresh token of the family is live (RFC 7662 active).
+        expect((await introspect(branches[loser - 1].refresh_token)).body).toEqual({
+          active: false,
+        });
+        expect((await introspect(latest.refresh_token)).body).toMatchObject({ active: true });
+        // At once, not only an interval later: the other branch is superseded.
+        const res = await refresh(branches[loser - 1].refresh_token);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(SUPERSEDED);
+        await expectFamilyRevoked([latest, ...branches], refresh);
+      },
+    );
+
+    it('supersedes a branch that stays behind longer than the interval after the other moved', async () => {
+      const { branches, refresh } = await forked();
+      // Both branches within the interval (two tabs that refresh twice): still concurrency.
+      const moved = await refresh(branches[0].refresh_token);
+      expect(moved.status).toBe(200);
+      t.clock.advance((REUSE_SECONDS + 1) * 1000);
+      const res = await refresh(branches[1].refresh_token);
+      expect(res.body).toEqual(SUPERSEDED);
+      await expectFamilyRevoked([moved.body as TokenPair, ...branches], refresh);
+    });
   });
 
   it('refuses a reuse within the interval by another client, and revokes nothing', async () => {

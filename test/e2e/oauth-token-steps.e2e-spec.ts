@@ -159,6 +159,23 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
       error: 'invalid_grant',
       description: 'The refresh token was already used; its token family has been revoked',
     },
+    refresh_not_superseded: {
+      violate: async (r) => {
+        // Another branch of the family (a reuse within the interval) rotated before the interval:
+        // its successor, one generation later, is older than REFRESH_TOKEN_REUSE_SECONDS.
+        await sql(
+          `INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, scope,
+             access_expires_at, refresh_expires_at, family_id, generation, created_at)
+           SELECT application_id, user_id, repeat('0', 64), scope, access_expires_at,
+             refresh_expires_at, family_id, generation + 1, $1 FROM oauth_tokens`,
+          [secondsAgo(REUSE_SECONDS + 1)],
+        );
+        return r.form;
+      },
+      error: 'invalid_grant',
+      description:
+        'The refresh token was superseded by another refresh of its family; the family has been revoked',
+    },
     refresh_expiry: {
       violate: async (r) => {
         await sql('UPDATE oauth_tokens SET refresh_expires_at = $1', [past()]);
@@ -198,11 +215,16 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
       const res = await tokenRequest(t.app, await refreshCases[name].violate(r));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error, error_description: description });
-      expect(await count('oauth_tokens')).toBe(1);
+      // The superseded case added the other branch's token.
+      expect(await count('oauth_tokens')).toBe(name === 'refresh_not_superseded' ? 2 : 1);
       const revoked = await sql('SELECT revoked_at FROM oauth_tokens');
       // Only a replay revokes (the whole family); a revoked token stays revoked.
-      const expectRevoked = name === 'refresh_not_replayed' || name === 'refresh_not_revoked';
-      expect(revoked[0].revoked_at !== null).toBe(expectRevoked);
+      const expectRevoked = [
+        'refresh_not_replayed',
+        'refresh_not_superseded',
+        'refresh_not_revoked',
+      ].includes(name);
+      for (const row of revoked) expect(row.revoked_at !== null).toBe(expectRevoked);
     });
 
     // Issue 12 item 7: the reuse interval is the step's condition, so the one statement and the

@@ -89,6 +89,19 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
     return answer.code !== undefined;
   }
 
+  /** The "Signed out" page (200, no redirect) with exactly one link: to `href`. */
+  const expectSignedOutPage = (
+    res: { status: number; text: string; headers: Record<string, string> },
+    href: string,
+  ): void => {
+    expect(res.status).toBe(200);
+    expect(res.headers).not.toHaveProperty('location');
+    expect(res.text).toContain('You are signed out.');
+    const links = [...res.text.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)];
+    const unescape = (v: string) => v.replace(/&amp;/g, '&').replace(/&#39;/g, "'");
+    expect(links.map((m) => [unescape(m[1]), m[2].trim()])).toEqual([[href, 'Return to Demo App']]);
+  };
+
   const expectRefused = (res: { status: number; text: string; headers: object }): void => {
     expect(res.status).toBe(400);
     expect(res.headers).not.toHaveProperty('location');
@@ -121,12 +134,28 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain('You are signed out.');
     expect(await stillSignedIn(s)).toBe(false);
-    // Nobody signed in any more: the hint still leads straight to the redirect.
+    // Nobody signed in any more: a page with a link, no redirect (below).
     const again = await logout(s.agent, {
       id_token_hint: s.idToken,
       post_logout_redirect_uri: BYE,
     });
-    expect([again.status, again.headers.location]).toEqual([302, BYE]);
+    expectSignedOutPage(again, BYE);
+  });
+
+  it('never redirects a visitor who is not signed in: a page with a link to the application', async () => {
+    const s = await setup();
+    const visitor = browser(t.app);
+    const params = { id_token_hint: s.idToken, post_logout_redirect_uri: BYE, state: STATE };
+    const withState = `${BYE}?${new URLSearchParams({ state: STATE }).toString()}`;
+    for (const path of ['/oauth2/logout', '/api/oidc/logout']) {
+      const res = await visitor.get(`${path}?${new URLSearchParams(params).toString()}`);
+      expectSignedOutPage(res, withState);
+    }
+    // Expired too (section 2 accepts it): still only a link.
+    t.clock.advance((t.app.get(AppConfig).idTokenTtlSeconds + CLOCK_SKEW_SECONDS + 1) * 1000);
+    expectSignedOutPage(await logout(visitor, params), withState);
+    // The hint's owner is not signed out by someone else's visit.
+    expect(await stillSignedIn(s)).toBe(true);
   });
 
   it('refuses a hint signed by a foreign key, never redirecting, and keeps the session', async () => {
@@ -173,7 +202,7 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
     expect(await stillSignedIn(s)).toBe(true);
   });
 
-  it('without a hint asks first; the form signs out and redirects with the state', async () => {
+  it('without a hint asks first; the form signs out and links to the application with the state', async () => {
     const s = await setup();
     const page = await logout(s.agent, {
       client_id: s.clientId,
@@ -181,9 +210,8 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
       state: STATE,
     });
     expect(page.status).toBe(200);
-    expect(page.headers['content-security-policy']).toContain(
-      "form-action 'self' https://client.example;",
-    );
+    // The form's answer is a page of ours, never a redirect (section 3: no hint, no redirect).
+    expect(page.headers['content-security-policy']).toContain("form-action 'self';");
     expect(await stillSignedIn(s)).toBe(true);
     const form = {
       csrf_token: hiddenInput(page.text, 'csrf_token'),
@@ -197,8 +225,7 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
     expect((await s.agent.post('/oauth2/logout').type('form').send(altered)).status).toBe(400);
 
     const out = await s.agent.post('/oauth2/logout').type('form').send(form);
-    expect(out.status).toBe(303);
-    expect(out.headers.location).toBe(`${BYE}?${new URLSearchParams({ state: STATE }).toString()}`);
+    expectSignedOutPage(out, `${BYE}?${new URLSearchParams({ state: STATE }).toString()}`);
     expect(await stillSignedIn(s)).toBe(false);
   });
 
@@ -231,8 +258,20 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
       post_logout_redirect_uri: BYE,
     });
     expect(page.status).toBe(200);
+    expect(page.headers).not.toHaveProperty('location');
     expect(hiddenInput(page.text, 'logout_request')).not.toBe('');
+    // Section 2: the OP must ask; nobody is signed out until the user confirms.
     expect(await stillSignedIn(s)).toBe(true);
+    expect(await stillSignedIn(bob)).toBe(true);
+    const out = await s.agent
+      .post('/oauth2/logout')
+      .type('form')
+      .send({
+        csrf_token: hiddenInput(page.text, 'csrf_token'),
+        logout_request: hiddenInput(page.text, 'logout_request'),
+      });
+    expectSignedOutPage(out, BYE);
+    expect(await stillSignedIn(s)).toBe(false);
     expect(await stillSignedIn(bob)).toBe(true);
   });
 

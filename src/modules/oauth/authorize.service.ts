@@ -89,7 +89,7 @@ export class AuthorizeService {
     pending: Pending | null,
     status: 302 | 303,
   ): Promise<PageResult> {
-    const decision = await this.grants.decide(application, signedIn.user, request.scope);
+    const decision = await this.grants.decide(application, signedIn.user, request);
     if (decision.kind === 'consent') {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };

@@ -16,6 +16,14 @@ export interface EndSessionRequest {
   hintSubject?: string;
   /** The registered post_logout_redirect_uri with `state`; absent: the "Signed out" page. */
   redirectTo?: string;
+  /** The client's name, for the link to redirectTo on the "Signed out" page. */
+  applicationName?: string;
+}
+
+/** Where the "Signed out" page links to, when it does not redirect (sealed in the form). */
+export interface ReturnLink {
+  redirectTo: string;
+  applicationName?: string;
 }
 
 // An id_token of ours is well under 4 kB; a longer hint is not ours and is not parsed.
@@ -67,21 +75,25 @@ export class EndSessionService {
     if (!application.postLogoutRedirectUris.includes(redirectUri)) {
       throw refuse('post_logout_redirect_uri is not registered for this application.');
     }
-    return { hintSubject: hint?.sub, redirectTo: withState(redirectUri, state) };
+    return {
+      hintSubject: hint?.sub,
+      redirectTo: withState(redirectUri, state),
+      applicationName: application.name,
+    };
   }
 
-  /** The validated redirect, sealed for the confirmation form (the browser cannot alter it). */
-  seal(redirectTo: string): string {
+  /** The validated link, sealed for the confirmation form (the browser cannot alter it). */
+  seal(link: ReturnLink): string {
     const exp = Math.floor(this.clock.now().getTime() / 1000) + SEALED_TTL_SECONDS;
-    return this.aead.seal(JSON.stringify({ exp, redirectTo }));
+    return this.aead.seal(JSON.stringify({ exp, ...link }));
   }
 
-  /** The sealed redirect, or null when it is not ours or has expired. */
-  open(sealed: unknown): string | null {
+  /** The sealed link, or null when it is not ours or has expired. */
+  open(sealed: unknown): ReturnLink | null {
     const text = this.aead.open(sealed, undefined, MAX_HINT_LENGTH);
     if (text === null) return null;
-    const { exp, redirectTo } = JSON.parse(text) as { exp: number; redirectTo: string };
-    return exp * 1000 > this.clock.now().getTime() ? redirectTo : null;
+    const { exp, redirectTo, applicationName } = JSON.parse(text) as ReturnLink & { exp: number };
+    return exp * 1000 > this.clock.now().getTime() ? { redirectTo, applicationName } : null;
   }
 
   /** Section 2: the OP SHOULD accept an expired hint, but only one it issued itself. */

@@ -14,6 +14,7 @@ import { OAuthError } from './oauth-error';
 import { newOpaqueToken } from './opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
 import { scopeUnion } from './scopes';
+import { unlessIdentityAssured } from './steps/check-client-identity';
 import { AccessDecision, checkUserAccess } from './steps/check-user-access';
 
 export type GrantOutcome = { code: string } | { error: OAuthError };
@@ -34,8 +35,18 @@ export class GrantService {
   ) {}
 
   /** Read-only access check, for deciding which page to show. */
-  decide(application: Application, user: User, scope: string): Promise<AccessDecision> {
-    return checkUserAccess(this.dataSource.manager, application, user, scope);
+  async decide(
+    application: Application,
+    user: User,
+    request: Pick<AuthorizationRequest, 'scope' | 'redirectUri'>,
+  ): Promise<AccessDecision> {
+    const decision = await checkUserAccess(
+      this.dataSource.manager,
+      application,
+      user,
+      request.scope,
+    );
+    return unlessIdentityAssured(decision, application, request.redirectUri);
   }
 
   /** `consented`: the user just approved; otherwise an earlier grant must cover the scopes. */
@@ -47,7 +58,11 @@ export class GrantService {
   ): Promise<GrantOutcome> {
     const { user, session } = signedIn;
     return this.dataSource.transaction(async (manager) => {
-      const decision = await checkUserAccess(manager, application, user, request.scope, true);
+      const decision = unlessIdentityAssured(
+        await checkUserAccess(manager, application, user, request.scope, true),
+        application,
+        request.redirectUri,
+      );
       if (decision.kind === 'denied') return { error: decision.error };
       if (decision.kind === 'consent' && !consented) {
         return {

@@ -108,7 +108,7 @@ export class InteractionService {
         location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
       };
     const application = await this.application(pending);
-    const decision = await this.grants.decide(application, signedIn.user, pending.request.scope);
+    const decision = await this.grants.decide(application, signedIn.user, pending.request);
     if (decision.kind !== 'consent') {
       return this.authorize.proceed(application, signedIn, pending.request, pending, 302);
     }

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Csrf } from './csrf';
-import { EndSessionService } from './end-session.service';
+import { EndSessionService, type EndSessionRequest, type ReturnLink } from './end-session.service';
 import { PageError } from './oauth-error';
 import { cspSourceOf, SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
-import { messagePage } from './pages/html';
-import { logoutPage } from './pages/logout.page';
+import { logoutPage, signedOutPage } from './pages/logout.page';
 import { SessionService } from './session.service';
 import type { Params } from './steps/params';
 
@@ -20,10 +19,14 @@ const END_SESSION_PARAMS = ['id_token_hint', 'post_logout_redirect_uri', 'client
 
 /**
  * /oauth2/logout, the end_session_endpoint (OpenID Connect RP-Initiated Logout 1.0; docs/oidc.md).
- * A valid id_token_hint naming the signed-in user (or nobody signed in) signs out at once;
- * otherwise the user confirms with a form whose POST needs its CSRF token, so another site
- * cannot sign the user out (login CSRF's twin). The validated post_logout_redirect_uri travels
- * in the form sealed, so the form cannot be made to redirect anywhere else.
+ * A valid id_token_hint naming the signed-in user signs out at once and is the only request that
+ * is redirected to the post_logout_redirect_uri without a page: anyone's id_token (even an
+ * expired one) is easy to come by, so a hint alone must not make this endpoint a redirector for
+ * visitors it does not know. With a hint and nobody signed in, the answer is the "Signed out"
+ * page with a link to the application. Otherwise (no hint, or a hint naming another user) the
+ * user confirms with a form whose POST needs its CSRF token, so another site cannot sign the
+ * user out (login CSRF's twin), and then gets the same page and link. The validated link travels
+ * in the form sealed, so the form cannot be made to lead anywhere else.
  */
 @Injectable()
 export class LogoutService {
@@ -40,14 +43,23 @@ export class LogoutService {
     status: 302 | 303 = 302,
   ): Promise<PageResult> {
     const request = await this.endSession.validate(params);
+    const link = returnLink(request);
     if (request.hintSubject !== undefined) {
       const current = await this.sessions.current(browser.sessionCookie);
-      // Section 2: the hint names the End-User; when that is who is signed in, no need to ask.
-      if (current === null || current.user.id === request.hintSubject) {
-        return this.signOut(browser, request.redirectTo, status);
+      // Section 2: the hint names the End-User; when that is who is signed in, no need to ask,
+      // and the client it was issued to gets its user back (section 3).
+      if (current !== null && current.user.id === request.hintSubject) {
+        await this.signOut(browser);
+        return this.redirect(link, status);
+      }
+      // Nobody to sign out: say so, and let the visitor choose to follow the link.
+      if (current === null) {
+        await this.signOut(browser); // an expired session's row, if any
+        return this.signedOut(link);
       }
     }
-    return this.confirmation(browser, request.redirectTo);
+    // Section 2: without a hint, or with another user's, the OP must ask; the session stays.
+    return this.confirmation(browser, link);
   }
 
   async submit(body: Params, browser: BrowserContext): Promise<PageResult> {
@@ -61,10 +73,10 @@ export class LogoutService {
         'The sign-out form could not be verified. Open the sign-out page and try again.',
       );
     }
-    let redirectTo: string | undefined;
+    let link: ReturnLink | undefined;
     if (body.logout_request !== undefined) {
-      redirectTo = this.endSession.open(body.logout_request) ?? undefined;
-      if (redirectTo === undefined) {
+      link = this.endSession.open(body.logout_request) ?? undefined;
+      if (link === undefined) {
         throw new PageError(
           400,
           'Request expired',
@@ -72,33 +84,43 @@ export class LogoutService {
         );
       }
     }
-    return this.signOut(browser, redirectTo, 303);
+    await this.signOut(browser);
+    // The user confirmed on our page; the application is a link, not a redirect.
+    return this.signedOut(link);
   }
 
-  private confirmation(browser: BrowserContext, redirectTo: string | undefined): PageResult {
+  private confirmation(browser: BrowserContext, link: ReturnLink | undefined): PageResult {
     const { browserValue, cookies } = this.csrf.browserValue(browser);
     const token = this.csrf.tokenFor(browserValue, LOGOUT_PURPOSE);
-    if (redirectTo === undefined) return { status: 200, html: logoutPage(token), cookies };
+    const sealed = link === undefined ? undefined : this.endSession.seal(link);
+    return { status: 200, html: logoutPage(token, sealed), cookies };
+  }
+
+  /** Deletes the session row; tokens issued to clients are not touched. */
+  private async signOut(browser: BrowserContext): Promise<void> {
+    await this.sessions.destroy(browser.sessionCookie);
+  }
+
+  /** The "Signed out" page (with the link to the application, if any); the cookie cleared. */
+  private signedOut(link: ReturnLink | undefined): PageResult {
+    return { status: 200, html: signedOutPage(link), cookies: [CLEAR_SESSION] };
+  }
+
+  private redirect(link: ReturnLink | undefined, status: 302 | 303): PageResult {
+    if (link === undefined) return this.signedOut(undefined);
+    const { redirectTo } = link;
     return {
-      status: 200,
-      html: logoutPage(token, this.endSession.seal(redirectTo)),
-      cookies,
-      // CSP form-action also governs the redirect that answers the form.
+      status,
+      location: redirectTo,
+      cookies: [CLEAR_SESSION],
       formTarget: cspSourceOf(redirectTo),
     };
   }
+}
 
-  /** Deletes the session row and clears the cookie; tokens issued to clients are not touched. */
-  private async signOut(
-    browser: BrowserContext,
-    redirectTo: string | undefined,
-    status: 302 | 303,
-  ): Promise<PageResult> {
-    await this.sessions.destroy(browser.sessionCookie);
-    const cookies = [{ name: SESSION_COOKIE, value: '', maxAge: 0 }];
-    if (redirectTo === undefined) {
-      return { status: 200, html: messagePage('Signed out', 'You are signed out.'), cookies };
-    }
-    return { status, location: redirectTo, cookies, formTarget: cspSourceOf(redirectTo) };
-  }
+const CLEAR_SESSION = { name: SESSION_COOKIE, value: '', maxAge: 0 };
+
+function returnLink(request: EndSessionRequest): ReturnLink | undefined {
+  const { redirectTo, applicationName } = request;
+  return redirectTo === undefined ? undefined : { redirectTo, applicationName };
 }

@@ -119,7 +119,7 @@ export class LogoutForm {
   @ApiProperty({ description: 'The form token of GET /oauth2/logout' }) csrf_token!: string;
   @ApiPropertyOptional({
     description:
-      'The sealed, validated post-logout redirect of the form (opaque; expires after 10 minutes)',
+      'The sealed, validated post-logout link of the form (opaque; expires after 10 minutes)',
   })
   logout_request?: string;
 }
@@ -224,14 +224,17 @@ export const ShowLogoutDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'End-session endpoint (browser; OpenID Connect RP-Initiated Logout 1.0)',
       description:
-        'With a valid id_token_hint whose sub is the signed-in user (or nobody signed in), signs out at once. Otherwise shows a sign-out form; the validated redirect travels in it sealed. Also at /api/oidc/logout. Tokens issued to clients are not revoked (docs/oidc.md).',
+        "With a valid id_token_hint whose sub is the signed-in user, signs out at once and redirects to post_logout_redirect_uri (the only redirect). With a hint and nobody signed in, the Signed out page links to post_logout_redirect_uri instead. Otherwise (no hint, or another user's) shows a sign-out form; the validated link travels in it sealed. Also at /api/oidc/logout. Tokens issued to clients are not revoked (docs/oidc.md).",
     }),
     endSessionParams(),
     OptionalSession(),
-    redirect(302, 'Signed out: to post_logout_redirect_uri (with state when sent)'),
+    redirect(
+      302,
+      'The hint names the signed-in user: signed out, to post_logout_redirect_uri (with state when sent)',
+    ),
     html(
       200,
-      'Signed out (no post_logout_redirect_uri), or the sign-out form (sets the idsvc_csrf cookie its token is bound to)',
+      'Signed out (with a link to post_logout_redirect_uri when sent and nobody was signed in), or the sign-out form (sets the idsvc_csrf cookie its token is bound to)',
     ),
     html(400, LOGOUT_REFUSALS),
   );
@@ -241,12 +244,15 @@ export const LogoutDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Sign out (sign-out form), or an RP-initiated logout by POST',
       description:
-        'The form: csrf_token required, ends the browser session and clears idsvc_session, then redirects to the sealed post_logout_redirect_uri if any. A POST without csrf_token carrying end-session parameters is handled as the GET (RP-Initiated Logout 1.0 section 2).',
+        'The form: csrf_token required, ends the browser session and clears idsvc_session, then shows Signed out with a link to the sealed post_logout_redirect_uri if any (never a redirect). A POST without csrf_token carrying end-session parameters is handled as the GET (RP-Initiated Logout 1.0 section 2; its redirect is a 303).',
     }),
     form(LogoutForm),
     OptionalSession(),
-    html(200, 'Signed out'),
-    redirect(303, 'Signed out: to the validated post_logout_redirect_uri (with state when sent)'),
+    html(200, 'Signed out (with a link to the sealed post_logout_redirect_uri, if any)'),
+    redirect(
+      303,
+      'An RP-initiated POST whose hint names the signed-in user: to post_logout_redirect_uri (with state when sent)',
+    ),
     html(400, `${LOGOUT_REFUSALS}; or the sealed logout_request expired`),
     formRefusals(),
   );

@@ -70,6 +70,7 @@ const ISSUED_TOKENS = {
   familyId: ':familyId::uuid',
   codeId: 'id',
   parentId: 'NULL',
+  generation: '0',
   createdAt: ':now',
 };
 

@@ -68,6 +68,7 @@ const SUCCESSOR = {
   familyId: 'family_id',
   codeId: 'code_id',
   parentId: 'id',
+  generation: 'generation + 1',
   createdAt: ':now',
 };
 
@@ -83,7 +84,7 @@ const TOKEN_REFRESHED = {
 
 /** What the rotation returns of `t` (the new scope: the requested one, else the token's). */
 const ROTATED_COLUMNS =
-  't.id, t.application_id, t.user_id, COALESCE(:scope::text, t.scope) AS scope, t.family_id, t.code_id';
+  't.id, t.application_id, t.user_id, COALESCE(:scope::text, t.scope) AS scope, t.family_id, t.code_id, t.generation';
 
 /** Where every refresh step holds (the relation `au` joined to `t`). */
 const ROTATION_GUARD = `${relationOf('au', 't')}

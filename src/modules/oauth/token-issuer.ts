@@ -27,6 +27,8 @@ export interface TokenGrant {
   familyId?: string;
   codeId: string | null;
   parentId?: string;
+  /** 0 for a code's tokens (the default), the parent's + 1 for a refresh's. */
+  generation?: number;
 }
 
 /** A freshly minted token pair: the plaintexts go to the client, only the hashes are stored. */
@@ -52,6 +54,7 @@ const ISSUE_SQL = `WITH rotated AS (${markRotatedSql('$10', '$11')}),
     familyId: '$8',
     codeId: '$9',
     parentId: '$10',
+    generation: '$13',
     createdAt: '$11',
   })})
   ${insertEventSql({
@@ -95,6 +98,7 @@ export class TokenIssuer {
       grant.parentId ?? null,
       minted.now,
       event,
+      grant.generation ?? 0,
     ]);
     return this.response(minted, grant.scope);
   }

@@ -9,6 +9,7 @@ import {
   refreshTokenNotExpired,
   refreshTokenNotReplayed,
   refreshTokenNotRevoked,
+  refreshTokenNotSuperseded,
   refreshTokenOfClient,
   type RefreshFailureContext,
 } from './steps/check-refresh-token';
@@ -37,6 +38,7 @@ export interface RefreshRow extends RelationState, StepOutcomes {
   scope: string;
   family_id: string;
   code_id: string | null;
+  generation: number;
 }
 
 /**
@@ -57,6 +59,7 @@ export const REFRESH_STEPS: readonly TokenStep<RefreshRow, RefreshFailureContext
   refreshTokenOfClient,
   refreshTokenNotRevoked,
   refreshTokenNotReplayed,
+  refreshTokenNotSuperseded,
   refreshTokenNotExpired,
   refreshScopeNotWidened,
   checkRelation,

@@ -221,6 +221,7 @@ export class TokenService {
         familyId: token.family_id,
         codeId: token.code_id === null ? null : String(token.code_id),
         parentId: String(token.id),
+        generation: token.generation + 1,
       };
       const response = await this.issuer.issue(manager, grant, 'token_refreshed');
       return { response, grant };

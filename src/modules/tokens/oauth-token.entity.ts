@@ -15,6 +15,7 @@ import { Application } from '../applications/application.entity';
  */
 @Entity({ name: 'oauth_tokens' })
 @Index('idx_oauth_tokens_application_user', ['applicationId', 'userId'])
+@Index('idx_oauth_tokens_family_generation', ['familyId', 'generation'])
 export class OAuthToken {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_oauth_tokens' })
   id!: string;
@@ -57,7 +58,6 @@ export class OAuthToken {
    * Every token descending from one authorization code shares a family; replaying a rotated-out
    * refresh token revokes the whole family (RFC 9700 section 4.14.2).
    */
-  @Index('idx_oauth_tokens_family_id')
   @Column({ name: 'family_id', type: 'uuid', nullable: true })
   familyId!: string | null;
 
@@ -69,6 +69,15 @@ export class OAuthToken {
   /** The token whose refresh produced this one. */
   @Column({ name: 'parent_id', type: 'bigint', nullable: true })
   parentId!: string | null;
+
+  /**
+   * Depth in the family: 0 for the tokens of a code, the parent's + 1 for a refresh's. Two tokens
+   * of one generation are branches (a refresh token reused within the reuse interval); a token
+   * of a family that holds a later generation created before the interval is superseded
+   * (tokens/token-sql.ts, supersededTokenSql).
+   */
+  @Column({ type: 'integer', default: 0 })
+  generation!: number;
 
   /** Set when the refresh token was exchanged; presenting it again is a replay. */
   @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })

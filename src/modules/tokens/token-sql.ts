@@ -15,6 +15,8 @@ export interface TokenColumns {
   familyId: string;
   codeId: string;
   parentId: string;
+  /** 0 for a code's tokens, the parent's + 1 for a refresh's (supersededTokenSql). */
+  generation: string;
   createdAt: string;
 }
 
@@ -31,17 +33,36 @@ export function insertTokenSql(c: TokenColumns, from?: string): string {
     c.familyId,
     c.codeId,
     c.parentId,
+    c.generation,
     c.createdAt,
   ].join(', ');
   const source = from === undefined ? `VALUES (${values})` : `SELECT ${values} ${from}`;
   return `INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
-      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, created_at)
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at)
     ${source}`;
 }
 
 /** The columns a refresh reads from the presented token, aliased `t`. */
 export const REFRESH_TOKEN_COLUMNS =
-  't.id, t.application_id, t.user_id, t.scope, t.family_id, t.code_id';
+  't.id, t.application_id, t.user_id, t.scope, t.family_id, t.code_id, t.generation';
+
+/**
+ * Whether refresh token `t` is superseded by another branch of its family (RFC 9700 section
+ * 4.14.2). A token reused within the reuse interval gets a second successor: two tokens of one
+ * generation, two branches. `t`'s family holds a token of a later generation that is
+ * - created before `reuseSince` (now minus the interval; `now` when reuse is off): some branch
+ *   moved on longer ago than the interval (this includes `t`'s own successor: a plain replay); or
+ * - created more than the interval after `t` itself while `t` was never rotated: another branch
+ *   rotated after the interval that allowed the fork, so `t`'s branch is no longer the family's.
+ * Only later generations count (`idx_oauth_tokens_family_generation`): a live head has none.
+ */
+export const supersededTokenSql = (q: { reuseSince: string; now: string }): string => {
+  const since = `COALESCE(${q.reuseSince}::timestamptz, ${q.now}::timestamptz)`;
+  return `EXISTS (SELECT 1 FROM oauth_tokens n
+     WHERE n.family_id = t.family_id AND n.generation > t.generation
+       AND (n.created_at < ${since}
+         OR (t.rotated_at IS NULL AND n.created_at > t.created_at + (${q.now}::timestamptz - ${since}))))`;
+};
 
 /**
  * Marks the refresh token with hash `refreshHash` rotated at `now` when `where` holds, joining
@@ -92,12 +113,14 @@ export const TOKEN_EXPIRY_COLUMN: Readonly<Record<TokenKind, string>> = {
 
 /**
  * Row `t` holds the `kind` token with hash `hash`, and that token is still usable at `now`: not
- * revoked, not expired and, for a refresh token, not rotated out (RFC 9700 section 4.14.2: only
- * the latest refresh token of a family is live). Introspection's `active` (RFC 7662 section 2.2).
+ * revoked, not expired and, for a refresh token, neither rotated out nor superseded by another
+ * branch of its family (RFC 9700 section 4.14.2: only the latest refresh token of a family is
+ * live; the reuse interval is the token endpoint's grace, not a second live token).
+ * Introspection's `active` (RFC 7662 section 2.2).
  */
 export function usableTokenSql(kind: TokenKind, q: { hash: string; now: string }): string {
   return kind === 'access'
     ? `t.access_token_hash = ${q.hash} AND t.revoked_at IS NULL AND t.access_expires_at > ${q.now}`
     : `t.refresh_token_hash = ${q.hash} AND t.revoked_at IS NULL AND t.rotated_at IS NULL
-       AND t.refresh_expires_at > ${q.now}`;
+       AND t.refresh_expires_at > ${q.now} AND NOT ${supersededTokenSql({ reuseSince: q.now, now: q.now })}`;
 }

@@ -19,3 +19,22 @@ export function logoutPage(csrfToken: string, sealedRequest?: string): string {
       </form>`,
   );
 }
+
+/**
+ * "Signed out", with a link back to the application when a relying party asked to return
+ * (RP-Initiated Logout 1.0 section 3) but the end-session endpoint does not redirect by itself:
+ * the visitor chooses to follow it, so the endpoint is no redirector for whoever sends a link.
+ */
+export function signedOutPage(link?: { redirectTo: string; applicationName?: string }): string {
+  const back =
+    link === undefined
+      ? html``
+      : html`<p>
+          <a href="${link.redirectTo}">Return to ${link.applicationName ?? 'the application'}</a>
+        </p>`;
+  return layout(
+    'Signed out',
+    html`<p>You are signed out.</p>
+      ${back}`,
+  );
+}

@@ -1,3 +1,4 @@
+import { supersededTokenSql } from '../../tokens/token-sql';
 import { OAuthError } from '../oauth-error';
 import type { TokenStep } from '../token-step';
 
@@ -40,6 +41,25 @@ export const refreshTokenNotReplayed: TokenStep<object, RefreshFailureContext> =
   failure: async (_, context) => {
     await context.revokeFamily();
     return invalid('The refresh token was already used; its token family has been revoked');
+  },
+};
+
+/**
+ * A token of a branch that another branch has superseded is a replay too: the family is revoked
+ * (RFC 9700 section 4.14.2). Two refreshes of one token within the reuse interval leave two
+ * successors of one generation (two branches); once either rotates after the interval, the other
+ * is superseded (tokens/token-sql.ts, supersededTokenSql), so after the interval at most one
+ * branch stays usable. The rows it looks for were created at least the interval apart from the
+ * presented token's own, so concurrent refreshes (the two tabs) do not meet it.
+ */
+export const refreshTokenNotSuperseded: TokenStep<object, RefreshFailureContext> = {
+  name: 'refresh_not_superseded',
+  holds: `NOT ${supersededTokenSql({ reuseSince: ':reuseSince', now: ':now' })}`,
+  failure: async (_, context) => {
+    await context.revokeFamily();
+    return invalid(
+      'The refresh token was superseded by another refresh of its family; the family has been revoked',
+    );
   },
 };
 
