@@ -2,6 +2,10 @@ import {
   UpstreamIdentitiesService,
   type UpstreamAccount,
 } from '../../src/modules/upstreams/identities/upstream-identities.service';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/database/data-source';
+import { MIGRATIONS } from '../../src/database/migrations';
+import { UnverifiedUpstreamEmails1795450000000 as UnverifiedEmails } from '../../src/database/migrations/1795450000000-UnverifiedUpstreamEmails';
 import { createUser } from '../factories';
 import {
   authorizeInteractively,
@@ -11,6 +15,7 @@ import {
   REDIRECT_URI,
   tokenRequest,
 } from '../utils/oauth';
+import { scratchDatabase, ScratchDatabase } from '../utils/scratch-database';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 function account(overrides: Partial<UpstreamAccount['profile']> = {}, subject = '583231') {
@@ -37,6 +42,11 @@ describe('Upstream identities (issue 11 items 3 and 6)', () => {
   });
   afterAll(() => t.close());
   beforeEach(() => t.truncate());
+  const emailsOf = (userId: string) =>
+    t.dataSource.query(
+      'SELECT email, verified, "primary" FROM user_emails WHERE user_id = $1 ORDER BY id',
+      [userId],
+    );
 
   describe('signIn', () => {
     it('creates a user for an unknown identity, then signs the same identity in to it', async () => {
@@ -62,10 +72,50 @@ describe('Upstream identities (issue 11 items 3 and 6)', () => {
       expect(again.identity.profile.username).toBe('octo-renamed');
     });
 
-    it('keeps an unverified email unverified', async () => {
+    it('keeps an unverified email as an unverified, non-primary entry, never as the email', async () => {
       const outcome = await identities.signIn(account({ emailVerified: false }));
       if (outcome.kind === 'email_taken') throw new Error('unexpected');
-      expect(outcome.user.emailVerified).toBe(false);
+      expect(outcome.user).toMatchObject({ email: '', emailVerified: false });
+      expect(await emailsOf(outcome.user.id)).toEqual([
+        { email: 'octocat@github.example', verified: false, primary: false },
+      ]);
+      // It reserves nothing: a second unverified claim and a local account may both have it.
+      const second = await identities.signIn(account({ emailVerified: false }, '999'));
+      expect(second.kind).toBe('created');
+      await createUser(t.app, { username: 'owner', email: 'octocat@github.example' });
+    });
+
+    it('adopts the address as primary once the same provider reports it verified', async () => {
+      const first = await identities.signIn(account({ emailVerified: false }));
+      if (first.kind === 'email_taken') throw new Error('unexpected');
+      const later = await identities.signIn(account());
+      if (later.kind === 'email_taken') throw new Error('unexpected');
+      expect(later.user).toMatchObject({
+        id: first.user.id,
+        email: 'octocat@github.example',
+        emailVerified: true,
+      });
+      const [row] = await t.dataSource.query(
+        'SELECT email, email_verified FROM users WHERE id = $1',
+        [first.user.id],
+      );
+      expect(row).toEqual({ email: 'octocat@github.example', email_verified: true });
+      expect(await emailsOf(first.user.id)).toEqual([
+        { email: 'octocat@github.example', verified: true, primary: true },
+      ]);
+    });
+
+    it('does not adopt a verified address another account holds meanwhile', async () => {
+      const first = await identities.signIn(account({ emailVerified: false }));
+      if (first.kind === 'email_taken') throw new Error('unexpected');
+      const carol = await identities.signIn({ ...account(), providerId: 'corp', subject: 'c1' });
+      expect(carol.kind).toBe('created');
+      const later = await identities.signIn(account());
+      if (later.kind === 'email_taken') throw new Error('unexpected');
+      expect(later.user).toMatchObject({ id: first.user.id, email: '', emailVerified: false });
+      expect(await emailsOf(first.user.id)).toEqual([
+        { email: 'octocat@github.example', verified: false, primary: false },
+      ]);
     });
 
     it('derives a unique username when the upstream one is taken or unusable', async () => {
@@ -155,5 +205,97 @@ describe('Upstream identities (issue 11 items 3 and 6)', () => {
         provider_data: { unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL' },
       },
     ]);
+  });
+});
+
+describe('migration UnverifiedUpstreamEmails on accounts created before it', () => {
+  let db: ScratchDatabase;
+  let dataSource: DataSource | undefined;
+  beforeEach(async () => {
+    db = await scratchDatabase();
+  });
+  afterEach(async () => {
+    await dataSource?.destroy();
+    await db.drop();
+  });
+
+  it("takes an unverified upstream address away as the account's email, and frees it", async () => {
+    dataSource = await new DataSource({
+      ...dataSourceOptions(db.target),
+      migrations: MIGRATIONS.filter((m) => m !== UnverifiedEmails),
+      logging: false,
+    }).initialize();
+    await dataSource.runMigrations();
+    // 1: created by an upstream sign-in with an unverified address (as the code before did);
+    // 2: the same with a verified one; 3: a local account without password, unverified, later
+    // bound to a provider reporting the same address.
+    const at = "'2026-01-02T03:04:05Z'";
+    await dataSource.query(
+      `INSERT INTO users (id, username, email, email_verified, created_at) VALUES
+         (1, 'mallory', 'carol@victim.example', false, ${at}),
+         (2, 'dave', 'dave@example.org', true, ${at}),
+         (3, 'erin', 'erin@example.org', false, ${at})`,
+    );
+    await dataSource.query(
+      `INSERT INTO user_emails (user_id, email, verified, "primary") VALUES
+         (1, 'carol@victim.example', false, true), (2, 'dave@example.org', true, true),
+         (3, 'erin@example.org', false, true)`,
+    );
+    const profile = (email: string, verified: boolean) =>
+      JSON.stringify({
+        username: null,
+        email,
+        emailVerified: verified,
+        avatar: null,
+        providerData: {},
+      });
+    await dataSource.query(
+      `INSERT INTO upstream_identities (provider_id, subject, user_id, profile, created_at) VALUES
+         ('github', '1', 1, $1, ${at}), ('github', '2', 2, $2, ${at}),
+         ('github', '3', 3, $3, '2026-02-01T00:00:00Z')`,
+      [
+        profile('carol@victim.example', false),
+        profile('dave@example.org', true),
+        profile('erin@example.org', false),
+      ],
+    );
+
+    dataSource.migrations.push(new UnverifiedEmails());
+    await dataSource.runMigrations();
+
+    expect(
+      await dataSource.query('SELECT id, email, email_verified FROM users ORDER BY id'),
+    ).toEqual([
+      { id: '1', email: '', email_verified: false },
+      { id: '2', email: 'dave@example.org', email_verified: true },
+      { id: '3', email: 'erin@example.org', email_verified: false },
+    ]);
+    expect(
+      await dataSource.query(
+        'SELECT user_id, email, verified, "primary" FROM user_emails ORDER BY user_id',
+      ),
+    ).toEqual([
+      { user_id: '1', email: 'carol@victim.example', verified: false, primary: false },
+      { user_id: '2', email: 'dave@example.org', verified: true, primary: true },
+      { user_id: '3', email: 'erin@example.org', verified: false, primary: true },
+    ]);
+    // The address is free for the person who can verify it.
+    await dataSource.query(
+      `INSERT INTO users (id, username, email, email_verified) VALUES (4, 'carol', 'carol@victim.example', true)`,
+    );
+    await dataSource.query(
+      `INSERT INTO user_emails (user_id, email, verified, "primary") VALUES (4, 'Carol@victim.example', true, true)`,
+    );
+    // A verified or primary entry still claims its address; one user holds an address once.
+    await expect(
+      dataSource.query(
+        `INSERT INTO user_emails (user_id, email, verified) VALUES (2, 'CAROL@victim.example', true)`,
+      ),
+    ).rejects.toMatchObject({ driverError: { code: '23505' } });
+    await expect(
+      dataSource.query(
+        `INSERT INTO user_emails (user_id, email) VALUES (1, 'carol@victim.example')`,
+      ),
+    ).rejects.toMatchObject({ driverError: { code: '23505' } });
   });
 });

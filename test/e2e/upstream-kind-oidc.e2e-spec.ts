@@ -8,6 +8,7 @@ import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/
 import { GOOGLE_ISSUER } from '../../src/modules/upstreams/kinds/oidc';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { followToCallback } from '../utils/upstream-standins/browser';
+import { json, startStandIn } from '../utils/upstream-standins/server';
 import {
   OidcStandIn,
   startImpostorIssuer,
@@ -232,6 +233,33 @@ describe('upstream kind oidc', () => {
     await expect(service.authorizationUrl(down, freshParams())).rejects.toMatchObject({
       reason: 'unavailable',
     });
+  });
+
+  it('refuses a discovery document that lists a plain http endpoint off loopback', async () => {
+    // A loopback issuer may speak http itself; its document still may not send codes elsewhere.
+    const document = await startStandIn((req) => {
+      const issuer = req.url.origin;
+      return json({
+        issuer,
+        authorization_endpoint: 'http://op.example/authorize',
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+      });
+    });
+    try {
+      const provider = await configure(document.origin);
+      const error = (await service
+        .authorizationUrl(provider, freshParams())
+        .catch((e: unknown) => e)) as UpstreamError;
+      expect(error).toBeInstanceOf(UpstreamError);
+      expect(error.reason).toBe('unavailable');
+      expect(error.message).toMatch(/authorization_endpoint is not an https URL/);
+    } finally {
+      await document.close();
+    }
   });
 
   it('google is oidc with https://accounts.google.com as the default issuer', async () => {

@@ -309,6 +309,105 @@ describe('admin CLI: upstream providers', () => {
       profileFields: { subject: 'data.id', email: 'data.mail' },
     });
   });
+
+  it('refuses plain http endpoints off loopback (insecure_endpoint); https and loopback http pass', async () => {
+    const add = (id: string, kind: string, ...settings: string[]) => [
+      'upstream',
+      'add',
+      id,
+      '--kind',
+      kind,
+      '--name',
+      id,
+      '--client-id',
+      'c',
+      '--client-secret',
+      's',
+      ...settings,
+      '--json',
+    ];
+    const oauth2 = (base: string) => [
+      '--authorization-url',
+      `${base}/auth`,
+      '--token-url',
+      `${base}/token`,
+      '--profile-url',
+      `${base}/me`,
+      '--subject-field',
+      'id',
+    ];
+    const refused = [
+      add('corp', 'oidc', '--issuer', 'http://login.corp.example'),
+      add('forum', 'discourse', '--base-url', 'http://forum.example'),
+      add('gh', 'github', '--emails-url', 'http://api.github.example/user/emails'),
+      add('qq', 'qq', '--openid-url', 'http://graph.qq.example/oauth2.0/me'),
+      add('gen', 'oauth2', ...oauth2('http://git.example')),
+      // Only the token URL is plain http: every endpoint counts.
+      add('gen', 'oauth2', ...oauth2('https://git.example'), '--token-url', 'http://git.example/t'),
+      // A host that merely starts like a loopback name is not one.
+      add('gen', 'oauth2', ...oauth2('http://127.0.0.1.nip.example')),
+      add('gen', 'oauth2', ...oauth2('http://localhost.example')),
+    ];
+    for (const argv of refused) {
+      const out = await cli(...argv);
+      expect({ argv, exitCode: out.exitCode }).toEqual({ argv, exitCode: 1 });
+      expect(onlyJson(out.stdout)).toEqual({
+        error: 'insecure_endpoint',
+        message: expect.stringMatching(/must be an https URL.*loopback/),
+      });
+    }
+    expect(await t.dataSource.query('SELECT id FROM upstream_providers')).toEqual([]);
+
+    const accepted = [
+      add('corp', 'oidc', '--issuer', 'https://login.corp.example'),
+      add('forum', 'discourse', '--base-url', 'https://forum.example'),
+      add('local', 'oidc', '--issuer', 'http://127.0.0.1:8080'),
+      add('loop8', 'oidc', '--issuer', 'http://127.8.9.10:8080'),
+      add('v6', 'oidc', '--issuer', 'http://[::1]:8080'),
+      add('dev', 'oauth2', ...oauth2('http://localhost:3001')),
+    ];
+    for (const argv of accepted) {
+      const out = await cli(...argv);
+      expect({ argv, exitCode: out.exitCode }).toEqual({ argv, exitCode: 0 });
+    }
+
+    // update checks the merged settings the same way.
+    const update = (...argv: string[]) => cli('upstream', 'update', 'dev', ...argv, '--json');
+    const insecure = await update('--token-url', 'http://git.example/token');
+    expect(insecure.exitCode).toBe(1);
+    expect(onlyJson(insecure.stdout).error).toBe('insecure_endpoint');
+    expect((await update('--token-url', 'https://git.example/token')).exitCode).toBe(0);
+    const shown = onlyJson((await cli('upstream', 'show', 'dev', '--json')).stdout);
+    expect(shown.settings).toEqual(
+      expect.objectContaining({ tokenUrl: 'https://git.example/token' }),
+    );
+  });
+
+  it('does not use a stored provider with a plain http endpoint off loopback', async () => {
+    await addGithub();
+    // As a row written before add/update refused it.
+    await t.dataSource.query(
+      `UPDATE upstream_providers SET settings = '{"tokenUrl": "http://github.example/token"}' WHERE id = 'github'`,
+    );
+    const service = t.app.get(UpstreamProvidersService);
+    const provider = await service.find('github');
+    if (!provider) throw new Error('provider not found');
+    const params = {
+      state: 's',
+      nonce: 'n',
+      codeVerifier: 'v'.repeat(43),
+      redirectUri: 'http://127.0.0.1:9/api/auth/upstream/github/callback',
+    };
+    await expect(service.authorizationUrl(provider, params)).rejects.toMatchObject({
+      reason: 'unavailable',
+    });
+    await expect(
+      service.complete(provider, { code: 'c', state: 's' }, params),
+    ).rejects.toMatchObject({
+      reason: 'unavailable',
+      message: expect.stringContaining('tokenUrl'),
+    });
+  });
 });
 
 describe('admin CLI upstream commands as a process', () => {

@@ -41,6 +41,7 @@ describe('ERROR_STATUS', () => {
       passkey_confirmation_required: 403,
       passkey_not_registered: 409,
       recent_sign_in_required: 403,
+      insecure_endpoint: 400,
     });
   });
 

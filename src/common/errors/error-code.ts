@@ -31,6 +31,8 @@ export enum ErrorCode {
   PasskeyConfirmationRequired = 'passkey_confirmation_required',
   PasskeyNotRegistered = 'passkey_not_registered',
   RecentSignInRequired = 'recent_sign_in_required',
+  // Upstream providers (admin CLI, docs/upstreams.md).
+  InsecureEndpoint = 'insecure_endpoint',
 }
 
 /**
@@ -76,4 +78,6 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   [ErrorCode.PasskeyConfirmationRequired]: 403,
   [ErrorCode.PasskeyNotRegistered]: 409,
   [ErrorCode.RecentSignInRequired]: 403,
+  // upstreams: a provider endpoint on plain http off loopback (docs/upstreams.md).
+  [ErrorCode.InsecureEndpoint]: 400,
 };

@@ -16,6 +16,7 @@ import { SigningKeys1795400000000 } from './1795400000000-SigningKeys';
 import { OidcCodeClaims1795401000000 } from './1795401000000-OidcCodeClaims';
 import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutRedirectUris';
 import { TokenGenerations1795440000000 } from './1795440000000-TokenGenerations';
+import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-UnverifiedUpstreamEmails';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   OidcCodeClaims1795401000000,
   PostLogoutRedirectUris1795402000000,
   TokenGenerations1795440000000,
+  UnverifiedUpstreamEmails1795450000000,
 ];

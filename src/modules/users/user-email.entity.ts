@@ -11,8 +11,11 @@ import { User } from './user.entity';
 
 /** One of a user's email addresses (spec section 2, user email entry). */
 @Entity({ name: 'user_emails' })
-// Unique regardless of case: unique index on lower(email) (migration CaseInsensitiveUserNames).
+// Unique regardless of case, among the entries that claim an address (verified or primary): an
+// unverified entry an upstream provider gave reserves nothing (migration UnverifiedUpstreamEmails).
 @Index('uq_user_emails_lower_email', { synchronize: false })
+// One entry per address and user.
+@Index('uq_user_emails_user_lower_email', { synchronize: false })
 export class UserEmail {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'pk_user_emails' })
   id!: string;

@@ -128,19 +128,32 @@ export class UpstreamIdentitiesService {
     user.lastLoginAt = now;
     await this.identities.save(identity);
     await users.update({ id: user.id }, { lastLoginAt: now });
+    const email = normalEmail(account.profile.email);
+    if (email !== null && account.profile.emailVerified) await this.adoptVerifiedEmail(user, email);
     return { kind: 'existing', user, identity };
   }
 
+  /**
+   * A new account. Only an address the provider calls verified is claimed: it becomes the
+   * primary email (refused when another account holds it: never linked by email alone). An
+   * unverified one is kept as a non-primary, unverified entry of user_emails, which reserves
+   * nothing, and the account's email stays '' (docs/upstreams.md, "Accounts").
+   */
   private async create(account: UpstreamAccount): Promise<SignInOutcome> {
-    const email = await this.usableEmail(account.profile);
-    if (email === null) return { kind: 'email_taken' };
+    const email = normalEmail(account.profile.email);
+    const verified = email !== null && account.profile.emailVerified;
+    if (verified && (await this.heldByAnother(this.dataSource.manager, email, null))) {
+      return { kind: 'email_taken' };
+    }
     const base = baseUsername(account.profile.username, account.providerId);
     for (let n = 0; n < USERNAME_ATTEMPTS; n += 1) {
       try {
         return await this.dataSource.transaction((manager) =>
-          this.insertUser(manager, account, candidateUsername(base, n), email),
+          this.insertUser(manager, account, candidateUsername(base, n), email, verified),
         );
       } catch (error) {
+        // Another account claimed the verified address since the check above.
+        if (claimsAddress(error)) return { kind: 'email_taken' };
         if (!isUniqueViolation(error, 'uq_users_lower_username')) throw error;
       }
     }
@@ -151,23 +164,23 @@ export class UpstreamIdentitiesService {
     manager: EntityManager,
     account: UpstreamAccount,
     username: string,
-    email: string,
+    email: string | null,
+    verified: boolean,
   ): Promise<SignInOutcome> {
     const now = this.clock.now();
-    const verified = email !== '' && account.profile.emailVerified;
     const user = await manager.getRepository(User).save({
       username,
-      email,
+      email: verified && email !== null ? email : '',
       nickname: (account.profile.username ?? '').slice(0, 64),
       avatar: account.profile.avatar ?? '',
       emailVerified: verified,
       passwordHash: null,
       lastLoginAt: now,
     });
-    if (email !== '') {
+    if (email !== null) {
       await manager
         .getRepository(UserEmail)
-        .save({ userId: user.id, email, verified, primary: true, visibility: 'public' });
+        .save({ userId: user.id, email, verified, primary: verified, visibility: 'public' });
     }
     const identity = await manager.getRepository(UpstreamIdentity).save({
       providerId: account.providerId,
@@ -180,23 +193,90 @@ export class UpstreamIdentitiesService {
   }
 
   /**
-   * The email a new account keeps: '' when the provider gave none or a malformed one. An email
-   * another account holds is refused (null) when the provider verified it (the person should sign in
-   * to that account and bind there), and simply dropped when unverified (it proves nothing).
+   * A bound provider now vouches for `email`: an entry of the account with that address
+   * becomes verified, and an account without a primary email takes it as its primary, unless
+   * another account holds it (then nothing changes). Other addresses are not added.
    */
-  private async usableEmail(profile: UpstreamProfileSnapshot): Promise<string | null> {
-    const email = (profile.email ?? '').trim().toLowerCase();
-    if (email === '' || email.length > 254 || !/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/.test(email)) {
-      return '';
+  private async adoptVerifiedEmail(user: User, email: string): Promise<void> {
+    if (user.emailVerified && user.email.toLowerCase() === email) return;
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        // The user's row is locked: two sign-ins of one account adopt an address once.
+        const rows = await manager.query<{ email: string }[]>(
+          'SELECT email FROM users WHERE id = $1 FOR UPDATE',
+          [user.id],
+        );
+        if (rows.length === 0) return;
+        const primary = rows[0].email.toLowerCase();
+        const entries = await manager.query<{ id: string; verified: boolean }[]>(
+          'SELECT id, verified FROM user_emails WHERE user_id = $1 AND lower(email) = $2',
+          [user.id, email],
+        );
+        const entry = entries[0];
+        const becomesPrimary = primary === '' || primary === email;
+        if (!becomesPrimary && (!entry || entry.verified)) return;
+        if (await this.heldByAnother(manager, email, user.id)) return;
+        if (entry) {
+          await manager.query(
+            'UPDATE user_emails SET verified = true, "primary" = "primary" OR $2 WHERE id = $1',
+            [entry.id, becomesPrimary],
+          );
+        } else if (becomesPrimary) {
+          await manager
+            .getRepository(UserEmail)
+            .save({ userId: user.id, email, verified: true, primary: true, visibility: 'public' });
+        }
+        if (becomesPrimary) {
+          await manager.getRepository(User).update({ id: user.id }, { email, emailVerified: true });
+          user.email = email;
+          user.emailVerified = true;
+        }
+      });
+    } catch (error) {
+      // Another account claimed the address at the same moment: it keeps it.
+      if (!claimsAddress(error)) throw error;
     }
-    const holders = await this.dataSource.query<unknown[]>(
-      `SELECT 1 FROM users WHERE lower(email) = $1
-       UNION ALL SELECT 1 FROM user_emails WHERE lower(email) = $1 LIMIT 1`,
-      [email],
-    );
-    if (holders.length === 0) return email;
-    return profile.emailVerified ? null : '';
   }
+
+  /**
+   * Whether an account other than `userId` holds the address: as its email, or as an entry of
+   * user_emails that reserves it (verified or primary; uq_user_emails_lower_email).
+   */
+  private async heldByAnother(
+    manager: EntityManager,
+    email: string,
+    userId: string | null,
+  ): Promise<boolean> {
+    const holders = await manager.query<unknown[]>(
+      `SELECT 1 FROM users WHERE lower(email) = $1 AND id <> coalesce($2::bigint, 0)
+       UNION ALL
+       SELECT 1 FROM user_emails
+        WHERE lower(email) = $1 AND (verified OR "primary") AND user_id <> coalesce($2::bigint, 0)
+       LIMIT 1`,
+      [email, userId],
+    );
+    return holders.length > 0;
+  }
+}
+
+/** A violation of a unique index that makes an address one account's. */
+function claimsAddress(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driver = error.driverError as { code?: string; constraint?: string } | undefined;
+  return (
+    driver?.code === '23505' &&
+    (driver.constraint === 'uq_users_lower_email' ||
+      driver.constraint === 'uq_user_emails_lower_email')
+  );
+}
+
+/** The address as kept (trimmed, lower-cased), or null when absent or malformed. */
+function normalEmail(value: string | null): string | null {
+  const email = (value ?? '').trim().toLowerCase();
+  if (email === '' || email.length > 254 || !/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/.test(email)) {
+    return null;
+  }
+  return email;
 }
 
 export function toUserinfoUpstream(

@@ -5,6 +5,7 @@ import {
   UpstreamProfile,
   UpstreamProvider,
 } from '../providers/upstream-provider';
+import { endpointProblem, isLoopbackUrl } from '../providers/endpoint-urls';
 import { checkCallbackError, stringField, UPSTREAM_TIMEOUT_MS } from './http';
 import type { KindClient } from './kind-client';
 
@@ -30,9 +31,30 @@ function openidClient(): Promise<OpenIdClient> {
   return library;
 }
 
-/** http:// issuers are accepted on loopback only (tests, local development). */
-function isLoopback(url: URL): boolean {
-  return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+/** The discovered endpoints the service calls or sends a browser to. */
+const DISCOVERED_ENDPOINTS = [
+  'authorization_endpoint',
+  'token_endpoint',
+  'userinfo_endpoint',
+  'jwks_uri',
+] as const;
+
+/**
+ * Every discovered endpoint must be https (or loopback), as the configured URLs must be
+ * (providers/endpoint-urls.ts). For an https issuer openid-client already refuses plain-http
+ * endpoints when it calls them (oauth4webapi's HTTPS-only check); a loopback issuer runs with
+ * allowInsecureRequests, so without this check its document could send codes to any http host.
+ */
+function checkDiscoveredEndpoints(providerId: string, metadata: Record<string, unknown>): void {
+  for (const name of DISCOVERED_ENDPOINTS) {
+    const value = metadata[name];
+    if (typeof value === 'string' && endpointProblem(value) !== null) {
+      throw new UpstreamError(
+        'unavailable',
+        `provider ${providerId}: the discovery document's ${name} is not an https URL (http:// only on loopback)`,
+      );
+    }
+  }
 }
 
 /**
@@ -158,12 +180,14 @@ export class OidcKind implements KindClient {
         client.ClientSecretPost(provider.clientSecret),
         {
           timeout: UPSTREAM_TIMEOUT_MS / 1000,
-          execute: isLoopback(issuerUrl) ? [client.allowInsecureRequests] : [],
+          // http:// issuers on loopback only (tests, local development).
+          execute: isLoopbackUrl(issuerUrl) ? [client.allowInsecureRequests] : [],
         },
       );
     } catch (error) {
       throw asUpstreamError(error, 'unavailable');
     }
+    checkDiscoveredEndpoints(provider.id, { ...config.serverMetadata() });
     config.timeout = UPSTREAM_TIMEOUT_MS / 1000;
     this.configurations.set(key, { at: this.now(), config });
     return config;

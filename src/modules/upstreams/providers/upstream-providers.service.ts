@@ -11,6 +11,7 @@ import { OAuth2Kind } from '../kinds/oauth2';
 import { OidcKind } from '../kinds/oidc';
 import { QqKind } from '../kinds/qq';
 import { WechatKind } from '../kinds/wechat';
+import { endpointProblem, insecureSetting, URL_SETTINGS } from './endpoint-urls';
 import { SecretBox } from './secret-box';
 import {
   isUpstreamKind,
@@ -157,11 +158,11 @@ export class UpstreamProvidersService {
     return record ? this.decrypted(record) : null;
   }
 
-  authorizationUrl(provider: UpstreamProvider, params: StartParams): Promise<string> {
+  async authorizationUrl(provider: UpstreamProvider, params: StartParams): Promise<string> {
     return this.kindOf(provider).authorizationUrl(provider, params);
   }
 
-  complete(
+  async complete(
     provider: UpstreamProvider,
     callbackQuery: Record<string, string>,
     params: StartParams,
@@ -170,6 +171,14 @@ export class UpstreamProvidersService {
   }
 
   private kindOf(provider: UpstreamProvider): KindClient {
+    // A row stored before add/update refused plain-http endpoints: not used until it is fixed.
+    const insecure = insecureSetting(provider.settings);
+    if (insecure) {
+      throw new UpstreamError(
+        'unavailable',
+        `provider ${provider.id}: ${insecure} is plain http on a host other than loopback; set an https URL with "upstream update"`,
+      );
+    }
     const kind = this.kinds[provider.kind];
     if (!kind) throw new UpstreamError('unavailable', `kind ${provider.kind} is not available`);
     return kind;
@@ -237,16 +246,6 @@ function checkCommon(input: { displayName: string; clientId: string; clientSecre
   }
 }
 
-const URL_SETTINGS = [
-  'issuer',
-  'authorizationUrl',
-  'tokenUrl',
-  'profileUrl',
-  'emailsUrl',
-  'openidUrl',
-  'baseUrl',
-] as const;
-
 /** Which settings each kind needs; the others have the real provider's endpoints as defaults. */
 const REQUIRED: Record<UpstreamKind, (typeof URL_SETTINGS)[number][]> = {
   oidc: ['issuer'],
@@ -266,16 +265,20 @@ function checkSettings(
   for (const name of URL_SETTINGS) {
     const value = settings[name];
     if (value === undefined) continue;
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      throw invalid(`${name} must be an absolute URL`);
+    switch (endpointProblem(value)) {
+      case 'not_url':
+        throw invalid(`${name} must be an absolute URL`);
+      case 'not_http':
+        throw invalid(`${name} must be an https URL`);
+      case 'insecure':
+        // The client secret, codes and tokens would cross the network in clear text.
+        throw new AppError(
+          ErrorCode.InsecureEndpoint,
+          `${name} must be an https URL: http:// is accepted only for loopback hosts (127.0.0.0/8, [::1], localhost)`,
+        );
+      case null:
+        out[name] = value;
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw invalid(`${name} must be an http(s) URL`);
-    }
-    out[name] = value;
   }
   for (const name of REQUIRED[kind]) {
     if (out[name] === undefined) throw invalid(`kind ${kind} needs ${name}`);
