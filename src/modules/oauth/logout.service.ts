@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Csrf } from './csrf';
 import { EndSessionService } from './end-session.service';
 import { PageError } from './oauth-error';
-import { cspSourceOf, SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
+import { cspSourceOf, type BrowserContext, type PageResult } from './page-result';
 import { messagePage } from './pages/html';
 import { logoutPage } from './pages/logout.page';
 import { SessionService } from './session.service';
 import type { Params } from './steps/params';
 
 /**
- * What the logout CSRF token is bound to besides the browser cookie. Request ids are 256-bit
+ * What the logout CSRF token is bound to besides the browser's cookies. Request ids are 256-bit
  * random values, so this constant can never be one of them: a login or consent token is never
  * a logout token, nor the reverse.
  */
@@ -54,7 +54,7 @@ export class LogoutService {
     if (body.csrf_token === undefined && END_SESSION_PARAMS.some((name) => name in body)) {
       return this.show(body, browser, 303);
     }
-    if (!this.csrf.verify(browser.csrfCookie, LOGOUT_PURPOSE, body.csrf_token)) {
+    if (!this.csrf.verify(browser, LOGOUT_PURPOSE, body.csrf_token)) {
       throw new PageError(
         403,
         'Form expired',
@@ -76,8 +76,7 @@ export class LogoutService {
   }
 
   private confirmation(browser: BrowserContext, redirectTo: string | undefined): PageResult {
-    const { browserValue, cookies } = this.csrf.browserValue(browser);
-    const token = this.csrf.tokenFor(browserValue, LOGOUT_PURPOSE);
+    const { token, cookies } = this.csrf.issue(browser, LOGOUT_PURPOSE);
     if (redirectTo === undefined) return { status: 200, html: logoutPage(token), cookies };
     return {
       status: 200,
@@ -95,7 +94,7 @@ export class LogoutService {
     status: 302 | 303,
   ): Promise<PageResult> {
     await this.sessions.destroy(browser.sessionCookie);
-    const cookies = [{ name: SESSION_COOKIE, value: '', maxAge: 0 }];
+    const cookies = [{ name: 'session' as const, value: '', maxAge: 0 }];
     if (redirectTo === undefined) {
       return { status: 200, html: messagePage('Signed out', 'You are signed out.'), cookies };
     }
