@@ -25,9 +25,11 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   await app.listen(config.port, config.host);
   // Instead of Nest's enableShutdownHooks, which would close everything with requests in flight.
-  exitGracefullyOnSignals(app, config.shutdownTimeoutMs, (line) =>
-    process.stderr.write(`${line}\n`),
-  );
+  exitGracefullyOnSignals(app, {
+    drainDelayMs: config.shutdownDrainDelayMs,
+    timeoutMs: config.shutdownTimeoutMs,
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   // The bound port (PORT=0 picks a free one).
   const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
   process.stderr.write(`Identity service listening on ${config.publicBaseUrl} (port ${port})\n`);

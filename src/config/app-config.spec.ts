@@ -77,4 +77,21 @@ describe('loadConfig', () => {
     );
     expect(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: '10' }).passwordHashCost).toBe(10);
   });
+
+  it('drains 5 s after SIGTERM in production and not at all elsewhere, unless set', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      SIGNING_KEYS_SECRET: 'y'.repeat(40),
+      PUBLIC_BASE_URL: 'https://id.example.com',
+    };
+    expect(loadConfig(production).shutdownDrainDelayMs).toBe(5000);
+    expect(loadConfig({}).shutdownDrainDelayMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test' }).shutdownDrainDelayMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '1500' }).shutdownDrainDelayMs).toBe(1500);
+    expect(loadConfig({ ...production, SHUTDOWN_DRAIN_DELAY_MS: '0' }).shutdownDrainDelayMs).toBe(
+      0,
+    );
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_DELAY_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_DELAY_MS/);
+  });
 });

@@ -5,6 +5,7 @@ import {
   DEV_SESSION_SECRET,
   DEV_SIGNING_KEYS_SECRET,
   EnvSchema,
+  PRODUCTION_DRAIN_DELAY_MS,
 } from './env.schema';
 
 export class ConfigError extends Error {
@@ -37,6 +38,7 @@ export class AppConfig {
   readonly databasePoolMax: number;
   readonly databaseConnectTimeoutMs: number;
   readonly databaseQueryTimeoutMs: number;
+  readonly shutdownDrainDelayMs: number;
   readonly shutdownTimeoutMs: number;
   readonly trustProxyHops: number;
   readonly accessTokenTtlSeconds: number;
@@ -73,6 +75,9 @@ export class AppConfig {
     this.databasePoolMax = env.DATABASE_POOL_MAX;
     this.databaseConnectTimeoutMs = env.DATABASE_CONNECT_TIMEOUT_MS;
     this.databaseQueryTimeoutMs = env.DATABASE_QUERY_TIMEOUT_MS;
+    this.shutdownDrainDelayMs =
+      env.SHUTDOWN_DRAIN_DELAY_MS ??
+      (env.NODE_ENV === 'production' ? PRODUCTION_DRAIN_DELAY_MS : 0);
     this.shutdownTimeoutMs = env.SHUTDOWN_TIMEOUT_MS;
     this.trustProxyHops = env.TRUST_PROXY_HOPS;
     this.accessTokenTtlSeconds = env.ACCESS_TOKEN_TTL_SECONDS;

@@ -14,6 +14,8 @@ import {
 /** Insecure development defaults; `loadConfig` refuses them when NODE_ENV=production. */
 export const DEV_SESSION_SECRET = 'dev-only-insecure-session-secret-change-me';
 export const DEV_SIGNING_KEYS_SECRET = 'dev-only-insecure-signing-keys-secret-change-me';
+/** SHUTDOWN_DRAIN_DELAY_MS when NODE_ENV=production and the variable is absent (docs/adr/0004). */
+export const PRODUCTION_DRAIN_DELAY_MS = 5000;
 /** scrypt N = 2^15, r = 8, p = 3: one of the OWASP Password Storage Cheat Sheet's settings. */
 export const DEFAULT_PASSWORD_HASH_COST = 15;
 
@@ -141,7 +143,18 @@ export class EnvSchema {
   @Min(100)
   DATABASE_QUERY_TIMEOUT_MS = 60000;
 
-  /** After SIGTERM, time left to requests in flight before the process exits anyway. */
+  /**
+   * After SIGTERM, how long the instance keeps serving while /health/ready answers 503, so the
+   * load balancer stops sending before the listener closes (docs/adr/0004). Absent: 5000 when
+   * NODE_ENV=production, else 0.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_DRAIN_DELAY_MS?: number;
+
+  /** After the drain delay, time left to requests in flight before the process exits anyway. */
   @Transform(toInt)
   @IsInt()
   @Min(0)

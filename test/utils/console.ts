@@ -1,11 +1,14 @@
 import type supertest from 'supertest';
 import { ConsoleSessions } from '../../src/modules/console/console-session';
 import type { SessionAuthMethod } from '../../src/modules/oauth/oauth-session.entity';
-import { SESSION_COOKIE } from '../../src/modules/oauth/page-result';
+import { cookieName } from '../../src/modules/oauth/page-result';
 import { SessionService } from '../../src/modules/oauth/session.service';
 import { createApiKey, createUser } from '../factories';
 import { relate } from './app-users';
 import type { TestApp } from './test-app';
+
+// The tests' service is http://: cookie names without the __Host- prefix.
+const SESSION_COOKIE = cookieName('session', false);
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 

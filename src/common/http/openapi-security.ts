@@ -37,7 +37,7 @@ export const SECURITY_SCHEMES = {
     in: 'cookie',
     name: 'idsvc_session',
     description:
-      'Browser session cookie set by signing in (HttpOnly, SameSite=Lax). Shared by the OAuth login pages and the console.',
+      'Browser session cookie set by signing in (HttpOnly, SameSite=Lax, Path=/). Shared by the OAuth login pages and the console. Named __Host-idsvc_session (and Secure) when the service is served over https.',
   },
   /** The console's CSRF header, required with the session on every state-changing request. */
   csrf: {

@@ -18,7 +18,7 @@ import { isJsonContentType } from '../../common/http/json-body';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
 import type { SessionAuthMethod } from '../oauth/oauth-session.entity';
-import { SESSION_COOKIE, setBrowserCookie } from '../oauth/page-result';
+import { browserCookieFlags, cookieName, setBrowserCookie } from '../oauth/page-result';
 import { SessionService, type CurrentSession } from '../oauth/session.service';
 import type { User } from '../users/user.entity';
 import type { ConsoleSessionView } from './session-view';
@@ -43,7 +43,8 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 type ConsoleRequest = Request & { consoleActor?: ConsoleActor };
 
 /**
- * Console sessions are the OAuth pages' sessions (cookie idsvc_session, table oauth_sessions):
+ * Console sessions are the OAuth pages' sessions (cookie idsvc_session, `__Host-idsvc_session`
+ * behind https; table oauth_sessions):
  * signing in at one signs in at the other. This adds what a JSON API in the browser needs:
  * the CSRF token bound to the session, the Origin check and the cookie on sign-in.
  */
@@ -69,7 +70,7 @@ export class ConsoleSessions {
     const created = await this.sessions.create(userId, method);
     setBrowserCookie(
       res,
-      { name: SESSION_COOKIE, value: created.cookieValue, maxAge: created.maxAgeSeconds },
+      { name: 'session', value: created.cookieValue, maxAge: created.maxAgeSeconds },
       this.secure,
     );
     const current = await this.sessions.current(created.cookieValue);
@@ -79,18 +80,13 @@ export class ConsoleSessions {
 
   /** Ends the request's session (the row is deleted, so the cookie is dead everywhere). */
   async signOut(req: Request, res: Response): Promise<void> {
-    await this.sessions.destroy(sessionCookieOf(req));
-    res.clearCookie(SESSION_COOKIE, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.secure,
-      path: '/',
-    });
+    await this.sessions.destroy(sessionCookieOf(req, this.secure));
+    res.clearCookie(cookieName('session', this.secure), browserCookieFlags(this.secure));
   }
 
   /** The actor of the request's live session, or null. */
   async actorOf(req: Request): Promise<ConsoleActor | null> {
-    const cookie = sessionCookieOf(req);
+    const cookie = sessionCookieOf(req, this.secure);
     const current = await this.sessions.current(cookie);
     if (!current || cookie === undefined) return null;
     return this.toActor(current, cookie, req.ip ?? req.socket.remoteAddress ?? '');
@@ -141,10 +137,11 @@ export function toSessionView(actor: ConsoleActor): ConsoleSessionView {
 }
 
 /** The session cookie's value, read from the header (the console does not need cookie-parser). */
-export function sessionCookieOf(req: Request): string | undefined {
+export function sessionCookieOf(req: Request, secure: boolean): string | undefined {
+  const name = cookieName('session', secure);
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+    if (at > 0 && part.slice(0, at).trim() === name) {
       const value = part.slice(at + 1).trim();
       return value === '' ? undefined : value;
     }

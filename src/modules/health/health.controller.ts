@@ -2,6 +2,7 @@ import { Controller, Get, HttpStatus, Res, ServiceUnavailableException } from '@
 import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { ShutdownState } from '../../common/http/shutdown-state';
 import { Public } from '../keys/auth.decorators';
 import { LimiterStore } from '../rate-limit/limiter-store';
 
@@ -13,6 +14,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly limiterStore: LimiterStore,
+    private readonly shutdown: ShutdownState,
   ) {}
 
   /** Liveness: the process answers. Checks nothing else, so a database outage never restarts it. */
@@ -26,10 +28,16 @@ export class HealthController {
    * `error.database.status = "down"` (terminus's body, kept rather than the generic 503 of the
    * global filter). Redis is reported but does not gate readiness: the limiter fails open
    * without it (docs/adr/0002), and pulling every instance out of the load balancer would turn
-   * a limiter outage into a full outage.
+   * a limiter outage into a full outage. From SIGTERM on, 503 with
+   * `error.shutdown.status = "down"` without asking the database: the balancer must stop sending
+   * before the listener closes (docs/adr/0004).
    */
   @Get('ready')
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthCheckResult> {
+    if (this.shutdown.shuttingDown) {
+      res.status(HttpStatus.SERVICE_UNAVAILABLE);
+      return SHUTTING_DOWN;
+    }
     const result = await this.checkDatabase();
     if (result.status !== 'ok') res.status(HttpStatus.SERVICE_UNAVAILABLE);
     const redisUp = await this.limiterStore.pingRedis();
@@ -53,3 +61,10 @@ export class HealthController {
     }
   }
 }
+
+const SHUTTING_DOWN: HealthCheckResult = {
+  status: 'error',
+  info: {},
+  error: { shutdown: { status: 'down' } },
+  details: { shutdown: { status: 'down' } },
+};

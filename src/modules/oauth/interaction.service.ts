@@ -8,7 +8,7 @@ import { Csrf } from './csrf';
 import { GrantService } from './grant.service';
 import { LoginService } from './login.service';
 import { OAuthError, PageError } from './oauth-error';
-import { cspSourceOf, SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
+import { cspSourceOf, type BrowserContext, type PageResult } from './page-result';
 import { consentPage } from './pages/consent.page';
 import { bindUpstreamPage } from './pages/bind-upstream.page';
 import { loginPage } from './pages/login.page';
@@ -63,7 +63,7 @@ export class InteractionService {
     const signedIn = { user: outcome.user, session: session.session };
     const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 303);
     const cookie = {
-      name: SESSION_COOKIE,
+      name: 'session' as const,
       value: session.cookieValue,
       maxAge: session.maxAgeSeconds,
     };
@@ -85,12 +85,12 @@ export class InteractionService {
     const providers = (await this.upstreamProviders.listEnabled()).filter((provider) =>
       required.includes(provider.id),
     );
-    const { browserValue, cookies } = this.csrf.browserValue(browser);
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
     const html = bindUpstreamPage({
       applicationName: application.name,
       username: user.username,
       requestId: pending.sealed,
-      csrfToken: this.csrf.tokenFor(browserValue, pending.id),
+      csrfToken: token,
       providers: providers.map((provider) => ({
         displayName: provider.displayName,
         action: `/api/auth/upstream/${encodeURIComponent(provider.id)}/bind`,
@@ -148,12 +148,12 @@ export class InteractionService {
     const application = await this.application(pending);
     // Never empty: a list that offers no provider keeps the password form (offeredSignIn).
     const offered = await this.offered(pending);
-    const { browserValue, cookies } = this.csrf.browserValue(browser);
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
     const request = encodeURIComponent(pending.sealed);
     const html = loginPage({
       applicationName: application.name,
       requestId: pending.sealed,
-      csrfToken: this.csrf.tokenFor(browserValue, pending.id),
+      csrfToken: token,
       passwordLogin: offered.password,
       providers: offered.providers.map((provider) => ({
         displayName: provider.displayName,
@@ -171,14 +171,14 @@ export class InteractionService {
     user: User,
     browser: BrowserContext,
   ): PageResult {
-    const { browserValue, cookies } = this.csrf.browserValue(browser);
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
     const html = consentPage({
       applicationName: application.name,
       logo: application.logo,
       username: user.username,
       scope: pending.request.scope,
       requestId: pending.sealed,
-      csrfToken: this.csrf.tokenFor(browserValue, pending.id),
+      csrfToken: token,
     });
     return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
   }
@@ -191,7 +191,7 @@ export class InteractionService {
   }
 
   private checkCsrf(browser: BrowserContext, pending: Pending, token: unknown): void {
-    if (!this.csrf.verify(browser.csrfCookie, pending.id, token)) {
+    if (!this.csrf.verify(browser, pending.id, token)) {
       throw new PageError(
         403,
         'Form expired',

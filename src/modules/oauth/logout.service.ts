@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Csrf } from './csrf';
 import { EndSessionService, type EndSessionRequest, type ReturnLink } from './end-session.service';
 import { PageError } from './oauth-error';
-import { cspSourceOf, SESSION_COOKIE, type BrowserContext, type PageResult } from './page-result';
+import { cspSourceOf, type BrowserContext, type CookieSpec, type PageResult } from './page-result';
 import { logoutPage, signedOutPage } from './pages/logout.page';
 import { SessionService } from './session.service';
 import type { Params } from './steps/params';
@@ -66,7 +66,7 @@ export class LogoutService {
     if (body.csrf_token === undefined && END_SESSION_PARAMS.some((name) => name in body)) {
       return this.show(body, browser, 303);
     }
-    if (!this.csrf.verify(browser.csrfCookie, LOGOUT_PURPOSE, body.csrf_token)) {
+    if (!this.csrf.verify(browser, LOGOUT_PURPOSE, body.csrf_token)) {
       throw new PageError(
         403,
         'Form expired',
@@ -90,8 +90,7 @@ export class LogoutService {
   }
 
   private confirmation(browser: BrowserContext, link: ReturnLink | undefined): PageResult {
-    const { browserValue, cookies } = this.csrf.browserValue(browser);
-    const token = this.csrf.tokenFor(browserValue, LOGOUT_PURPOSE);
+    const { token, cookies } = this.csrf.issue(browser, LOGOUT_PURPOSE);
     const sealed = link === undefined ? undefined : this.endSession.seal(link);
     return { status: 200, html: logoutPage(token, sealed), cookies };
   }
@@ -118,7 +117,7 @@ export class LogoutService {
   }
 }
 
-const CLEAR_SESSION = { name: SESSION_COOKIE, value: '', maxAge: 0 };
+const CLEAR_SESSION: CookieSpec = { name: 'session', value: '', maxAge: 0 };
 
 function returnLink(request: EndSessionRequest): ReturnLink | undefined {
   const { redirectTo, applicationName } = request;

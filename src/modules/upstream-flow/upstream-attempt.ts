@@ -21,7 +21,6 @@ export interface UpstreamAttempt {
   exp: number;
 }
 
-export const ATTEMPT_COOKIE = 'idsvc_upstream';
 /** Long enough to sign in at a provider (and pass its 2FA), short enough to be useless later. */
 export const ATTEMPT_TTL_SECONDS = 600;
 const MAX_SEALED_LENGTH = 8000;

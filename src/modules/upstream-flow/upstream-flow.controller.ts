@@ -3,8 +3,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
 import { PageExceptionFilter } from '../oauth/page-exception.filter';
-import { browserContext, sendPage, type PageResult } from '../oauth/page-result';
-import { ATTEMPT_COOKIE } from './upstream-attempt';
+import { browserContext, readCookie, sendPage, type PageResult } from '../oauth/page-result';
 import {
   BindRequiredUpstreamDocs,
   DirectUpstreamEntryDocs,
@@ -50,9 +49,7 @@ export class UpstreamFlowController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const cookies = (req.cookies ?? {}) as Record<string, unknown>;
-    const attempt =
-      typeof cookies[ATTEMPT_COOKIE] === 'string' ? cookies[ATTEMPT_COOKIE] : undefined;
+    const attempt = readCookie(req, 'upstream', this.secure);
     const browser = browserContext(req, this.secure);
     this.send(res, await this.flow.callback(providerId, req.query, attempt, browser));
   }

@@ -10,7 +10,7 @@ import { AuditLog } from '../audit/audit-log.service';
 import { AuthorizeService, requestGone } from '../oauth/authorize.service';
 import { Csrf } from '../oauth/csrf';
 import { PageError } from '../oauth/oauth-error';
-import { SESSION_COOKIE, type BrowserContext, type PageResult } from '../oauth/page-result';
+import type { BrowserContext, PageResult } from '../oauth/page-result';
 import {
   PendingAuthorizationsService,
   type Pending,
@@ -27,12 +27,7 @@ import {
 } from '../upstreams/providers/upstream-provider';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { authorizeQueryOf } from './direct-entry';
-import {
-  ATTEMPT_COOKIE,
-  ATTEMPT_TTL_SECONDS,
-  AttemptSealer,
-  type UpstreamAttempt,
-} from './upstream-attempt';
+import { ATTEMPT_TTL_SECONDS, AttemptSealer, type UpstreamAttempt } from './upstream-attempt';
 import { upstreamFailure } from './upstream-pages';
 
 /**
@@ -109,7 +104,7 @@ export class UpstreamFlowService {
   ): Promise<PageResult> {
     const pending = await this.pending.find(form.request);
     if (!pending) throw requestGone();
-    if (!this.csrf.verify(browser.csrfCookie, pending.id, form.csrf_token)) {
+    if (!this.csrf.verify(browser, pending.id, form.csrf_token)) {
       throw new PageError(403, 'Form expired', 'Go back, reload the page and try again.');
     }
     const user = await this.sessions.currentUser(browser.sessionCookie);
@@ -142,7 +137,7 @@ export class UpstreamFlowService {
       status: 302,
       location,
       cookies: [
-        { name: ATTEMPT_COOKIE, value: this.sealer.seal(attempt), maxAge: ATTEMPT_TTL_SECONDS },
+        { name: 'upstream', value: this.sealer.seal(attempt), maxAge: ATTEMPT_TTL_SECONDS },
       ],
     };
   }
@@ -239,7 +234,7 @@ export class UpstreamFlowService {
       details: { provider: provider.id, subject: profile.subject },
       ip: browser.ip,
     });
-    const clear = { name: ATTEMPT_COOKIE, value: '', maxAge: 0 };
+    const clear = { name: 'upstream' as const, value: '', maxAge: 0 };
     if (attempt.request === undefined) {
       return { status: 302, location: '/console/account', cookies: [clear] };
     }
@@ -263,8 +258,8 @@ export class UpstreamFlowService {
       ...next,
       cookies: [
         ...(next.cookies ?? []),
-        { name: SESSION_COOKIE, value: session.cookieValue, maxAge: session.maxAgeSeconds },
-        { name: ATTEMPT_COOKIE, value: '', maxAge: 0 },
+        { name: 'session' as const, value: session.cookieValue, maxAge: session.maxAgeSeconds },
+        { name: 'upstream', value: '', maxAge: 0 },
       ],
     };
   }
