@@ -49,6 +49,8 @@ export class AppConfig {
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
   readonly passwordHashCost: number;
+  readonly passwordHashConcurrency: number;
+  readonly passwordHashQueue: number;
 
   constructor(env: EnvSchema) {
     this.nodeEnv = env.NODE_ENV;
@@ -88,6 +90,8 @@ export class AppConfig {
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
     this.passwordHashCost = env.PASSWORD_HASH_COST;
+    this.passwordHashConcurrency = env.PASSWORD_HASH_CONCURRENCY;
+    this.passwordHashQueue = env.PASSWORD_HASH_QUEUE;
   }
 
   get isProduction(): boolean {

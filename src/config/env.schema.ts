@@ -219,6 +219,26 @@ export class EnvSchema {
   @Max(17)
   PASSWORD_HASH_COST = DEFAULT_PASSWORD_HASH_COST;
 
+  /**
+   * Password checks (scrypt) one instance runs at once: libuv's pool has 4 threads, shared with
+   * file and DNS work, and each check holds 32 MiB (docs/security.md, "Password sign-in").
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  PASSWORD_HASH_CONCURRENCY = 2;
+
+  /**
+   * Password checks that may wait for a place; past it a sign-in is answered at once with 503
+   * and Retry-After instead of queueing behind a burst. 0 = none wait.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10000)
+  PASSWORD_HASH_QUEUE = 32;
+
   /** Trust X-Forwarded-* from this many proxy hops (0 = none), for client addresses and https. */
   @Transform(toInt)
   @IsInt()

@@ -80,21 +80,30 @@ export function authorizeParams(options: FlowOptions): Record<string, string | u
   };
 }
 
-/** Follows /authorize to the login page and submits it; returns the response to the login POST. */
-export async function login(agent: Agent, options: FlowOptions) {
+/**
+ * Follows /authorize to the login page; returns its submission (username and password as in
+ * `options`), not yet sent, so that a test can send many at once.
+ */
+export async function openLogin(agent: Agent, options: FlowOptions) {
   const start = await agent.get(authorizePath(authorizeParams(options)));
   expectStatus(start, 302);
   const page = await agent.get(start.headers.location);
   expectStatus(page, 200);
-  return agent
-    .post('/oauth2/login')
-    .type('form')
-    .send({
-      request: hiddenInput(page.text, 'request'),
-      csrf_token: hiddenInput(page.text, 'csrf_token'),
-      username: options.username ?? 'alice',
-      password: options.password ?? PASSWORD,
-    });
+  return () =>
+    agent
+      .post('/oauth2/login')
+      .type('form')
+      .send({
+        request: hiddenInput(page.text, 'request'),
+        csrf_token: hiddenInput(page.text, 'csrf_token'),
+        username: options.username ?? 'alice',
+        password: options.password ?? PASSWORD,
+      });
+}
+
+/** Follows /authorize to the login page and submits it; returns the response to the login POST. */
+export async function login(agent: Agent, options: FlowOptions) {
+  return (await openLogin(agent, options))();
 }
 
 /** Login (if needed) and approve consent; returns the final redirect's query. */

@@ -70,7 +70,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const { status, body } = this.describe(exception, request);
     if (response.headersSent) return;
-    if (status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    // An error that names its own wait (`retry_after`) says it in the header too.
+    const retryAfter =
+      typeof body.retry_after === 'number'
+        ? body.retry_after
+        : status === 503
+          ? DATABASE_RETRY_AFTER_SECONDS
+          : undefined;
+    if (retryAfter !== undefined) response.setHeader('Retry-After', String(retryAfter));
     response.status(status).json(body);
   }
 

@@ -18,7 +18,10 @@ export class ErrorBody {
   @ApiPropertyOptional({ type: [String], description: 'insufficient_scope: the key has these' })
   granted_scopes?: string[];
 
-  @ApiPropertyOptional({ type: 'integer', description: 'rate_limited: seconds to wait' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    description: 'rate_limited, service_unavailable: seconds to wait (also the Retry-After header)',
+  })
   retry_after?: number;
 
   @ApiPropertyOptional({ type: [String], description: 'unknown_field: the offending names' })

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
-import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
+import { ApiErrorResponse, RETRY_AFTER } from '../../common/errors/error-body.openapi';
 import { ErrorCode } from '../../common/errors/error-code';
 import { LoginService } from '../oauth/login.service';
 import {
@@ -36,13 +36,22 @@ export class ConsoleSessionController {
   @ApiOperation({
     summary: 'Sign in with a username or email and a password',
     description:
-      'Sets the session cookie. Failed attempts are throttled like the OAuth login page (429).',
+      'Sets the session cookie. Failed attempts are throttled like the OAuth login page (429 with Retry-After); when too many password checks wait already, 503 with Retry-After at once.',
   })
   @ApiBody({ type: PasswordSignIn })
   @ApiOkResponse({ type: ConsoleSessionView })
   @ApiErrorResponse(400, 'invalid_body: login and password must be strings')
   @ApiErrorResponse(401, 'invalid_credentials: unknown account or wrong password (one answer)')
-  @ApiErrorResponse(429, 'rate_limited: too many failed sign-ins from this address')
+  @ApiErrorResponse(
+    429,
+    'rate_limited: too many failed sign-ins from this address (adds retry_after)',
+    RETRY_AFTER,
+  )
+  @ApiErrorResponse(
+    503,
+    'service_unavailable: too many password checks waiting (adds retry_after)',
+    RETRY_AFTER,
+  )
   async signIn(
     @Body() body: unknown,
     @Req() req: Request,
@@ -50,16 +59,24 @@ export class ConsoleSessionController {
   ): Promise<ConsoleSessionView> {
     const { login, password } = parseSignIn(body);
     const outcome = await this.login.authenticate(login, password, req.ip ?? '');
-    if (outcome.kind === 'throttled') {
-      throw new AppError(
-        ErrorCode.RateLimited,
-        'Too many failed sign-in attempts. Wait a few minutes and try again.',
-      );
+    switch (outcome.kind) {
+      case 'throttled':
+        throw new AppError(
+          ErrorCode.RateLimited,
+          'Too many failed sign-in attempts. Wait a few minutes and try again.',
+          { retry_after: outcome.retryAfterSeconds },
+        );
+      case 'busy':
+        throw new AppError(
+          ErrorCode.ServiceUnavailable,
+          'Too many sign-ins at this moment. Try again in a moment.',
+          { retry_after: outcome.retryAfterSeconds },
+        );
+      case 'failed':
+        throw new AppError(ErrorCode.InvalidCredentials, 'The username or password is incorrect');
+      case 'ok':
+        return this.sessions.signIn(res, outcome.user.id, 'password');
     }
-    if (outcome.kind === 'failed') {
-      throw new AppError(ErrorCode.InvalidCredentials, 'The username or password is incorrect');
-    }
-    return this.sessions.signIn(res, outcome.user.id, 'password');
   }
 
   @Get()

@@ -20,6 +20,14 @@ import { UpstreamProvidersService } from '../upstreams/providers/upstream-provid
 
 const LOGIN_FAILED = 'The username or password is incorrect.';
 const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
+const LOGIN_BUSY = 'Too many sign-ins at this moment. Try again in a moment.';
+
+/** The login page's answer to a sign-in that did not succeed (docs/oauth.md, login throttling). */
+const LOGIN_REFUSALS: Record<'failed' | 'throttled' | 'busy', [number, string]> = {
+  failed: [401, LOGIN_FAILED],
+  throttled: [429, LOGIN_THROTTLED],
+  busy: [503, LOGIN_BUSY],
+};
 
 /** The login and consent pages of a pending authorization. */
 @Injectable()
@@ -49,14 +57,11 @@ export class InteractionService {
     const password = typeof body.password === 'string' ? body.password : '';
     const outcome = await this.login.authenticate(username, password, browser.ip);
     if (outcome.kind !== 'ok') {
-      const throttled = outcome.kind === 'throttled';
-      return this.renderLogin(
-        pending,
-        browser,
-        throttled ? 429 : 401,
-        throttled ? LOGIN_THROTTLED : LOGIN_FAILED,
-        username,
-      );
+      const [status, message] = LOGIN_REFUSALS[outcome.kind];
+      const page = await this.renderLogin(pending, browser, status, message, username);
+      return outcome.kind === 'failed'
+        ? page
+        : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
     const session = await this.sessions.create(outcome.user.id, 'password');
     const application = await this.application(pending);

@@ -15,11 +15,14 @@ const BUCKET = 'login-failures';
 /** Counters outlive their window a little, as the rate limiter's do (fixed-window.ts). */
 const SKEW_ALLOWANCE_MS = 5_000;
 
-interface LoginBuckets {
+/** The failure slot one attempt holds while its password is checked. */
+export interface FailureSlot {
   accountAndAddress: string;
   address: string;
-  ttlMs: number;
 }
+
+export type SlotOutcome =
+  { kind: 'taken'; slot: FailureSlot } | { kind: 'throttled'; retryAfterSeconds: number };
 
 /**
  * Throttles password guessing without letting anyone lock an owner out: failures are limited
@@ -29,6 +32,10 @@ interface LoginBuckets {
  * limiter's fail-open policy (docs/adr/0002). The account is the name as typed (lower-cased),
  * so unknown accounts are throttled alike and the limit reveals nothing; it is hashed into the
  * key, so no user name is stored in Redis.
+ *
+ * Every attempt takes a failure slot with an atomic increment before its password is hashed and
+ * gives it back unless the password turns out wrong: of any number of simultaneous guesses, on
+ * one instance or several, at most the limit are ever evaluated.
  */
 @Injectable()
 export class LoginThrottle {
@@ -38,34 +45,43 @@ export class LoginThrottle {
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
-  async isBlocked(address: string, account: string): Promise<boolean> {
-    const buckets = this.buckets(address, account);
-    const [forPair, forAddress] = await Promise.all([
-      this.store.peek(buckets.accountAndAddress, BUCKET),
-      this.store.peek(buckets.address, BUCKET),
-    ]);
-    return (
-      forPair >= MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS || forAddress >= MAX_FAILURES_PER_ADDRESS
-    );
-  }
-
-  async recordFailure(address: string, account: string): Promise<void> {
-    const { accountAndAddress, address: forAddress, ttlMs } = this.buckets(address, account);
-    await Promise.all([
-      this.store.increment(accountAndAddress, ttlMs, BUCKET),
-      this.store.increment(forAddress, ttlMs, BUCKET),
-    ]);
-  }
-
-  private buckets(address: string, account: string): LoginBuckets {
+  /**
+   * Takes a slot in the pair's bucket, then in the address's. The address's bucket is only
+   * counted into once the pair's had room, so one account's burst cannot use up the address's
+   * budget for the others; a bucket that is full is given back at once.
+   */
+  async take(address: string, account: string): Promise<SlotOutcome> {
     const now = this.clock.now().getTime();
     const windowMs = LOGIN_WINDOW_SECONDS * 1000;
     const index = Math.floor(now / windowMs);
     const prefix = `${this.config.rateLimitKeyPrefix}login:${index}:`;
-    return {
+    const slot: FailureSlot = {
       accountAndAddress: `${prefix}account:${sha256Hex(account)}:ip:${address}`,
       address: `${prefix}ip:${address}`,
-      ttlMs: (index + 1) * windowMs - now + SKEW_ALLOWANCE_MS,
     };
+    const ttlMs = (index + 1) * windowMs - now + SKEW_ALLOWANCE_MS;
+    const throttled = {
+      kind: 'throttled',
+      retryAfterSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - now) / 1000)),
+    } as const;
+    const forPair = await this.store.increment(slot.accountAndAddress, ttlMs, BUCKET);
+    if (forPair > MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS) {
+      await this.store.decrement(slot.accountAndAddress, BUCKET);
+      return throttled;
+    }
+    const forAddress = await this.store.increment(slot.address, ttlMs, BUCKET);
+    if (forAddress > MAX_FAILURES_PER_ADDRESS) {
+      await this.giveBack(slot);
+      return throttled;
+    }
+    return { kind: 'taken', slot };
+  }
+
+  /** The attempt was not a failure (a correct password, or it was never evaluated). */
+  async giveBack(slot: FailureSlot): Promise<void> {
+    await Promise.all([
+      this.store.decrement(slot.accountAndAddress, BUCKET),
+      this.store.decrement(slot.address, BUCKET),
+    ]);
   }
 }

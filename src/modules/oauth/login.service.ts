@@ -6,10 +6,24 @@ import { AppConfig } from '../../config/app-config';
 import { hashPassword, verifyPassword } from '../users/password';
 import { User } from '../users/user.entity';
 import { LoginThrottle } from './login-throttle';
+import {
+  BUSY_RETRY_AFTER_SECONDS,
+  PasswordCheckQueue,
+  PasswordQueueFull,
+} from './password-check-queue';
 
-export type LoginOutcome = { kind: 'ok'; user: User } | { kind: 'failed' } | { kind: 'throttled' };
+export type LoginOutcome =
+  | { kind: 'ok'; user: User }
+  | { kind: 'failed' }
+  /** Too many failures from this address (for this account): 429 until the window ends. */
+  | { kind: 'throttled'; retryAfterSeconds: number }
+  /** The password check queue is full: 503, try again in a moment; nothing was counted. */
+  | { kind: 'busy'; retryAfterSeconds: number };
 
-/** Local-account sign-in: username or email plus password (scrypt, see users/password.ts). */
+/**
+ * Local-account sign-in: username or email plus password (scrypt, see users/password.ts). The
+ * one password check of both the OAuth login page and the console's POST /api/console/session.
+ */
 @Injectable()
 export class LoginService {
   private dummyHash?: Promise<string>;
@@ -17,25 +31,45 @@ export class LoginService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
     private readonly throttle: LoginThrottle,
+    private readonly queue: PasswordCheckQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Takes a failure slot first (atomic, so simultaneous guesses cannot pass the limit), then
+   * checks the password in the bounded queue; the slot is kept only when the password is wrong.
+   */
   async authenticate(identifier: string, password: string, address: string): Promise<LoginOutcome> {
     const account = identifier.trim().toLowerCase();
-    if (await this.throttle.isBlocked(address, account)) return { kind: 'throttled' };
-    const user = await this.findByIdentifier(identifier.trim());
-    // Unknown users and users without a password cost one hash too, so timing tells nothing.
-    const ok = user?.passwordHash
-      ? await verifyPassword(password, user.passwordHash)
-      : await this.burnHash(password);
-    if (!user || !ok) {
-      await this.throttle.recordFailure(address, account);
-      return { kind: 'failed' };
+    const taken = await this.throttle.take(address, account);
+    if (taken.kind === 'throttled') return taken;
+    let user: User | null;
+    try {
+      user = await this.check(identifier.trim(), password, address);
+    } catch (error) {
+      await this.throttle.giveBack(taken.slot);
+      if (error instanceof PasswordQueueFull) {
+        return { kind: 'busy', retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+      }
+      throw error;
     }
+    if (!user) return { kind: 'failed' };
+    await this.throttle.giveBack(taken.slot);
     user.lastLoginAt = this.clock.now();
     await this.users.update({ id: user.id }, { lastLoginAt: user.lastLoginAt });
     return { kind: 'ok', user };
+  }
+
+  /** The user when the password is theirs, else null; only the hash waits in the queue. */
+  private async check(identifier: string, password: string, address: string): Promise<User | null> {
+    const user = await this.findByIdentifier(identifier);
+    const stored = user?.passwordHash;
+    // Unknown users and users without a password cost one hash too, so timing tells nothing.
+    const ok = await this.queue.run(address, () =>
+      stored ? verifyPassword(password, stored) : this.burnHash(password),
+    );
+    return user && ok ? user : null;
   }
 
   /**

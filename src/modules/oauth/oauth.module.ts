@@ -19,6 +19,7 @@ import { InteractionService } from './interaction.service';
 import { IntrospectionService } from './introspection.service';
 import { LoginThrottle } from './login-throttle';
 import { LoginService } from './login.service';
+import { PasswordCheckQueue } from './password-check-queue';
 import { LogoutService } from './logout.service';
 import { MetadataController } from './metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
@@ -71,6 +72,7 @@ import { UserinfoService } from './userinfo.service';
     IntrospectionService,
     GrantService,
     LoginService,
+    PasswordCheckQueue,
     LoginThrottle,
     LogoutService,
     PendingAuthorizationsService,

@@ -15,6 +15,8 @@ export interface PageResult {
   cookies?: CookieSpec[];
   /** Extra origin the page's forms may lead to (CSP form-action, followed redirects included). */
   formTarget?: string;
+  /** Seconds for a Retry-After header (a 429 or 503 page). */
+  retryAfterSeconds?: number;
 }
 
 /** The browser side of a request: its cookies and address. */
@@ -95,6 +97,9 @@ export function sendPage(res: Response, result: PageResult, secure: boolean): vo
     `default-src 'none'; style-src 'self'; img-src https: data:; ` +
       `form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
+  if (result.retryAfterSeconds !== undefined) {
+    res.setHeader('Retry-After', String(result.retryAfterSeconds));
+  }
   for (const cookie of result.cookies ?? []) setBrowserCookie(res, cookie, secure);
   if (result.location !== undefined) {
     res.redirect(result.status, result.location);

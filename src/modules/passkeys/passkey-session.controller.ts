@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
+import type { Request, Response } from 'express';
+import { ApiErrorResponse, RETRY_AFTER } from '../../common/errors/error-body.openapi';
 import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../console/console-session';
 import { ConsoleSessionView } from '../console/session-view';
 import { PasskeyCeremonyStart, PasskeySignIn } from './passkey-view';
@@ -22,11 +22,17 @@ export class PasskeySessionController {
   @ConsoleSignIn()
   @ApiOperation({
     summary: 'Start a passkey sign-in',
-    description: 'Request options with no allowCredentials: the authenticator offers its passkeys.',
+    description:
+      'Request options with no allowCredentials: the authenticator offers its passkeys. Each call stores a challenge, so calls are limited per client address (429 with Retry-After past it, docs/security.md).',
   })
   @ApiOkResponse({ type: PasskeyCeremonyStart })
-  startPasskeySignIn(): Promise<PasskeyCeremonyStart> {
-    return this.passkeys.signInOptions();
+  @ApiErrorResponse(
+    429,
+    'rate_limited: too many sign-in starts from this address (adds retry_after)',
+    RETRY_AFTER,
+  )
+  startPasskeySignIn(@Req() req: Request): Promise<PasskeyCeremonyStart> {
+    return this.passkeys.signInOptions(req.ip ?? '');
   }
 
   @Post()

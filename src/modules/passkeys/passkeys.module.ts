@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { ConsoleModule } from '../console/console.module';
 import { KeysModule } from '../keys/keys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { AccountPasskeysController } from './account-passkeys.controller';
 import { ConfirmationTargets } from './confirmation-targets';
@@ -27,6 +28,7 @@ import { RelyingParty } from './relying-party';
     AuditModule,
     ConsoleModule,
     KeysModule,
+    RateLimitModule, // the per-address quota of anonymous sign-in starts
     UpstreamIdentitiesModule,
   ],
   controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],

@@ -13,6 +13,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AuditLog, type AuditRecord } from '../audit/audit-log.service';
 import type { ConsoleActor } from '../console/console-session';
+import { AddressQuota } from '../rate-limit/address-quota';
 import { PasskeyAssertions } from './passkey-assertions';
 import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS } from './passkey-ceremonies';
 import { PasskeyConfirmations } from './passkey-confirmations.service';
@@ -29,6 +30,11 @@ import { RelyingParty } from './relying-party';
 
 /** "Registering the first passkey needs a password sign-in within the last 5 minutes" (issue 10). */
 export const RECENT_SIGN_IN_MS = 5 * 60_000;
+/**
+ * Passkey sign-in starts (each a passkey_ceremonies row) allowed per client address per
+ * 15 minutes (docs/security.md, "Anonymous requests that keep state").
+ */
+export const SIGN_IN_STARTS_PER_ADDRESS = 60;
 const MAX_NAME_LENGTH = 64;
 const DEFAULT_NAME = 'Passkey';
 
@@ -62,6 +68,7 @@ export class PasskeysService {
     private readonly audit: AuditLog,
     private readonly rp: RelyingParty,
     private readonly clock: Clock,
+    private readonly quota: AddressQuota,
   ) {}
 
   async list(userId: string): Promise<PasskeyView[]> {
@@ -205,8 +212,19 @@ export class PasskeysService {
     });
   }
 
-  /** A discoverable-credential sign-in: no allowCredentials, the authenticator offers its own. */
-  async signInOptions(): Promise<PasskeyCeremonyStart> {
+  /**
+   * A discoverable-credential sign-in: no allowCredentials, the authenticator offers its own.
+   * Anyone may ask and each answer stores a challenge, so `address` gets a quota of them.
+   */
+  async signInOptions(address: string): Promise<PasskeyCeremonyStart> {
+    const wait = await this.quota.take('passkey-sign-in', address, SIGN_IN_STARTS_PER_ADDRESS);
+    if (wait !== null) {
+      throw new AppError(
+        ErrorCode.RateLimited,
+        'Too many passkey sign-ins started from this address. Wait a few minutes and try again.',
+        { retry_after: wait },
+      );
+    }
     const options = await generateAuthenticationOptions({
       rpID: this.rp.id,
       allowCredentials: [],

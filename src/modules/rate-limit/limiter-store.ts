@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 import { LocalCounters } from './local-counters';
 import { describeRedisUrl, REDIS_CLIENT, waitUntilReady } from './redis-client';
-import { defineRedisCounter } from './redis-counter';
+import { defineRedisCounter, type RedisCounter } from './redis-counter';
 import { RedisWatchdog } from './redis-watchdog';
 
 /** Where counters are kept right now; reported by the readiness endpoint. */
@@ -22,7 +22,7 @@ export type LimiterStorageMode = 'redis' | 'in-process' | 'in-process-fallback';
 export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimit');
   private readonly local = new LocalCounters();
-  private readonly incrementShared?: (key: string, ttlMs: number) => Promise<number>;
+  private readonly shared?: RedisCounter;
   private readonly watchdog?: RedisWatchdog;
   private redisHealthy = true;
   private shuttingDown = false;
@@ -32,7 +32,7 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
   ) {
     if (!redis) return;
-    this.incrementShared = defineRedisCounter(redis);
+    this.shared = defineRedisCounter(redis);
     this.watchdog = new RedisWatchdog(redis, config.redisStallMs, () =>
       this.markDown(`nothing received for ${config.redisStallMs} ms, connection dropped`),
     );
@@ -61,19 +61,35 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   }
 
   get mode(): LimiterStorageMode {
-    if (!this.incrementShared) return 'in-process';
+    if (!this.shared) return 'in-process';
     return this.redisHealthy && this.redis?.status === 'ready' ? 'redis' : 'in-process-fallback';
   }
 
   /** Counts one request in `bucket` and returns the count so far. */
   async increment(key: string, ttlMs: number, bucket: string): Promise<number> {
     const counterKey = `${key}:${bucket}`;
-    const incrementShared = this.incrementShared;
-    if (incrementShared) {
-      const count = await this.onRedis(() => incrementShared(counterKey, ttlMs));
+    const shared = this.shared;
+    if (shared) {
+      const count = await this.onRedis(() => shared.increment(counterKey, ttlMs));
       if (count !== undefined) return count;
     }
     return this.local.increment(counterKey, ttlMs);
+  }
+
+  /**
+   * Gives back one count of `bucket` (a slot taken with increment and then not used) and
+   * returns the count left; never below 0, and an expired counter stays gone. While Redis is
+   * unreachable it gives back in this process only: a slot taken on Redis just before it went
+   * away stays taken until its window ends (the safe direction for a limit).
+   */
+  async decrement(key: string, bucket: string): Promise<number> {
+    const counterKey = `${key}:${bucket}`;
+    const shared = this.shared;
+    if (shared) {
+      const count = await this.onRedis(() => shared.decrement(counterKey));
+      if (count !== undefined) return count;
+    }
+    return this.local.decrement(counterKey);
   }
 
   /** The current count of a bucket, without counting anything. */

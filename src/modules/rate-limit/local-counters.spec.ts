@@ -45,4 +45,30 @@ describe('LocalCounters', () => {
     expect(counters.size).toBe(0);
     expect(counters.increment('a', 1000)).toBe(1);
   });
+
+  it('gives back one hit: never below 0, never reviving or creating a counter', () => {
+    counters.increment('a', 1000);
+    counters.increment('a', 1000);
+    expect(counters.decrement('a')).toBe(1);
+    expect(counters.decrement('a')).toBe(0);
+    expect(counters.decrement('a')).toBe(0);
+    expect(counters.peek('a')).toBe(0);
+    expect(counters.increment('a', 1000)).toBe(1);
+    expect(counters.decrement('unknown')).toBe(0);
+    expect(counters.size).toBe(1);
+    now += 1000; // expired: nothing to give back, and it does not start over
+    expect(counters.decrement('a')).toBe(0);
+    expect(counters.increment('a', 1000)).toBe(1);
+  });
+
+  it('keeps the lifetime of a counter it gives back to', () => {
+    counters.increment('a', 1000);
+    counters.increment('a', 1000);
+    now += 500;
+    counters.decrement('a');
+    now += 499;
+    expect(counters.peek('a')).toBe(1);
+    now += 1;
+    expect(counters.peek('a')).toBe(0);
+  });
 });

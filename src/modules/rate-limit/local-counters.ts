@@ -33,6 +33,18 @@ export class LocalCounters {
     return 1;
   }
 
+  /**
+   * Takes back one hit on `key` (a slot reserved and then not used) and returns the count left.
+   * Never below 0, never creates a counter nor changes its lifetime: an expired or unknown key
+   * has nothing to give back.
+   */
+  decrement(key: string): number {
+    const current = this.counters.get(key);
+    if (!current || current.expiresAt <= this.now()) return 0;
+    current.count = Math.max(0, current.count - 1);
+    return current.count;
+  }
+
   /** The current count of `key`; 0 once it has expired. */
   peek(key: string): number {
     const current = this.counters.get(key);

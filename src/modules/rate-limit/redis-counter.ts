@@ -9,15 +9,37 @@ local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
+/**
+ * DECR only while the key exists and is above 0: a slot given back after its window expired
+ * must not leave a negative counter without an expiry. DECR keeps the key's PEXPIRE.
+ */
+const DECREMENT_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count <= 0 then return 0 end
+return redis.call('DECR', KEYS[1])`;
+
 type IncrementCommand = (key: string, ttlMs: number) => Promise<number>;
+type DecrementCommand = (key: string) => Promise<number>;
+
+export interface RedisCounter {
+  increment: IncrementCommand;
+  decrement: DecrementCommand;
+}
 
 /**
- * Registers the script on the limiter's connection (ioredis `defineCommand`: sent as EVALSHA,
- * loaded with EVAL only when the server answers NOSCRIPT) and returns the call. The keys are
+ * Registers the scripts on the limiter's connection (ioredis `defineCommand`: sent as EVALSHA,
+ * loaded with EVAL only when the server answers NOSCRIPT) and returns the calls. The keys are
  * this module's own layout: `<RATE_LIMIT_KEY_PREFIX>…:<bucket>`, a plain string counter.
  */
-export function defineRedisCounter(redis: Redis): IncrementCommand {
+export function defineRedisCounter(redis: Redis): RedisCounter {
   redis.defineCommand('rateLimitIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
-  const command = (redis as unknown as { rateLimitIncrement: IncrementCommand }).rateLimitIncrement;
-  return (key, ttlMs) => command.call(redis, key, Math.ceil(ttlMs));
+  redis.defineCommand('rateLimitDecrement', { numberOfKeys: 1, lua: DECREMENT_SCRIPT });
+  const commands = redis as unknown as {
+    rateLimitIncrement: IncrementCommand;
+    rateLimitDecrement: DecrementCommand;
+  };
+  return {
+    increment: (key, ttlMs) => commands.rateLimitIncrement.call(redis, key, Math.ceil(ttlMs)),
+    decrement: (key) => commands.rateLimitDecrement.call(redis, key),
+  };
 }

@@ -6,6 +6,7 @@ import { AuditModule } from '../audit/audit.module';
 import { ConsoleModule } from '../console/console.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PasskeysModule } from '../passkeys/passkeys.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { AccountUpstreamsController } from './account-upstreams.controller';
@@ -26,6 +27,7 @@ import { UpstreamFlowService } from './upstream-flow.service';
     PasskeysModule, // unbinding spends an upstream.unbind confirmation
     UpstreamProvidersModule,
     UpstreamIdentitiesModule,
+    RateLimitModule, // the per-address quota of callbacks
   ],
   controllers: [UpstreamFlowController, AccountUpstreamsController],
   providers: [UpstreamFlowService],

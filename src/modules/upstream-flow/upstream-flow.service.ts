@@ -15,9 +15,11 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../oauth/pending-authorizations.service';
+import { messagePage } from '../oauth/pages/html';
 import { SessionService } from '../oauth/session.service';
 import type { Params } from '../oauth/steps/params';
 import { allowsProvider } from '../oauth/steps/upstream-providers';
+import { AddressQuota } from '../rate-limit/address-quota';
 import type { User } from '../users/user.entity';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
 import {
@@ -29,6 +31,13 @@ import { UpstreamProvidersService } from '../upstreams/providers/upstream-provid
 import { authorizeQueryOf } from './direct-entry';
 import { ATTEMPT_TTL_SECONDS, AttemptSealer, type UpstreamAttempt } from './upstream-attempt';
 import { upstreamFailure } from './upstream-pages';
+
+/**
+ * Upstream callbacks that record a spent state (one oauth_spent_authorization_requests row
+ * each) allowed per client address per 15 minutes (docs/security.md, "Anonymous requests that
+ * keep state"); the start writes nothing (its attempt travels sealed in a cookie).
+ */
+export const CALLBACKS_PER_ADDRESS = 60;
 
 /**
  * Sign-in through an upstream provider (issue 11 item 2): start sends the browser to the
@@ -53,6 +62,7 @@ export class UpstreamFlowService {
     private readonly clock: Clock,
     private readonly audit: AuditLog,
     private readonly csrf: Csrf,
+    private readonly quota: AddressQuota,
   ) {
     this.sealer = new AttemptSealer(config.sessionSecret);
   }
@@ -176,6 +186,8 @@ export class UpstreamFlowService {
     const attempt = this.openAttempt(providerId, attemptCookie);
     const answered = typeof query.state === 'string' ? query.state : '';
     if (!sameSecret(answered, attempt.state)) throw upstreamFailure('invalid_state');
+    const wait = await this.quota.take('upstream-callback', browser.ip, CALLBACKS_PER_ADDRESS);
+    if (wait !== null) return tooManyCallbacks(wait);
     if (!(await this.spend(attempt))) throw upstreamFailure('replayed');
     if (attempt.purpose === 'bind') return this.finishBind(attempt, query, browser);
     const pending = await this.pending.find(attempt.request);
@@ -321,6 +333,18 @@ export class UpstreamFlowService {
       throw upstreamFailure(error.reason);
     }
   }
+}
+
+/** 429 page: the attempt stays in its cookie, so the same answer may be retried later. */
+function tooManyCallbacks(retryAfterSeconds: number): PageResult {
+  return {
+    status: 429,
+    html: messagePage(
+      'Too many sign-ins',
+      'Too many sign-ins from this address. Wait a few minutes and try again.',
+    ),
+    retryAfterSeconds,
+  };
 }
 
 function random(): string {
