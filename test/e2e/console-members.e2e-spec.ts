@@ -1,3 +1,4 @@
+import { ConsoleMembers } from '../../src/modules/console/console-members.service';
 import { createApiKey, createUser } from '../factories';
 import { bearer, relate } from '../utils/app-users';
 import {
@@ -317,6 +318,27 @@ describe('console members: console roles apart from groups', () => {
         .set(CONFIRMATION_HEADER, token);
       expect([res.status, res.body.error]).toEqual([403, 'passkey_confirmation_required']);
       expect(await roleOf(w.viewer)).toBe('admin');
+    });
+
+    it('applies a checked change only if the role is still the one checked (409 otherwise)', async () => {
+      const members = t.app.get(ConsoleMembers);
+      const stale = (
+        kind: 'grant' | 'revoke',
+        previous: 'admin' | 'viewer' | null,
+        role: 'admin' | 'viewer',
+      ) =>
+        t.dataSource.transaction((manager) =>
+          members.apply(
+            manager,
+            { kind, applicationId: w.applicationId, targetUserId: w.viewer.userId, previous, role },
+            w.owner.userId,
+          ),
+        );
+      // The viewer was planned as having no role, as an admin, or withdrawn as an admin.
+      await expect(stale('grant', null, 'admin')).rejects.toMatchObject({ code: 'conflict' });
+      await expect(stale('grant', 'admin', 'viewer')).rejects.toMatchObject({ code: 'conflict' });
+      await expect(stale('revoke', 'admin', 'admin')).rejects.toMatchObject({ code: 'conflict' });
+      expect(await roleOf(w.viewer)).toBe('viewer');
     });
 
     it('a user without a role: 404 not_found', async () => {

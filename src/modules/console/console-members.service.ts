@@ -127,23 +127,31 @@ export class ConsoleMembers {
   async apply(manager: EntityManager, change: PlannedRoleChange, grantedBy: string): Promise<void> {
     const { applicationId, targetUserId, previous, role } = change;
     const now = this.clock.now();
+    // Each statement is wrapped in a SELECT so that every driver answers the rows themselves
+    // (an UPDATE or DELETE through node-postgres answers [rows, count]).
     let rows: unknown[];
     if (change.kind === 'revoke') {
       rows = await manager.query<unknown[]>(
-        `DELETE FROM console_members WHERE application_id = $1 AND user_id = $2 AND role = $3
-         RETURNING user_id`,
+        `WITH gone AS (
+           DELETE FROM console_members WHERE application_id = $1 AND user_id = $2 AND role = $3
+           RETURNING user_id)
+         SELECT user_id FROM gone`,
         [applicationId, targetUserId, role],
       );
     } else if (previous === null) {
       rows = await manager.query<unknown[]>(
-        `INSERT INTO console_members (application_id, user_id, role, granted_by, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING user_id`,
+        `WITH added AS (
+           INSERT INTO console_members (application_id, user_id, role, granted_by, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING RETURNING user_id)
+         SELECT user_id FROM added`,
         [applicationId, targetUserId, role, grantedBy, now],
       );
     } else {
       rows = await manager.query<unknown[]>(
-        `UPDATE console_members SET role = $3, granted_by = $4, updated_at = $5
-          WHERE application_id = $1 AND user_id = $2 AND role = $6 RETURNING user_id`,
+        `WITH changed AS (
+           UPDATE console_members SET role = $3, granted_by = $4, updated_at = $5
+            WHERE application_id = $1 AND user_id = $2 AND role = $6 RETURNING user_id)
+         SELECT user_id FROM changed`,
         [applicationId, targetUserId, role, grantedBy, now, previous],
       );
     }
