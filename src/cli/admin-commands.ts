@@ -5,6 +5,7 @@ import { rfc3339 } from '../common/http/timestamps';
 import type { ClientAuthMethod } from '../modules/applications/application.entity';
 import { ApplicationsService } from '../modules/applications/applications.service';
 import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
+import { PasskeyRecovery } from '../modules/passkeys/passkey-recovery';
 import type { SigningKeyView } from '../modules/signing-keys/signing-key-view';
 import { SigningKeysService } from '../modules/signing-keys/signing-keys.service';
 import { SeedService } from '../modules/users/seed.service';
@@ -26,6 +27,7 @@ export class AdminCommands {
     private readonly seeder: SeedService,
     private readonly upstreams: UpstreamProvidersService,
     private readonly signingKeys: SigningKeysService,
+    private readonly passkeyRecovery: PasskeyRecovery,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -108,6 +110,12 @@ export class AdminCommands {
   }): Promise<object> {
     const user = await this.users.create(input);
     return { id: Number(user.id), username: user.username };
+  }
+
+  /** Recovery of an account that lost every passkey; audited without an actor (via cli). */
+  async userPasskeysRemove(user: string): Promise<object> {
+    const { userId, username, removed } = await this.passkeyRecovery.removeAll(user);
+    return { userId: Number(userId), username, removed: removed.length, passkeys: removed };
   }
 
   async upstreamAdd(input: ProviderInput): Promise<object> {

@@ -24,6 +24,9 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
   key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
   key list --app ID
   user create --username U --email E [--password P] [--email-verified] [--nickname N]
+  user passkeys remove --user ID|USERNAME  remove every passkey of an account that lost them
+                                           (audited; the next passkey needs a fresh password
+                                           sign-in; an all-digit value is an id)
   upstream add ID --kind K --name N --client-id C --client-secret S [kind settings]
   upstream update ID [--name N] [--client-id C] [--client-secret S] [--enable|--disable]
                   [kind settings]
@@ -62,6 +65,7 @@ const OPTIONS = {
   'email-verified': { type: 'boolean' },
   nickname: { type: 'string' },
   users: { type: 'string' },
+  user: { type: 'string' },
   days: { type: 'string' },
   kind: { type: 'string' },
   'client-id': { type: 'string' },
@@ -89,7 +93,7 @@ type Values = ReturnType<
 
 function required(
   values: Values,
-  name: 'name' | 'app' | 'username' | 'email' | 'kind' | 'client-id' | 'client-secret',
+  name: 'name' | 'app' | 'username' | 'email' | 'kind' | 'client-id' | 'client-secret' | 'user',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
@@ -208,6 +212,11 @@ function plan(words: string[], values: Values): Action {
         nickname: values.nickname,
       };
       return (c) => c.userCreate(input);
+    }
+    case 'user passkeys': {
+      if (arg !== 'remove') throw new UsageError('usage: user passkeys remove --user ID|USERNAME');
+      const user = required(values, 'user');
+      return (c) => c.userPasskeysRemove(user);
     }
     case 'upstream add': {
       const input = {

@@ -1,5 +1,6 @@
 import { Application } from '../modules/applications/application.entity';
 import { AuditLogEntry } from '../modules/audit/audit-log.entity';
+import { ConsoleMember } from '../modules/console/console-member.entity';
 import { AuthEvent } from '../modules/events/event.entity';
 import { ApiKey } from '../modules/keys/api-key.entity';
 import { OAuthCode } from '../modules/oauth/oauth-code.entity';
@@ -35,4 +36,5 @@ export const ENTITIES = [
   UpstreamIdentity,
   UpstreamProviderRecord,
   SigningKey,
+  ConsoleMember,
 ];

@@ -4,7 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../../src/cli/run-command';
-import { adminCommands } from '../factories';
+import { adminCommands, createUser } from '../factories';
+import { consoleSession } from '../utils/console';
+import { beginConfirmation, newAuthenticator, registerPasskey } from '../utils/passkeys';
 import { childEnv, runCli, spawnTs } from '../utils/cli';
 import { createTestApp, TestApp } from '../utils/test-app';
 
@@ -201,6 +203,60 @@ describe('admin CLI commands (--json output)', () => {
       "SELECT count(*)::int AS n FROM users WHERE username = 'dave'",
     );
     expect(rows[0].n).toBe(1);
+  });
+
+  it('removes the passkeys of an account that lost them, audited without an actor', async () => {
+    const alice = await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
+    const bob = await createUser(t.app, { username: 'bob', email: 'bob@example.org' });
+    const console = await consoleSession(t, alice.id);
+    const first = await registerPasskey(console, newAuthenticator(), { name: 'Lost phone' });
+    const bobs = await registerPasskey(await consoleSession(t, bob.id), newAuthenticator());
+    // A confirmation started with the lost passkey does not outlive it.
+    await beginConfirmation(console, { action: 'passkey.register' });
+
+    const res = await cli('user', 'passkeys', 'remove', '--user', 'ALICE', '--json');
+    expect(res.exitCode).toBe(0);
+    expect(onlyJson(res.stdout)).toEqual({
+      userId: Number(alice.id),
+      username: 'alice',
+      removed: 1,
+      passkeys: [{ id: first.id, name: 'Lost phone' }],
+    });
+    const left = await t.dataSource.query<{ id: string; user_id: string }[]>(
+      'SELECT id, user_id::text FROM passkey_credentials',
+    );
+    expect(left).toEqual([{ id: bobs.id, user_id: bob.id }]);
+    const ceremonies = await t.dataSource.query<unknown[]>(
+      'SELECT 1 FROM passkey_ceremonies WHERE user_id = $1',
+      [alice.id],
+    );
+    expect(ceremonies).toEqual([]);
+    const audit = await t.dataSource.query<Record<string, unknown>[]>(
+      'SELECT application_id, actor_user_id, action, target, details, ip FROM audit_log WHERE action = $1',
+      ['passkey.remove_all'],
+    );
+    expect(audit).toEqual([
+      {
+        application_id: null,
+        actor_user_id: null,
+        action: 'passkey.remove_all',
+        target: `user:${alice.id}`,
+        details: { via: 'cli', removed: 1, passkeyIds: [first.id] },
+        ip: '',
+      },
+    ]);
+    // The next passkey is a first one again: a fresh password sign-in registers it.
+    await console.request('post', '/api/console/account/passkeys/options').send({}).expect(200);
+
+    const byId = await cli('user', 'passkeys', 'remove', '--user', bob.id);
+    expect([byId.exitCode, byId.stdout]).toEqual([0, expect.stringContaining('removed: 1')]);
+    const unknown = await cli('user', 'passkeys', 'remove', '--user', 'nobody', '--json');
+    expect([unknown.exitCode, onlyJson(unknown.stdout).error]).toEqual([1, 'not_found']);
+    const usage = await cli('user', 'passkeys', 'remove', '--json');
+    expect([usage.exitCode, onlyJson(usage.stdout)]).toEqual([
+      2,
+      { error: 'usage', message: '--user is required' },
+    ]);
   });
 
   it('reports failures as one JSON object and a non-zero exit', async () => {

@@ -317,54 +317,40 @@ describe('console applications', () => {
     expect(rows[1].actor_user_id).toBe(w.owner.userId);
   });
 
-  describe('the owner rule', () => {
+  describe("the owner's relation is data like anyone's", () => {
     const ownerPath = () => appPath(`/users/${w.owner.userId}`);
 
-    it('keeps the owner admin and enabled through the console (409, nothing changed)', async () => {
-      for (const body of [
-        { group: 't0' },
-        { group: 'viewer' },
-        { enabled: false },
-        { group: 'admin', enabled: false },
-      ]) {
-        const res = await w.admin.request('patch', ownerPath()).send(body);
-        expect([res.status, (res.body as { error: string }).error]).toEqual([409, 'conflict']);
-      }
-      const owner = await w.admin.request('get', ownerPath()).expect(200);
-      expect(owner.body).toMatchObject({ group: 'admin', enabled: true });
-      // Still allowed: setting what it already is.
-      await w.admin
-        .request('patch', ownerPath())
-        .send({ group: 'admin', enabled: true })
-        .expect(200);
-      // Other admins can be demoted.
+    it("an admin may change the owner's group and disable it in the console; the owner stays owner", async () => {
+      const res = await w.admin.request('patch', ownerPath()).send({ group: 't0', enabled: false });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ group: 't0', enabled: false });
+      const detail = await w.owner.request('get', appPath()).expect(200);
+      expect(detail.body).toMatchObject({ role: 'owner' });
+      // And a group below viewer for an admin does not take their console role either.
       await w.owner
         .request('patch', appPath(`/users/${w.admin.userId}`))
         .send({ group: 't1' })
         .expect(200);
-      await w.admin.request('get', appPath()).expect(404);
+      expect((await w.admin.request('get', appPath()).expect(200)).body).toMatchObject({
+        role: 'admin',
+      });
     });
 
-    it('keeps the owner admin and enabled through the application API too', async () => {
+    it("an API key sets the owner's group and enabled as the spec says; the owner stays owner", async () => {
       const { plaintext } = await createApiKey(t.app, w.applicationId, [
         'user:write',
         'group:write',
       ]);
-      for (const body of [{ group: 't0' }, { enabled: false }]) {
-        const res = await t
-          .http()
-          .patch(`/api/v1/app/users/${w.owner.userId}`)
-          .set(...bearer(plaintext))
-          .send(body);
-        expect([res.status, (res.body as { error: string }).error]).toEqual([409, 'conflict']);
-      }
       const res = await t
         .http()
-        .patch(`/api/v1/app/users/${w.admin.userId}`)
+        .patch(`/api/v1/app/users/${w.owner.userId}`)
         .set(...bearer(plaintext))
-        .send({ enabled: false });
+        .send({ group: 't0', enabled: false });
       expect(res.status).toBe(200);
-      await w.owner.request('get', appPath()).expect(200);
+      expect(res.body).toMatchObject({ group: 't0', enabled: false });
+      expect((await w.owner.request('get', appPath()).expect(200)).body).toMatchObject({
+        role: 'owner',
+      });
     });
   });
 });

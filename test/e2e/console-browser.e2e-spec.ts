@@ -306,6 +306,21 @@ describe('Console in Chromium', () => {
     );
     expect(await page.locator('#client-secret-value').textContent()).toMatch(/^\S{20,}$/);
 
+    // Console access: give a user of the application the admin role, then take it back.
+    await page.getByRole('link', { name: 'Members' }).click();
+    await page.locator('#members-table tbody tr', { hasText: 'alice' }).waitFor();
+    await page.getByLabel('Username or email').fill('carol@example.org');
+    await page.getByLabel('Role').selectOption('admin');
+    const carolRow = page.locator('#members-table tbody tr', { hasText: 'carol' });
+    await confirmWithPasskey(page, page.getByRole('button', { name: 'Give access' }), carolRow);
+    await expect(carolRow.locator('td:nth-child(2)').textContent()).resolves.toBe('Admin');
+    await confirmWithPasskey(
+      page,
+      carolRow.getByRole('button', { name: 'Remove access' }),
+      page.locator('#members-status', { hasText: 'carol has no console access' }),
+    );
+    await expect(t.dataSource.query('SELECT * FROM console_members')).resolves.toEqual([]);
+
     await page.goto(`${base}/console/account`);
     const passkeyRow = page.locator('#passkeys-table tbody tr', { hasText: 'Work laptop' });
     await passkeyRow.getByRole('button', { name: 'Rename' }).click();

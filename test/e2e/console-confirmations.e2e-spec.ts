@@ -3,7 +3,7 @@ import type { ConfirmationAction } from '../../src/modules/passkeys/passkey-conf
 import { PurgeService } from '../../src/modules/maintenance/purge.service';
 import { createApiKey, createApplication, createUser } from '../factories';
 import { relate } from '../utils/app-users';
-import { consoleSession, type ConsoleClient } from '../utils/console';
+import { consoleSession, grantConsoleRole, type ConsoleClient } from '../utils/console';
 import {
   beginConfirmation,
   CONFIRMATION_HEADER,
@@ -61,6 +61,8 @@ describe('Console passkey confirmations', () => {
     const appB = await ownedApplication(ownerUser.id, 'B');
     await relate(t, appA, adminUser.id, { group: 'admin' });
     await relate(t, appB, adminUser.id, { group: 'admin' });
+    await grantConsoleRole(t, appA, adminUser.id, 'admin');
+    await grantConsoleRole(t, appB, adminUser.id, 'admin');
     const key1 = (await createApiKey(t.app, appA, ['user:read'], 'one')).apiKey.id;
     const key2 = (await createApiKey(t.app, appA, ['user:read'], 'two')).apiKey.id;
     const key3 = (await createApiKey(t.app, appB, ['user:read'], 'three')).apiKey.id;
@@ -105,6 +107,7 @@ describe('Console passkey confirmations', () => {
       const w = await world();
       const bare = await consoleSession(t, (await createUser(t.app)).id);
       await relate(t, w.appA, bare.userId, { group: 'admin' });
+      await grantConsoleRole(t, w.appA, bare.userId, 'admin');
       const res = await bare
         .request('post', '/api/console/confirmations')
         .send({ action: 'key.create', applicationId: w.appA })
@@ -135,6 +138,7 @@ describe('Console passkey confirmations', () => {
       const w = await world();
       const viewer = await consoleSession(t, (await createUser(t.app)).id);
       await relate(t, w.appA, viewer.userId, { group: 'viewer' });
+      await grantConsoleRole(t, w.appA, viewer.userId, 'viewer');
       await registerPasskey(viewer, newAuthenticator());
       const begin = (client: ConsoleClient, body: ConfirmationRequestBody, status: number) =>
         client.request('post', '/api/console/confirmations').send(body).expect(status);

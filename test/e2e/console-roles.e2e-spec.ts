@@ -26,7 +26,7 @@ interface Outcome {
 }
 
 interface RouteCase {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The Express route pattern, as listRoutes reports it. */
   pattern: string;
   needs: Needs;
@@ -126,6 +126,21 @@ const ROUTES: RouteCase[] = [
   },
   // Audit log
   { method: 'GET', pattern: `${APP}/audit-log`, needs: 'admin', allowed: { status: 200 } },
+  // Console access (members): :userId is the t3 member, who has no console role.
+  { method: 'GET', pattern: `${APP}/members`, needs: 'admin', allowed: { status: 200 } },
+  {
+    method: 'PUT',
+    pattern: `${APP}/members/:userId`,
+    needs: 'admin',
+    allowed: CONFIRMATION_MISSING,
+    body: () => ({ role: 'viewer' }),
+  },
+  {
+    method: 'DELETE',
+    pattern: `${APP}/members/:userId`,
+    needs: 'admin',
+    allowed: { status: 404, error: 'not_found' },
+  },
   // Passkey confirmations (src/modules/passkeys): the role the action needs, on the body's target.
   {
     method: 'POST',
@@ -256,7 +271,7 @@ describe('console roles: every route, every caller', () => {
 
   function send(route: RouteCase, caller: Caller) {
     const path = concrete(route.pattern, w);
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete';
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const client: ConsoleClient | undefined = caller === 'signedOut' ? undefined : w[caller];
     const req = client ? client.request(method, path) : t.http()[method](path);
     return route.body ? req.send(route.body(w) as object) : req;
@@ -295,6 +310,7 @@ describe('console roles: every route, every caller', () => {
       'passkey_credentials',
       'passkey_ceremonies',
       'passkey_confirmations',
+      'console_members',
     ];
     /** Every row of the tables a console route writes, as one digest per table. */
     const snapshot = async (): Promise<Record<string, string>> => {
@@ -314,7 +330,7 @@ describe('console roles: every route, every caller', () => {
       async (_name, route) => {
         const before = await snapshot();
         const path = concrete(route.pattern, w);
-        const method = route.method.toLowerCase() as 'post' | 'patch' | 'delete';
+        const method = route.method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete';
         const ownerCookieOnly = () => t.http()[method](path).set('Cookie', w.owner.cookie);
         const attempts = [
           ownerCookieOnly(),
@@ -335,7 +351,7 @@ describe('console roles: every route, every caller', () => {
     it('refuses other body types than JSON with 415 on every state-changing route', async () => {
       for (const route of changing) {
         const path = concrete(route.pattern, w);
-        const method = route.method.toLowerCase() as 'post' | 'patch' | 'delete';
+        const method = route.method.toLowerCase() as 'post' | 'put' | 'patch' | 'delete';
         const res = await w.owner.request(method, path).type('form').send({ name: 'x' });
         expect([route.pattern, res.status]).toEqual([route.pattern, 415]);
       }
@@ -370,7 +386,7 @@ describe('console roles: every route, every caller', () => {
     expect(await list(w.stranger)).toEqual([{ id: w.otherApplicationId, role: 'owner' }]);
   });
 
-  it('loses the role with a disabled relation or a group below viewer', async () => {
+  it('keeps the role whatever the relation says: a disabled relation, a group below viewer', async () => {
     await t.dataSource.query(
       `UPDATE app_users SET enabled = false WHERE application_id = $1 AND user_id = $2`,
       [w.applicationId, w.admin.userId],
@@ -379,6 +395,19 @@ describe('console roles: every route, every caller', () => {
       `UPDATE app_users SET "group" = 't5' WHERE application_id = $1 AND user_id = $2`,
       [w.applicationId, w.viewer.userId],
     );
+    const roleOf = async (client: ConsoleClient) =>
+      (
+        (await client.request('get', `/api/console/applications/${w.applicationId}`).expect(200))
+          .body as { role: string }
+      ).role;
+    expect(await roleOf(w.admin)).toBe('admin');
+    expect(await roleOf(w.viewer)).toBe('viewer');
+  });
+
+  it('loses the role only with its console_members row', async () => {
+    await t.dataSource.query(`DELETE FROM console_members WHERE application_id = $1`, [
+      w.applicationId,
+    ]);
     for (const client of [w.admin, w.viewer]) {
       const res = await client.request('get', `/api/console/applications/${w.applicationId}`);
       expect(res.status).toBe(404);

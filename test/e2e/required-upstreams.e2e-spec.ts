@@ -1,6 +1,6 @@
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { relate } from '../utils/app-users';
-import { consoleSession } from '../utils/console';
+import { consoleSession, grantConsoleRole } from '../utils/console';
 import { authorizeParams, authorizePath, oauthSetup, pkce, query } from '../utils/oauth';
 import { createUser } from '../factories';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -35,6 +35,8 @@ describe('Console: required upstreams setting', () => {
     );
     await relate(t, application.id, admin.id, { group: 'admin' });
     await relate(t, application.id, viewer.id, { group: 'viewer' });
+    await grantConsoleRole(t, application.id, admin.id, 'admin');
+    await grantConsoleRole(t, application.id, viewer.id, 'viewer');
     return {
       application,
       alice: user,

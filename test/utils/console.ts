@@ -1,4 +1,6 @@
 import type supertest from 'supertest';
+import { DataSource } from 'typeorm';
+import { ConsoleMember, type MemberRole } from '../../src/modules/console/console-member.entity';
 import { ConsoleSessions } from '../../src/modules/console/console-session';
 import type { SessionAuthMethod } from '../../src/modules/oauth/oauth-session.entity';
 import { cookieName } from '../../src/modules/oauth/page-result';
@@ -53,6 +55,24 @@ export function sessionCookieFrom(res: { headers: Record<string, unknown> }): st
   return line?.slice(SESSION_COOKIE.length + 1).split(';')[0];
 }
 
+/**
+ * Gives `userId` a console role directly in console_members (the console's own route, with
+ * its passkey confirmation, is tested in console-members.e2e-spec.ts).
+ */
+export async function grantConsoleRole(
+  t: TestApp,
+  applicationId: number,
+  userId: string,
+  role: MemberRole,
+  grantedBy: string | null = null,
+): Promise<void> {
+  const now = new Date();
+  await t.app
+    .get(DataSource)
+    .getRepository(ConsoleMember)
+    .insert({ applicationId, userId, role, grantedBy, createdAt: now, updatedAt: now });
+}
+
 /** The people of the role tests: one of each role in one application, and a stranger. */
 export interface ConsoleWorld {
   applicationId: number;
@@ -89,8 +109,11 @@ export async function consoleWorld(t: TestApp): Promise<ConsoleWorld> {
   if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
   const applicationId = (created.body as { id: number }).id;
   const other = await stranger.request('post', '/api/console/applications').send({ name: 'Other' });
+  // Console roles are console_members rows; the groups are only the application's data.
   await relate(t, applicationId, admin.userId, { group: 'admin' });
   await relate(t, applicationId, viewer.userId, { group: 'viewer' });
+  await grantConsoleRole(t, applicationId, admin.userId, 'admin', owner.userId);
+  await grantConsoleRole(t, applicationId, viewer.userId, 'viewer', owner.userId);
   await relate(t, applicationId, member.userId, { group: 't3' });
   const { apiKey, plaintext } = await createApiKey(t.app, applicationId, ['user:read'], 'first');
   return {

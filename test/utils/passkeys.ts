@@ -63,6 +63,8 @@ export interface ConfirmationRequestBody {
   keyId?: number;
   passkeyId?: string;
   upstreamIdentityId?: number;
+  targetUserId?: string;
+  role?: string;
 }
 
 /** POST /api/console/confirmations, expecting 201: the id and request options. */

@@ -7,7 +7,8 @@ import { AuditLogEntry, type AuditDetails } from './audit-log.entity';
 /** What AuditLog.record writes. */
 export interface AuditRecord {
   applicationId: number | null;
-  actorUserId: string;
+  /** Null for a change made with the admin CLI (then `details.via` is `cli`). */
+  actorUserId: string | null;
   action: string;
   target: string;
   details?: AuditDetails;

@@ -13,6 +13,8 @@ import { ConsoleApplications } from './console-applications.service';
 import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleKeysController } from './console-keys.controller';
 import { ConsoleKeys } from './console-keys.service';
+import { ConsoleMembersController } from './console-members.controller';
+import { ConsoleMemberChanges } from './console-members.service';
 import { ConsoleScope } from './console-scope';
 import { ConsoleUsersController } from './console-users.controller';
 import { ConsoleUsers } from './console-users.service';
@@ -39,7 +41,8 @@ import { ConsoleUsers } from './console-users.service';
     ConsoleUsersController,
     ConsoleKeysController,
     ConsoleAuditController,
+    ConsoleMembersController,
   ],
-  providers: [ConsoleScope, ConsoleApplications, ConsoleUsers, ConsoleKeys],
+  providers: [ConsoleScope, ConsoleApplications, ConsoleUsers, ConsoleKeys, ConsoleMemberChanges],
 })
 export class ConsoleAppsModule {}

@@ -16,7 +16,7 @@ import { EventPage } from '../events/event-view';
 import { StatsView } from '../stats/stats-view';
 import { UserPatch } from '../users/user-patch';
 import { RevocationResult, UserPage, UserView } from '../users/user-view';
-import { ApplicationRole, BadBody, Conflict } from './console-apps.openapi';
+import { ApplicationRole, BadBody } from './console-apps.openapi';
 import { ConsoleUsers } from './console-users.service';
 
 /**
@@ -62,14 +62,13 @@ export class ConsoleUsersController {
   @ApiOperation({
     summary: "Change a user's group and/or enabled (admin)",
     description:
-      "Disabling forces the user offline. The application's owner keeps group admin and cannot be disabled (409 conflict).",
+      "Disabling forces the user offline. The group is the application's data: it gives no console role (console roles are the members routes').",
   })
   @ApiBody({ type: UserPatch })
   @ApplicationRole('admin')
   @BadBody(
     'invalid_user_id, invalid_body, unknown_field, empty_body, invalid_group (docs/errors.md)',
   )
-  @Conflict("the application's owner keeps group admin and stays enabled")
   @ApiOkResponse({ type: UserView })
   updateApplicationUser(
     @ConsoleActor() actor: ConsoleActor,

@@ -38,7 +38,7 @@ export class ConsoleUsers {
     return this.users.get(applicationId, parseUserId(rawUserId));
   }
 
-  /** Group and/or enabled; the owner keeps admin and stays enabled (409, AppUsersService). */
+  /** Group and/or enabled: the application's data about the user, not console access. */
   async update(
     actor: ConsoleActor,
     rawId: string,

@@ -19,18 +19,17 @@ export interface RoleRow {
   role: ConsoleRole;
 }
 
-// The owner by applications.owner_id; anyone else by an enabled admin/viewer relation.
+// The owner by applications.owner_id; anyone else by a console_members row. Never by a group
+// of app_users: those are the application's own data, which its API keys may change.
 const ROLE_SQL = `
   SELECT a.id AS application_id,
-         CASE WHEN a.owner_id = $1 THEN 'owner' ELSE au."group" END AS role
+         CASE WHEN a.owner_id = $1 THEN 'owner' ELSE cm.role END AS role
     FROM applications a
-    LEFT JOIN app_users au
-      ON au.application_id = a.id AND au.user_id = $1
-     AND au.enabled AND au."group" IN ('admin', 'viewer')
-   WHERE (a.owner_id = $1 OR au.id IS NOT NULL)`;
+    LEFT JOIN console_members cm ON cm.application_id = a.id AND cm.user_id = $1
+   WHERE (a.owner_id = $1 OR cm.user_id IS NOT NULL)`;
 
 /**
- * Who may do what in the console, per application, from the user's relation to it. Every
+ * Who may do what in the console, per application: the owner, or a member's role. Every
  * console query about an application goes through `require` first: no role answers 404, like
  * a missing application, so the console tells nobody which ids exist.
  */

@@ -1,18 +1,20 @@
 import { Module } from '@nestjs/common';
 import { OAuthModule } from '../oauth/oauth.module';
+import { UsersModule } from '../users/users.module';
 import { ConsoleAccess } from './console-access.service';
+import { ConsoleMembers } from './console-members.service';
 import { ConsoleSessionController } from './console-session.controller';
 import { ConsoleSessionGuard, ConsoleSessions } from './console-session';
 
 /**
  * The console's foundation: sessions, CSRF, the session guard and roles (docs/console.md).
  * Modules with console routes (console-api, passkeys) import it for ConsoleSessionGuard's
- * dependencies and ConsoleAccess.
+ * dependencies, ConsoleAccess and ConsoleMembers (table console_members).
  */
 @Module({
-  imports: [OAuthModule],
+  imports: [OAuthModule, UsersModule],
   controllers: [ConsoleSessionController],
-  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess],
-  exports: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess],
+  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess, ConsoleMembers],
+  exports: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess, ConsoleMembers],
 })
 export class ConsoleModule {}

@@ -3,10 +3,13 @@ import { ApiProperty } from '@nestjs/swagger';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ConsoleAccess } from '../console/console-access.service';
+import { isMemberRole, MEMBER_ROLES } from '../console/console-member.entity';
+import { ConsoleMembers, type RoleChange } from '../console/console-members.service';
 import type { ConsoleActor } from '../console/console-session';
 import { ApiKeysService } from '../keys/api-keys.service';
 import { keyNotFound } from '../keys/keys.errors';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
+import { parseUserId } from '../users/user-query';
 import {
   ACTION_TARGET_FIELDS,
   CONFIRMATION_ACTIONS,
@@ -36,6 +39,17 @@ export class ConfirmationRequest {
     description: 'upstream.unbind: the bound upstream account (its id in the account upstreams)',
   })
   upstreamIdentityId?: number;
+  @ApiProperty({
+    required: false,
+    description: 'console_role.grant, console_role.revoke: the user whose console role changes',
+  })
+  targetUserId?: string;
+  @ApiProperty({
+    required: false,
+    enum: MEMBER_ROLES,
+    description: 'console_role.grant: the role given; console_role.revoke: the role withdrawn',
+  })
+  role?: string;
 }
 
 /** Body of POST /api/console/confirmations/{confirmationId}. */
@@ -59,9 +73,9 @@ function parseTarget(
   const target: ConfirmationTarget = {};
   for (const field of ACTION_TARGET_FIELDS[action]) {
     const value = body[field];
-    if (field === 'passkeyId') {
-      if (typeof value !== 'string') throw invalidBody(`${action} needs passkeyId (a string)`);
-      target.passkeyId = value;
+    if (field === 'passkeyId' || field === 'targetUserId' || field === 'role') {
+      if (typeof value !== 'string') throw invalidBody(`${action} needs ${field} (a string)`);
+      target[field] = value;
     } else {
       if (typeof value !== 'number' || !Number.isInteger(value)) {
         throw invalidBody(`${action} needs ${field} (an integer)`);
@@ -86,6 +100,7 @@ export class ConfirmationTargets {
     private readonly passkeys: PasskeysService,
     private readonly identities: UpstreamIdentitiesService,
     private readonly confirmations: PasskeyConfirmations,
+    private readonly members: ConsoleMembers,
   ) {}
 
   async begin(actor: ConsoleActor, body: unknown): Promise<ConfirmationStart> {
@@ -130,6 +145,29 @@ export class ConfirmationTargets {
       case 'passkey.remove':
         await this.passkeys.get(actor.user.id, target.passkeyId!);
         return;
+      case 'console_role.grant':
+      case 'console_role.revoke':
+        await this.checkRoleChange(actor, action, target);
+        return;
+    }
+  }
+
+  /** The rules of the role change itself (ConsoleMembers.plan), checked before the prompt. */
+  private async checkRoleChange(
+    actor: ConsoleActor,
+    action: 'console_role.grant' | 'console_role.revoke',
+    target: ConfirmationTarget,
+  ): Promise<void> {
+    const actorRole = await this.access.require(actor, target.applicationId!, 'admin');
+    const role = target.role!;
+    if (!isMemberRole(role)) throw invalidBody(`role must be one of ${MEMBER_ROLES.join(', ')}`);
+    const userId = parseUserId(target.targetUserId!);
+    target.targetUserId = userId; // canonical decimal text, as the operation binds it
+    const change: RoleChange =
+      action === 'console_role.grant' ? { kind: 'grant', role } : { kind: 'revoke' };
+    const planned = await this.members.plan(actorRole, target.applicationId!, userId, change);
+    if (planned.role !== role) {
+      throw new AppError(ErrorCode.Conflict, `This user's console role is ${planned.role}`);
     }
   }
 }

@@ -59,6 +59,14 @@ export class PasskeyCeremony {
   @Column({ name: 'upstream_identity_id', type: 'integer', nullable: true })
   upstreamIdentityId!: number | null;
 
+  /** console_role.*: the user whose console role changes (no foreign key, as above). */
+  @Column({ name: 'target_user_id', type: 'bigint', nullable: true })
+  targetUserId!: string | null;
+
+  /** console_role.*: the role granted, or the role withdrawn. */
+  @Column({ name: 'role', type: 'varchar', length: 16, nullable: true })
+  role!: string | null;
+
   @Index('idx_passkey_ceremonies_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;

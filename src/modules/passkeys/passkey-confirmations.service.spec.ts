@@ -6,6 +6,7 @@ import {
 } from './passkey-confirmations.service';
 
 const PASSKEY = '5f0c7a52-3f4e-4a43-9d0e-2b1d6f1d7e01';
+const NO_MEMBER = { targetUserId: null, role: null };
 
 describe('PasskeyConfirmations', () => {
   describe('bindingOf', () => {
@@ -17,6 +18,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_MEMBER,
       });
       expect(bindingOf('key.rotate', all)).toEqual({
         action: 'key.rotate',
@@ -24,6 +26,7 @@ describe('PasskeyConfirmations', () => {
         keyId: 7,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_MEMBER,
       });
       expect(bindingOf('passkey.remove', all)).toEqual({
         action: 'passkey.remove',
@@ -31,6 +34,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: PASSKEY,
         upstreamIdentityId: null,
+        ...NO_MEMBER,
       });
       expect(bindingOf('upstream.unbind', all)).toEqual({
         action: 'upstream.unbind',
@@ -38,6 +42,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: 9,
+        ...NO_MEMBER,
       });
       expect(bindingOf('passkey.register', all)).toEqual({
         action: 'passkey.register',
@@ -45,11 +50,40 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_MEMBER,
+      });
+    });
+
+    it('binds a console role change to the application, the user and the role', () => {
+      const target = { applicationId: 3, keyId: 7, targetUserId: '42', role: 'viewer' };
+      expect(bindingOf('console_role.grant', target)).toEqual({
+        action: 'console_role.grant',
+        applicationId: 3,
+        keyId: null,
+        passkeyId: null,
+        upstreamIdentityId: null,
+        targetUserId: '42',
+        role: 'viewer',
       });
     });
 
     it.each([
       ['a missing field', 'key.revoke', { applicationId: 3 }],
+      [
+        'a role change without its role',
+        'console_role.grant',
+        { applicationId: 3, targetUserId: '4' },
+      ],
+      [
+        'a role that is not a member role',
+        'console_role.revoke',
+        { applicationId: 3, targetUserId: '4', role: 'owner' },
+      ],
+      [
+        'a user id that is not canonical',
+        'console_role.grant',
+        { applicationId: 3, targetUserId: '04', role: 'admin' },
+      ],
       ['a key id that is not an integer', 'key.delete', { applicationId: 3, keyId: 1.5 }],
       ['an id beyond the integer column', 'key.create', { applicationId: 2 ** 31 }],
       ['an id of zero', 'application.delete', { applicationId: 0 }],

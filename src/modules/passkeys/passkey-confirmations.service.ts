@@ -24,6 +24,8 @@ export const CONFIRMATION_ACTIONS = [
   'passkey.register',
   'passkey.remove',
   'upstream.unbind',
+  'console_role.grant',
+  'console_role.revoke',
 ] as const;
 export type ConfirmationAction = (typeof CONFIRMATION_ACTIONS)[number];
 
@@ -32,6 +34,10 @@ export interface ConfirmationTarget {
   keyId?: number;
   passkeyId?: string;
   upstreamIdentityId?: number;
+  /** console_role.*: the user whose role changes (decimal text, as user ids elsewhere). */
+  targetUserId?: string;
+  /** console_role.*: the role given, or the role withdrawn. */
+  role?: string;
 }
 
 export const PASSKEY_CONFIRMATION_HEADER = 'x-passkey-confirmation';
@@ -49,6 +55,8 @@ export const ACTION_TARGET_FIELDS: Readonly<
   'passkey.register': [],
   'passkey.remove': ['passkeyId'],
   'upstream.unbind': ['upstreamIdentityId'],
+  'console_role.grant': ['applicationId', 'targetUserId', 'role'],
+  'console_role.revoke': ['applicationId', 'targetUserId', 'role'],
 };
 
 /** A confirmation token is good for this long after the assertion (the issue: at most 5 minutes). */
@@ -57,6 +65,12 @@ export const CONFIRMATION_TTL_MS = 5 * 60_000;
 /** Ids of applications, keys and upstream identities are `integer` columns. */
 const isDatabaseInteger = (value: unknown): boolean =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 2_147_483_647;
+
+/** User ids are `bigint` columns, in decimal text without leading zeros. */
+const isUserId = (value: unknown): boolean =>
+  typeof value === 'string' && /^[1-9][0-9]{0,18}$/.test(value) && BigInt(value) < 2n ** 63n;
+
+const isMemberRole = (value: unknown): boolean => value === 'admin' || value === 'viewer';
 
 export const isConfirmationAction = (value: unknown): value is ConfirmationAction =>
   (CONFIRMATION_ACTIONS as readonly unknown[]).includes(value);
@@ -72,6 +86,8 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     keyId: isDatabaseInteger,
     passkeyId: isUuid,
     upstreamIdentityId: isDatabaseInteger,
+    targetUserId: isUserId,
+    role: isMemberRole,
   };
   if (fields.some((field) => !valid[field](target[field]))) return null;
   return {
@@ -82,6 +98,8 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     upstreamIdentityId: fields.includes('upstreamIdentityId')
       ? (target.upstreamIdentityId ?? null)
       : null,
+    targetUserId: fields.includes('targetUserId') ? (target.targetUserId ?? null) : null,
+    role: fields.includes('role') ? (target.role ?? null) : null,
   };
 }
 
@@ -119,6 +137,8 @@ const CONSUME_SQL = `
        AND key_id IS NOT DISTINCT FROM $5::integer
        AND passkey_id IS NOT DISTINCT FROM $6::uuid
        AND upstream_identity_id IS NOT DISTINCT FROM $7::integer
+       AND target_user_id IS NOT DISTINCT FROM $9::bigint
+       AND role IS NOT DISTINCT FROM $10::varchar
        AND spent_at IS NULL AND expires_at > $8
     RETURNING id)
   SELECT id FROM spent`;
@@ -226,6 +246,8 @@ export class PasskeyConfirmations {
       binding.passkeyId,
       binding.upstreamIdentityId,
       this.clock.now(),
+      binding.targetUserId,
+      binding.role,
     ]);
     if (spent.length === 0) throw confirmationRequired();
   }

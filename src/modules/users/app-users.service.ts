@@ -40,11 +40,13 @@ export class AppUsersService {
     return toUserView(row);
   }
 
-  /** Applies group/enabled; disabling forces the user offline in the same transaction (spec 3). */
+  /**
+   * Applies group/enabled; disabling forces the user offline in the same transaction (spec 3).
+   * Neither touches console access: console roles live in console_members.
+   */
   async update(applicationId: number, userId: string, patch: UserPatch): Promise<UserView> {
     return this.dataSource.transaction(async (manager) => {
       if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
-      await this.checkOwnerRule(manager, applicationId, userId, patch);
       const set: Record<string, unknown> = {};
       if (patch.group !== undefined) set.group = patch.group;
       if (patch.enabled !== undefined) set.enabled = patch.enabled;
@@ -57,8 +59,10 @@ export class AppUsersService {
   }
 
   /**
-   * Relates the creator of an application to it as `admin` (issue 10): no authorization yet, so
-   * no consent and no counts. In the creating transaction.
+   * Relates the creator of an application to it in group `admin`, so the creator is one of its
+   * users from the start: no authorization yet, so no consent and no counts. In the creating
+   * transaction. The group is the application's data; the console role of the creator comes
+   * from `applications.owner_id`, never from this relation (docs/console.md, "Roles").
    */
   async relateOwner(manager: EntityManager, applicationId: number, userId: string): Promise<void> {
     await manager.insert(AppUser, {
@@ -70,30 +74,6 @@ export class AppUsersService {
       authCount: 0,
       createdAt: this.clock.now(),
     });
-  }
-
-  /**
-   * The owner of an application keeps group admin and stays enabled (issue 10), whether the
-   * change comes from the console or the application API: 409 conflict, nothing written.
-   */
-  private async checkOwnerRule(
-    manager: EntityManager,
-    applicationId: number,
-    userId: string,
-    patch: UserPatch,
-  ): Promise<void> {
-    const demotes = patch.group !== undefined && patch.group !== 'admin';
-    if (!demotes && patch.enabled !== false) return;
-    const owner = await manager.query<unknown[]>(
-      'SELECT 1 FROM applications WHERE id = $1 AND owner_id = $2',
-      [applicationId, userId],
-    );
-    if (owner.length > 0) {
-      throw new AppError(
-        ErrorCode.Conflict,
-        "The application's owner keeps the admin group and cannot be disabled",
-      );
-    }
   }
 
   /**

@@ -4,11 +4,12 @@ import { authorizationChart } from './chart.js';
 import { $, $$, ApiError, api, el, errorText, requireSession, say, when } from './core.js';
 import { showApiAccess } from './keys-tab.js';
 import { showAudit } from './audit-tab.js';
+import { showMembers } from './members-tab.js';
 import { showSettings } from './settings-tab.js';
 import { showEvents, showUsers } from './users-tab.js';
 
 const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', viewer: 'Viewer' };
-const ADMIN_TABS = new Set(['settings', 'api-access', 'audit']);
+const ADMIN_TABS = new Set(['settings', 'api-access', 'members', 'audit']);
 
 async function start() {
   const session = await requireSession();
@@ -64,6 +65,7 @@ const TABS = {
   events: showEvents,
   settings: showSettings,
   'api-access': showApiAccess,
+  members: showMembers,
   audit: showAudit,
 };
 

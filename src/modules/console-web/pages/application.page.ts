@@ -11,6 +11,7 @@ export const APPLICATION_TABS = [
   { id: 'events', label: 'Events', admin: false },
   { id: 'settings', label: 'Settings', admin: true },
   { id: 'api-access', label: 'API access', admin: true },
+  { id: 'members', label: 'Members', admin: true },
   { id: 'audit', label: 'Audit log', admin: true },
 ] as const;
 
@@ -40,7 +41,8 @@ export function applicationPage(applicationId: number): string {
           ${tabs}
         </ul>
       </nav>
-      ${alertBox('app-status')} ${overview} ${users} ${events} ${settings} ${apiAccess} ${audit}
+      ${alertBox('app-status')} ${overview} ${users} ${events} ${settings} ${apiAccess} ${members}
+      ${audit}
     </main>`,
   });
 }
@@ -272,6 +274,37 @@ const apiAccess = tabPanel(
       'Status',
       'Last used',
       'Created',
+      'Actions',
+    ])}
+  </section>`,
+);
+
+const members = tabPanel(
+  'members',
+  html`<section class="panel" aria-labelledby="members-title">
+    <h2 id="members-title">Console access</h2>
+    <p class="muted">
+      Who may use this console for the application. These roles are not the users' groups: an API
+      key cannot give or take them. The owner gives and removes admins, admins give and remove
+      viewers; every change is confirmed with your passkey.
+    </p>
+    ${alertBox('members-status')}
+    <form id="grant-member" class="subpanel" aria-labelledby="grant-member-title">
+      <h3 id="grant-member-title">Give access to a user of the application</h3>
+      <label for="member-login">Username or email</label>
+      <input type="text" id="member-login" name="login" required maxlength="320" />
+      <label for="member-role">Role</label>
+      <select id="member-role" name="role">
+        <option value="viewer">Viewer: read only</option>
+        <option value="admin">Admin: settings, keys, users, viewers</option>
+      </select>
+      <button type="submit">Give access</button>
+    </form>
+    ${dataTable('members-table', 'Console access', [
+      'User',
+      'Role',
+      'Given by',
+      'Since',
       'Actions',
     ])}
   </section>`,
