@@ -38,7 +38,7 @@ export const MIGRATIONS = [
   SigningKeys1795400000000,
   OidcCodeClaims1795401000000,
   PostLogoutRedirectUris1795402000000,
+  ConsoleMembers1795420000000,
   TokenGenerations1795440000000,
   UnverifiedUpstreamEmails1795450000000,
-  ConsoleMembers1795420000000,
 ];
