@@ -63,6 +63,14 @@ export interface ConfirmationRequestBody {
   keyId?: number;
   passkeyId?: string;
   upstreamIdentityId?: number;
+  /** client_settings.update: the client settings the confirmed PATCH sends. */
+  settings?: {
+    redirectUris?: string[];
+    postLogoutRedirectUris?: string[];
+    clientAuthMethod?: string;
+  };
+  /** upstream.bind: the provider. */
+  providerId?: string;
 }
 
 /** POST /api/console/confirmations, expecting 201: the id and request options. */

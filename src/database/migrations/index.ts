@@ -15,6 +15,8 @@ import { UnbindConfirmationTarget1795390000000 } from './1795390000000-UnbindCon
 import { SigningKeys1795400000000 } from './1795400000000-SigningKeys';
 import { OidcCodeClaims1795401000000 } from './1795401000000-OidcCodeClaims';
 import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutRedirectUris';
+import { ChangeBoundConfirmations1795430000000 } from './1795430000000-ChangeBoundConfirmations';
+import { ClearUnsafeApplicationUrls1795431000000 } from './1795431000000-ClearUnsafeApplicationUrls';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -35,4 +37,6 @@ export const MIGRATIONS = [
   SigningKeys1795400000000,
   OidcCodeClaims1795401000000,
   PostLogoutRedirectUris1795402000000,
+  ChangeBoundConfirmations1795430000000,
+  ClearUnsafeApplicationUrls1795431000000,
 ];

@@ -21,6 +21,8 @@ export interface Binding {
   keyId: number | null;
   passkeyId: string | null;
   upstreamIdentityId: number | null;
+  changeDigest: string | null;
+  providerId: string | null;
 }
 
 export interface NewCeremony {
@@ -47,6 +49,8 @@ interface TakenRow {
   key_id: number | null;
   passkey_id: string | null;
   upstream_identity_id: number | null;
+  change_digest: string | null;
+  provider_id: string | null;
 }
 
 // Spends the ceremony in the statement that finds it: of two concurrent answers (on any
@@ -57,7 +61,7 @@ const TAKE_SQL = `
      WHERE id = $1 AND purpose = $2 AND user_id IS NOT DISTINCT FROM $3::bigint
        AND used_at IS NULL AND expires_at > $4
     RETURNING challenge, user_handle, action, application_id, key_id, passkey_id,
-              upstream_identity_id)
+              upstream_identity_id, change_digest, provider_id)
   SELECT * FROM taken`;
 
 /** Single-use WebAuthn challenges in PostgreSQL (table passkey_ceremonies). */
@@ -82,6 +86,8 @@ export class PasskeyCeremonies {
       keyId: ceremony.binding?.keyId ?? null,
       passkeyId: ceremony.binding?.passkeyId ?? null,
       upstreamIdentityId: ceremony.binding?.upstreamIdentityId ?? null,
+      changeDigest: ceremony.binding?.changeDigest ?? null,
+      providerId: ceremony.binding?.providerId ?? null,
       expiresAt: new Date(now.getTime() + CEREMONY_TTL_MS),
       usedAt: null,
       createdAt: now,
@@ -122,6 +128,8 @@ export class PasskeyCeremonies {
               keyId: row.key_id,
               passkeyId: row.passkey_id,
               upstreamIdentityId: row.upstream_identity_id,
+              changeDigest: row.change_digest,
+              providerId: row.provider_id,
             },
     };
   }

@@ -6,17 +6,27 @@ import {
 } from './passkey-confirmations.service';
 
 const PASSKEY = '5f0c7a52-3f4e-4a43-9d0e-2b1d6f1d7e01';
+const DIGEST = 'a'.repeat(64);
+const NO_CHANGE = { changeDigest: null, providerId: null };
 
 describe('PasskeyConfirmations', () => {
   describe('bindingOf', () => {
     it('keeps exactly the target fields the action names', () => {
-      const all = { applicationId: 3, keyId: 7, passkeyId: PASSKEY, upstreamIdentityId: 9 };
+      const all = {
+        applicationId: 3,
+        keyId: 7,
+        passkeyId: PASSKEY,
+        upstreamIdentityId: 9,
+        changeDigest: DIGEST,
+        providerId: 'github',
+      };
       expect(bindingOf('key.create', all)).toEqual({
         action: 'key.create',
         applicationId: 3,
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
       });
       expect(bindingOf('key.rotate', all)).toEqual({
         action: 'key.rotate',
@@ -24,6 +34,7 @@ describe('PasskeyConfirmations', () => {
         keyId: 7,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
       });
       expect(bindingOf('passkey.remove', all)).toEqual({
         action: 'passkey.remove',
@@ -31,6 +42,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: PASSKEY,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
       });
       expect(bindingOf('upstream.unbind', all)).toEqual({
         action: 'upstream.unbind',
@@ -38,6 +50,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: 9,
+        ...NO_CHANGE,
       });
       expect(bindingOf('passkey.register', all)).toEqual({
         action: 'passkey.register',
@@ -45,6 +58,25 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
+      });
+      expect(bindingOf('client_settings.update', all)).toEqual({
+        action: 'client_settings.update',
+        applicationId: 3,
+        keyId: null,
+        passkeyId: null,
+        upstreamIdentityId: null,
+        changeDigest: DIGEST,
+        providerId: null,
+      });
+      expect(bindingOf('upstream.bind', all)).toEqual({
+        action: 'upstream.bind',
+        applicationId: null,
+        keyId: null,
+        passkeyId: null,
+        upstreamIdentityId: null,
+        changeDigest: null,
+        providerId: 'github',
       });
     });
 
@@ -55,6 +87,13 @@ describe('PasskeyConfirmations', () => {
       ['an id of zero', 'application.delete', { applicationId: 0 }],
       ['a passkey id that is not a UUID', 'passkey.remove', { passkeyId: 'abc' }],
       ['an unbind without its identity', 'upstream.unbind', {}],
+      ['a settings change without its digest', 'client_settings.update', { applicationId: 3 }],
+      [
+        'a digest that is not one',
+        'client_settings.update',
+        { applicationId: 3, changeDigest: 'x' },
+      ],
+      ['a bind without its provider', 'upstream.bind', {}],
     ] as const)('is null for %s', (_, action, target) => {
       expect(bindingOf(action, target)).toBeNull();
     });

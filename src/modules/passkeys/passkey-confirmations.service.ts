@@ -3,14 +3,20 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { ApiProperty } from '@nestjs/swagger';
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { randomBytes } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/hash';
 import { PasskeyAssertions } from './passkey-assertions';
 import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS, type Binding } from './passkey-ceremonies';
 import { PasskeyConfirmation } from './passkey-confirmation.entity';
 import { PasskeyCredential } from './passkey-credential.entity';
-import { confirmationRequired, passkeyNotRegistered } from './passkeys.errors';
+import type { ConsoleActor } from '../console/console-session';
+import {
+  confirmationRequired,
+  passkeyNotRegistered,
+  recentSignInRequired,
+} from './passkeys.errors';
+import { isRecentPrimarySignIn } from './recent-sign-in';
 import { RelyingParty } from './relying-party';
 
 /** Console operations that need a passkey confirmation (issue 10; docs/console.md). */
@@ -24,6 +30,8 @@ export const CONFIRMATION_ACTIONS = [
   'passkey.register',
   'passkey.remove',
   'upstream.unbind',
+  'client_settings.update',
+  'upstream.bind',
 ] as const;
 export type ConfirmationAction = (typeof CONFIRMATION_ACTIONS)[number];
 
@@ -32,6 +40,10 @@ export interface ConfirmationTarget {
   keyId?: number;
   passkeyId?: string;
   upstreamIdentityId?: number;
+  /** client_settings.update: clientSettingsDigest of the change (applications/client-settings.ts). */
+  changeDigest?: string;
+  /** upstream.bind: the provider to bind. */
+  providerId?: string;
 }
 
 export const PASSKEY_CONFIRMATION_HEADER = 'x-passkey-confirmation';
@@ -49,6 +61,8 @@ export const ACTION_TARGET_FIELDS: Readonly<
   'passkey.register': [],
   'passkey.remove': ['passkeyId'],
   'upstream.unbind': ['upstreamIdentityId'],
+  'client_settings.update': ['applicationId', 'changeDigest'],
+  'upstream.bind': ['providerId'],
 };
 
 /** A confirmation token is good for this long after the assertion (the issue: at most 5 minutes). */
@@ -72,6 +86,8 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     keyId: isDatabaseInteger,
     passkeyId: isUuid,
     upstreamIdentityId: isDatabaseInteger,
+    changeDigest: (value) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value),
+    providerId: (value) => typeof value === 'string' && value.length >= 1 && value.length <= 64,
   };
   if (fields.some((field) => !valid[field](target[field]))) return null;
   return {
@@ -82,6 +98,8 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     upstreamIdentityId: fields.includes('upstreamIdentityId')
       ? (target.upstreamIdentityId ?? null)
       : null,
+    changeDigest: fields.includes('changeDigest') ? (target.changeDigest ?? null) : null,
+    providerId: fields.includes('providerId') ? (target.providerId ?? null) : null,
   };
 }
 
@@ -119,6 +137,8 @@ const CONSUME_SQL = `
        AND key_id IS NOT DISTINCT FROM $5::integer
        AND passkey_id IS NOT DISTINCT FROM $6::uuid
        AND upstream_identity_id IS NOT DISTINCT FROM $7::integer
+       AND change_digest IS NOT DISTINCT FROM $9::varchar
+       AND provider_id IS NOT DISTINCT FROM $10::varchar
        AND spent_at IS NULL AND expires_at > $8
     RETURNING id)
   SELECT id FROM spent`;
@@ -206,18 +226,41 @@ export class PasskeyConfirmations {
     return { confirmationToken: token, expiresAt: expiresAt.toISOString() };
   }
 
-  /** Spends the token atomically (single use) or throws AppError(passkey_confirmation_required, 403). */
+  /**
+   * The step-up of an account change that a user without a passkey may also make (binding an
+   * upstream account): with a passkey, the confirmation `token` for `action` on `target`, spent
+   * here; without one, a password (or upstream) sign-in within the last 5 minutes, else 403
+   * recent_sign_in_required (`what` names the change in its message).
+   */
+  async stepUp(
+    actor: ConsoleActor,
+    what: string,
+    action: ConfirmationAction,
+    target: ConfirmationTarget,
+    token: string | undefined,
+  ): Promise<void> {
+    const hasPasskey = await this.credentials.existsBy({ userId: actor.user.id });
+    if (hasPasskey) return this.consume(actor.user.id, action, target, token);
+    if (!isRecentPrimarySignIn(actor, this.clock.now())) throw recentSignInRequired(what);
+  }
+
+  /**
+   * Spends the token atomically (single use) or throws AppError(passkey_confirmation_required,
+   * 403). Pass the transaction of the confirmed change: if the change or its audit record then
+   * fails, the token is not spent either.
+   */
   async consume(
     userId: string,
     action: ConfirmationAction,
     target: ConfirmationTarget,
     token: string | undefined,
+    manager?: EntityManager,
   ): Promise<void> {
     const binding = bindingOf(action, target);
     if (!binding || typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) {
       throw confirmationRequired();
     }
-    const spent = await this.dataSource.query<{ id: string }[]>(CONSUME_SQL, [
+    const spent = await (manager ?? this.dataSource.manager).query<{ id: string }[]>(CONSUME_SQL, [
       sha256Hex(token),
       userId,
       binding.action,
@@ -226,6 +269,8 @@ export class PasskeyConfirmations {
       binding.passkeyId,
       binding.upstreamIdentityId,
       this.clock.now(),
+      binding.changeDigest,
+      binding.providerId,
     ]);
     if (spent.length === 0) throw confirmationRequired();
   }

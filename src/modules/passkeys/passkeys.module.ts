@@ -4,6 +4,7 @@ import { AuditModule } from '../audit/audit.module';
 import { ConsoleModule } from '../console/console.module';
 import { KeysModule } from '../keys/keys.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
+import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { AccountPasskeysController } from './account-passkeys.controller';
 import { ConfirmationTargets } from './confirmation-targets';
 import { ConfirmationsController } from './confirmations.controller';
@@ -28,6 +29,7 @@ import { RelyingParty } from './relying-party';
     ConsoleModule,
     KeysModule,
     UpstreamIdentitiesModule,
+    UpstreamProvidersModule, // an upstream.bind confirmation names an enabled provider
   ],
   controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],
   providers: [
