@@ -47,6 +47,25 @@ describe('console applications', () => {
       }
     ).entries;
 
+  /** A client_settings.update token of the owner for exactly these client settings. */
+  const clientSettingsToken = (settings: {
+    redirectUris?: string[];
+    postLogoutRedirectUris?: string[];
+    clientAuthMethod?: string;
+  }): Promise<string> =>
+    confirmationToken(w.owner, authenticator, {
+      action: 'client_settings.update',
+      applicationId: w.applicationId,
+      settings,
+    });
+
+  /** The owner's PATCH of client settings, confirmed with a passkey for exactly them. */
+  const patchClient = async (settings: { clientAuthMethod?: string; redirectUris?: string[] }) =>
+    w.owner
+      .request('patch', appPath())
+      .set(CONFIRMATION_HEADER, await clientSettingsToken(settings))
+      .send(settings);
+
   /** Client authentication at the token endpoint: 401 invalid_client, or past it (400 invalid_grant). */
   const clientAuthenticates = async (clientId: string, secret: string): Promise<boolean> => {
     const res = await tokenRequest(
@@ -181,7 +200,6 @@ describe('console applications', () => {
     t.clock.advance(60_000);
     const res = await w.admin.request('patch', appPath()).send({
       name: 'Renamed',
-      redirectUris: ['https://client.example/cb', 'com.example.app:/cb'],
       enabled: false,
       requireVerifiedEmail: true,
     });
@@ -191,7 +209,6 @@ describe('console applications', () => {
       role: 'admin',
       enabled: false,
       requireVerifiedEmail: true,
-      redirectUris: ['https://client.example/cb', 'com.example.app:/cb'],
       clientSecret: null,
     });
     // A disabled application's keys stop working (docs/api-keys.md).
@@ -206,12 +223,7 @@ describe('console applications', () => {
       action: 'application.update',
       target: `application:${w.applicationId}`,
       actor: { username: 'admin' },
-      details: {
-        name: 'Renamed',
-        redirectUris: ['https://client.example/cb', 'com.example.app:/cb'],
-        enabled: false,
-        requireVerifiedEmail: true,
-      },
+      details: { name: 'Renamed', enabled: false, requireVerifiedEmail: true },
     });
   });
 
@@ -219,13 +231,125 @@ describe('console applications', () => {
     const { clientId } = (await w.owner.request('get', appPath()).expect(200)).body as {
       clientId: string;
     };
-    const toNone = await w.owner.request('patch', appPath()).send({ clientAuthMethod: 'none' });
+    const toNone = await patchClient({ clientAuthMethod: 'none' });
     expect(toNone.body).toMatchObject({ clientAuthMethod: 'none', clientSecret: null });
     expect(await clientAuthenticates(clientId, w.clientSecret)).toBe(false);
-    const toSecret = await w.owner.request('patch', appPath()).send({ clientAuthMethod: 'secret' });
+    const toSecret = await patchClient({ clientAuthMethod: 'secret' });
     const { clientSecret } = toSecret.body as { clientSecret: string };
     expect(clientSecret).toMatch(/^[0-9A-Za-z]{48}$/);
     expect(await clientAuthenticates(clientId, clientSecret)).toBe(true);
+    const actions = (await auditLog()).map((entry) => [entry.action, entry.details]);
+    expect(actions.slice(0, 3)).toEqual([
+      ['client_secret.issue', {}],
+      ['application.client_auth_method.update', { clientAuthMethod: 'secret', from: 'none' }],
+      ['application.client_auth_method.update', { clientAuthMethod: 'none', from: 'secret' }],
+    ]);
+    expect(JSON.stringify(await auditLog())).not.toContain(clientSecret);
+  });
+
+  it('refuses to mint a secret through the settings without a passkey: none → secret is confirmed', async () => {
+    expect((await patchClient({ clientAuthMethod: 'none' })).status).toBe(200);
+    const before = await t.dataSource.query(
+      'SELECT client_auth_method, client_secret_hash FROM applications WHERE id = $1',
+      [w.applicationId],
+    );
+    const res = await w.owner.request('patch', appPath()).send({ clientAuthMethod: 'secret' });
+    expect([res.status, (res.body as { error: string }).error]).toEqual([
+      403,
+      'passkey_confirmation_required',
+    ]);
+    expect(JSON.stringify(res.body)).not.toMatch(/[0-9A-Za-z]{48}/);
+    expect(
+      await t.dataSource.query(
+        'SELECT client_auth_method, client_secret_hash FROM applications WHERE id = $1',
+        [w.applicationId],
+      ),
+    ).toEqual(before);
+  });
+
+  it('binds the confirmation to the exact client settings: another change cannot spend it', async () => {
+    const wanted = ['https://client.example/cb', 'https://client.example/new'];
+    const token = await clientSettingsToken({ redirectUris: wanted });
+    const send = (body: object, header?: string) => {
+      const req = w.owner.request('patch', appPath());
+      if (header !== undefined) req.set(CONFIRMATION_HEADER, header);
+      return req.send(body);
+    };
+    // Every client setting is guarded: redirect URIs, post-logout redirect URIs, the method.
+    for (const body of [
+      { redirectUris: wanted },
+      { postLogoutRedirectUris: ['https://client.example/bye'] },
+      { clientAuthMethod: 'none' },
+    ]) {
+      const res = await send(body);
+      expect([body, res.status, (res.body as { error: string }).error]).toEqual([
+        body,
+        403,
+        'passkey_confirmation_required',
+      ]);
+    }
+    // The token for `wanted` does not confirm other values, nor other settings alongside.
+    for (const body of [
+      { redirectUris: ['https://evil.example/cb'] },
+      { redirectUris: wanted, clientAuthMethod: 'none' },
+    ]) {
+      const res = await send(body, token);
+      expect([body, res.status]).toEqual([body, 403]);
+    }
+    const unchanged = (await w.owner.request('get', appPath()).expect(200)).body as {
+      redirectUris: string[];
+    };
+    expect(unchanged.redirectUris).toEqual(['https://client.example/cb']);
+    // It was left unspent: the change it was made for goes through, once.
+    const done = await send({ redirectUris: wanted, name: 'Also renamed' }, token);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ redirectUris: wanted, name: 'Also renamed' });
+    expect((await send({ redirectUris: wanted.slice(1) }, token)).status).toBe(403);
+    const [redirects, update] = await auditLog();
+    expect(redirects).toMatchObject({
+      action: 'application.redirect_uris.update',
+      actor: { username: 'owner' },
+      details: { redirectUris: wanted },
+    });
+    expect(update).toMatchObject({
+      action: 'application.update',
+      details: { name: 'Also renamed' },
+    });
+  });
+
+  it('needs no confirmation when the client settings sent are the ones in place', async () => {
+    const res = await w.admin.request('patch', appPath()).send({
+      name: 'Same client',
+      redirectUris: ['https://client.example/cb', 'https://client.example/cb'],
+      postLogoutRedirectUris: [],
+      clientAuthMethod: 'secret',
+    });
+    expect(res.status).toBe(200);
+    const [entry] = await auditLog();
+    expect(entry).toMatchObject({ action: 'application.update' });
+  });
+
+  it('checks the values before the confirmation: a refused URI is 400 and spends nothing', async () => {
+    const start = await w.admin.request('post', '/api/console/confirmations').send({
+      action: 'client_settings.update',
+      applicationId: w.applicationId,
+      settings: { redirectUris: ['http://evil.example/cb'] },
+    });
+    expect([start.status, (start.body as { error: string }).error]).toEqual([
+      400,
+      'invalid_request',
+    ]);
+    const malformed = await w.admin
+      .request('post', '/api/console/confirmations')
+      .send({ action: 'client_settings.update', applicationId: w.applicationId, settings: 1 });
+    expect([malformed.status, (malformed.body as { error: string }).error]).toEqual([
+      400,
+      'invalid_body',
+    ]);
+    const viewer = await w.viewer
+      .request('post', '/api/console/confirmations')
+      .send({ action: 'client_settings.update', applicationId: w.applicationId, settings: {} });
+    expect(viewer.status).toBe(403);
   });
 
   it('refuses an empty or unknown settings change', async () => {
@@ -272,7 +396,7 @@ describe('console applications', () => {
   });
 
   it('answers 409 for a secret reset of a none client, before spending the confirmation', async () => {
-    await w.owner.request('patch', appPath()).send({ clientAuthMethod: 'none' }).expect(200);
+    expect((await patchClient({ clientAuthMethod: 'none' })).status).toBe(200);
     const token = await confirmationToken(w.owner, authenticator, {
       action: 'client_secret.reset',
       applicationId: w.applicationId,

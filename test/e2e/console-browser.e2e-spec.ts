@@ -299,6 +299,19 @@ describe('Console in Chromium', () => {
     await page.getByLabel('Description').fill('The customer portal');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
+    // A new redirect URI changes where codes may go: saved only through the passkey dialog.
+    const redirects = await page.inputValue('#set-redirects');
+    await page.locator('#set-redirects').fill(`${redirects}\nhttps://portal.example/cb2`);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.locator('#confirm-dialog').waitFor();
+    const patched = page.waitForResponse((r) => r.request().method() === 'PATCH');
+    await page.locator('#confirm-go').click();
+    expect((await patched).status()).toBe(200);
+    await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
+    const [{ redirect_uris: saved }] = await t.dataSource.query<{ redirect_uris: string[] }[]>(
+      "SELECT redirect_uris FROM applications WHERE name = 'Customer Portal'",
+    );
+    expect(saved).toContain('https://portal.example/cb2');
     await confirmWithPasskey(
       page,
       page.getByRole('button', { name: 'Reset client secret' }),

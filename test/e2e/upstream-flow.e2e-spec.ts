@@ -1,6 +1,6 @@
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../factories';
-import { consoleSession } from '../utils/console';
+import { consoleSession, type ConsoleClient } from '../utils/console';
 import {
   CONFIRMATION_HEADER,
   confirmationToken,
@@ -363,6 +363,61 @@ describe('Upstream sign-in flow', () => {
         "SELECT user_id FROM oauth_sessions WHERE auth_method = 'upstream'",
       );
       expect(sessions).toEqual([{ user_id: alice.id }]);
+    });
+
+    it('needs a step-up to start: a passkey confirmation for that provider, or a fresh password sign-in', async () => {
+      await setup();
+      const bind = (client: ConsoleClient, token?: string) => {
+        const req = client.request('post', '/api/console/account/upstreams/corp/bind');
+        if (token !== undefined) req.set(CONFIRMATION_HEADER, token);
+        return req.send();
+      };
+      const attemptCookie = (res: { headers: Record<string, unknown> }) =>
+        ((res.headers['set-cookie'] as string[] | undefined) ?? []).some((line) =>
+          line.startsWith('idsvc_upstream='),
+        );
+      // Without a passkey: a password sign-in within the last 5 minutes, and not a minute older.
+      const bob = await createUser(t.app, { username: 'bob2', email: 'bob2@example.org' });
+      const stale = await consoleSession(t, bob.id);
+      t.clock.advance(5 * 60_000 + 1000);
+      const late = await bind(stale);
+      expect([late.status, late.body.error, attemptCookie(late)]).toEqual([
+        403,
+        'recent_sign_in_required',
+        false,
+      ]);
+      expect((await bind(await consoleSession(t, bob.id))).status).toBe(200);
+      // A session signed in with a passkey is no step-up by itself either.
+      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const authenticator = newAuthenticator();
+      const fresh = await consoleSession(t, alice.id);
+      await registerPasskey(fresh, authenticator);
+      const none = await bind(fresh);
+      expect([none.status, none.body.error, attemptCookie(none)]).toEqual([
+        403,
+        'passkey_confirmation_required',
+        false,
+      ]);
+      // A token for another operation does not bind, and is left for its own.
+      const unrelated = await confirmationToken(fresh, authenticator, {
+        action: 'passkey.register',
+      });
+      expect((await bind(fresh, unrelated)).body.error).toBe('passkey_confirmation_required');
+      // Confirmed for this provider: the attempt starts; the token is then spent.
+      const token = await confirmationToken(fresh, authenticator, {
+        action: 'upstream.bind',
+        providerId: 'corp',
+      });
+      const started = await bind(fresh, token);
+      expect([started.status, attemptCookie(started)]).toEqual([200, true]);
+      expect((await bind(fresh, token)).body.error).toBe('passkey_confirmation_required');
+      // An unknown provider is 404 before anything is spent or asked.
+      const unknown = await fresh.request('post', '/api/console/account/upstreams/nope/bind');
+      expect(unknown.status).toBe(404);
+      const start = await fresh
+        .request('post', '/api/console/confirmations')
+        .send({ action: 'upstream.bind', providerId: 'nope' });
+      expect([start.status, start.body.error]).toEqual([404, 'not_found']);
     });
 
     it('refuses an upstream account another user holds', async () => {

@@ -65,6 +65,14 @@ export interface ConfirmationRequestBody {
   upstreamIdentityId?: number;
   targetUserId?: string;
   role?: string;
+  /** client_settings.update: the client settings the confirmed PATCH sends. */
+  settings?: {
+    redirectUris?: string[];
+    postLogoutRedirectUris?: string[];
+    clientAuthMethod?: string;
+  };
+  /** upstream.bind: the provider. */
+  providerId?: string;
 }
 
 /** POST /api/console/confirmations, expecting 201: the id and request options. */

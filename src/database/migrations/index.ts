@@ -18,6 +18,8 @@ import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutR
 import { TokenGenerations1795440000000 } from './1795440000000-TokenGenerations';
 import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-UnverifiedUpstreamEmails';
 import { ConsoleMembers1795420000000 } from './1795420000000-ConsoleMembers';
+import { ChangeBoundConfirmations1795430000000 } from './1795430000000-ChangeBoundConfirmations';
+import { ClearUnsafeApplicationUrls1795431000000 } from './1795431000000-ClearUnsafeApplicationUrls';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -41,4 +43,6 @@ export const MIGRATIONS = [
   ConsoleMembers1795420000000,
   TokenGenerations1795440000000,
   UnverifiedUpstreamEmails1795450000000,
+  ChangeBoundConfirmations1795430000000,
+  ClearUnsafeApplicationUrls1795431000000,
 ];

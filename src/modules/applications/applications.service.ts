@@ -7,6 +7,7 @@ import { sha256Hex } from '../../common/crypto/hash';
 import { randomBase62 } from '../../common/crypto/random';
 import { Application, CLIENT_AUTH_METHODS, ClientAuthMethod } from './application.entity';
 import { isRegistrableRedirectUri } from './redirect-uri';
+import { isAllowedWebUrl } from './web-url';
 
 export interface NewApplication {
   name: string;
@@ -86,11 +87,18 @@ export class ApplicationsService {
 
   /**
    * Changes settings. Switching to `secret` without a secret issues one (returned once, like on
-   * creation); switching to `none` drops the stored one.
+   * creation); switching to `none` drops the stored one. With a manager, in its transaction:
+   * the console locks the row first (`lockForUpdate`) and records the change in the same one.
    */
-  async update(id: number, settings: ApplicationSettings): Promise<CreatedApplication> {
+  async update(
+    id: number,
+    settings: ApplicationSettings,
+    manager?: EntityManager,
+  ): Promise<CreatedApplication> {
     checkSettings(settings);
-    const application = await this.get(id);
+    const repo = manager ? manager.getRepository(Application) : this.applications;
+    const application = await repo.findOneBy({ id });
+    if (!application) throw new AppError(ErrorCode.NotFound, 'Application not found');
     const { authMethod, redirectUris, postLogoutRedirectUris, name, ...rest } = settings;
     Object.assign(application, stripUndefined(rest));
     if (name !== undefined) application.name = name.trim();
@@ -107,23 +115,41 @@ export class ApplicationsService {
       clientSecret = authMethod === 'secret' ? randomBase62(48) : null;
       application.clientSecretHash = clientSecret === null ? null : sha256Hex(clientSecret);
     }
-    return { application: await this.applications.save(application), clientSecret };
+    return { application: await repo.save(application), clientSecret };
   }
 
-  /** A new client secret (the old one stops working at once); `none` clients have none. */
-  async resetClientSecret(id: number): Promise<string> {
-    const application = await this.get(id);
+  /**
+   * The application, its row locked until `manager`'s transaction ends: a change decided on
+   * what it reads (the console's "does this need a confirmation") cannot race another one.
+   */
+  async lockForUpdate(id: number, manager: EntityManager): Promise<Application> {
+    const application = await manager
+      .getRepository(Application)
+      .findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (!application) throw new AppError(ErrorCode.NotFound, 'Application not found');
+    return application;
+  }
+
+  /**
+   * A new client secret (the old one stops working at once); `none` clients have none. With a
+   * manager, in its transaction.
+   */
+  async resetClientSecret(id: number, manager?: EntityManager): Promise<string> {
+    const repo = manager ? manager.getRepository(Application) : this.applications;
+    const application = await repo.findOneBy({ id });
+    if (!application) throw new AppError(ErrorCode.NotFound, 'Application not found');
     if (application.clientAuthMethod !== 'secret') {
       throw new AppError(ErrorCode.Conflict, 'A public (none) client has no client secret');
     }
     const clientSecret = randomBase62(48);
-    await this.applications.update({ id }, { clientSecretHash: sha256Hex(clientSecret) });
+    await repo.update({ id }, { clientSecretHash: sha256Hex(clientSecret) });
     return clientSecret;
   }
 
   /** Removes the application with its keys, relations, tokens and events (foreign keys cascade). */
-  async delete(id: number): Promise<void> {
-    const result = await this.applications.delete({ id });
+  async delete(id: number, manager?: EntityManager): Promise<void> {
+    const repo = manager ? manager.getRepository(Application) : this.applications;
+    const result = await repo.delete({ id });
     if (!result.affected) throw new AppError(ErrorCode.NotFound, 'Application not found');
   }
 
@@ -144,8 +170,11 @@ export class ApplicationsService {
   }
 }
 
-/** The rules every name, URL and method of an application obeys, on creation and on update. */
-function checkSettings(input: ApplicationSettings): void {
+/**
+ * The rules every name, URL and method of an application obeys, on creation and on update
+ * (400 invalid_request); the console runs them before it spends a confirmation.
+ */
+export function checkSettings(input: ApplicationSettings): void {
   if (input.name !== undefined) {
     const name = input.name.trim();
     if (name.length === 0 || name.length > 100) throw invalid('name must be 1 to 100 characters');
@@ -162,8 +191,16 @@ function checkSettings(input: ApplicationSettings): void {
   if (badLogout.length > 0) {
     throw invalid(`post-logout redirect URIs not allowed: ${badLogout.join(', ')}`);
   }
-  for (const url of [input.homeUrl, input.logo]) {
-    if (url && !URL.canParse(url)) throw invalid(`not a URL: ${url}`);
+  // Shown to others (consent page, console, GET /api/v1/app/me): docs/security.md.
+  for (const [field, url] of [
+    ['homeUrl', input.homeUrl],
+    ['logo', input.logo],
+  ] as const) {
+    if (url && !isAllowedWebUrl(url)) {
+      throw invalid(
+        `${field} must be an https URL (http only on localhost, 127.0.0.0/8 or [::1]): ${url}`,
+      );
+    }
   }
 }
 

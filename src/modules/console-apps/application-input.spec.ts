@@ -1,5 +1,5 @@
 import { AppError } from '../../common/errors/app-error';
-import { parseNewApplication, parseSettings, settingsDetails } from './application-input';
+import { parseNewApplication, parseSettings, settingsAuditEntries } from './application-input';
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -48,10 +48,29 @@ describe('application bodies', () => {
     });
 
     it('keeps only the fields sent for the audit log', () => {
-      expect(settingsDetails(parseSettings({ name: 'B', isPublic: true }))).toEqual({
+      expect(
+        settingsAuditEntries(parseSettings({ name: 'B', isPublic: true }), [], 'secret'),
+      ).toEqual([{ action: 'application.update', details: { name: 'B', isPublic: true } }]);
+    });
+
+    it('records each changed client setting as its own action, each field once', () => {
+      const settings = parseSettings({
         name: 'B',
-        isPublic: true,
+        redirectUris: ['https://a.example/cb'],
+        postLogoutRedirectUris: [],
+        clientAuthMethod: 'none',
       });
+      expect(settingsAuditEntries(settings, ['redirectUris', 'authMethod'], 'secret')).toEqual([
+        { action: 'application.update', details: { name: 'B', postLogoutRedirectUris: [] } },
+        {
+          action: 'application.redirect_uris.update',
+          details: { redirectUris: ['https://a.example/cb'] },
+        },
+        {
+          action: 'application.client_auth_method.update',
+          details: { clientAuthMethod: 'none', from: 'secret' },
+        },
+      ]);
     });
   });
 });

@@ -2,6 +2,8 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { CLIENT_AUTH_METHODS } from '../applications/application.entity';
 import type { ApplicationSettings, NewApplication } from '../applications/applications.service';
+import type { ClientSetting } from '../applications/client-settings';
+import type { AuditDetails } from '../audit/audit-log.entity';
 import {
   invalidBody,
   objectBody,
@@ -72,13 +74,39 @@ export function parseSettings(body: unknown): ApplicationSettings {
   return settings;
 }
 
-/** What the audit log keeps of a settings change: the fields sent, with their new values. */
-export function settingsDetails(
+/** The audit action of each OAuth client setting that a change sets to a new value. */
+const CLIENT_SETTING_ACTIONS: Record<ClientSetting, string> = {
+  redirectUris: 'application.redirect_uris.update',
+  postLogoutRedirectUris: 'application.post_logout_redirect_uris.update',
+  authMethod: 'application.client_auth_method.update',
+};
+
+/**
+ * What the audit log keeps of a settings change, each sent field in exactly one entry: every
+ * changed client setting as its own action (with its new value; the method also with the old
+ * one), every other field sent, with its new value, in `application.update`. A secret the
+ * change issues is recorded by the caller (`client_secret.issue`).
+ */
+export function settingsAuditEntries(
   settings: ApplicationSettings,
-): Record<string, string | boolean | string[]> {
-  const details: Record<string, string | boolean | string[]> = {};
+  changed: ClientSetting[],
+  previousAuthMethod: string,
+): { action: string; details: AuditDetails }[] {
+  const entries: { action: string; details: AuditDetails }[] = [];
+  const rest: AuditDetails = {};
   for (const [key, value] of Object.entries(settings)) {
-    if (value !== undefined) details[key] = value as string | boolean | string[];
+    if (value === undefined) continue;
+    if (changed.includes(key as ClientSetting)) {
+      const details: AuditDetails =
+        key === 'authMethod'
+          ? { clientAuthMethod: value as string, from: previousAuthMethod }
+          : { [key]: value as string[] };
+      entries.push({ action: CLIENT_SETTING_ACTIONS[key as ClientSetting], details });
+    } else {
+      rest[key] = value as string | boolean | string[];
+    }
   }
-  return details;
+  if (Object.keys(rest).length > 0)
+    entries.unshift({ action: 'application.update', details: rest });
+  return entries;
 }

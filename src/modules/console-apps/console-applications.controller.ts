@@ -12,11 +12,13 @@ import {
 import {
   ApiBody,
   ApiCreatedResponse,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/passkey-confirmations.service';
 import {
@@ -73,22 +75,34 @@ export class ConsoleApplicationsController {
 
   @Patch(':applicationId')
   @ApiOperation({
-    summary: 'Change settings (admin)',
+    summary:
+      'Change settings (admin; a client_settings.update confirmation to change the OAuth client)',
     description:
-      'Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` drops it.',
+      'Changing redirectUris, postLogoutRedirectUris or clientAuthMethod needs the X-Passkey-Confirmation of a client_settings.update confirmation for this application and exactly the values of those fields this body sends; other fields need none. Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` drops it.',
   })
   @ApiBody({ type: ApplicationSettingsBody })
+  @ApiHeader({
+    name: 'X-Passkey-Confirmation',
+    required: false,
+    description:
+      'client_settings.update token bound to this application and the client settings sent; needed only when they change',
+  })
   @ApplicationRole('admin')
   @BadBody(
     'invalid_body, unknown_field, empty_body: the body; invalid_request: a value the rules refuse',
+  )
+  @ApiErrorResponse(
+    403,
+    'passkey_confirmation_required: an OAuth client setting changes and the token is missing, spent, expired or for another change (nothing changed)',
   )
   @ApiOkResponse({ type: ApplicationWithSecret })
   updateApplication(
     @ConsoleActor() actor: ConsoleActor,
     @Param('applicationId') id: string,
     @Body() body: unknown,
+    @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
-    return this.applications.update(actor, id, body);
+    return this.applications.update(actor, id, body, confirmation);
   }
 
   @Post(':applicationId/client-secret')

@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ApplicationsService } from '../applications/applications.service';
+import { ApplicationsService, checkSettings } from '../applications/applications.service';
+import { changedClientSettings, clientSettingsDigest } from '../applications/client-settings';
+import type { AuditDetails } from '../audit/audit-log.entity';
 import { AuditLog } from '../audit/audit-log.service';
 import { ConsoleAccess } from '../console/console-access.service';
 import type { ConsoleActor } from '../console/console-session';
 import { PasskeyConfirmations } from '../passkeys/passkey-confirmations.service';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { AppUsersService } from '../users/app-users.service';
-import { parseNewApplication, parseSettings, settingsDetails } from './application-input';
+import { parseNewApplication, parseSettings, settingsAuditEntries } from './application-input';
 import {
   toDetail,
   toSummary,
@@ -24,7 +26,8 @@ import { ConsoleScope } from './console-scope';
 /**
  * The console's applications (issue 10): the rules live in ApplicationsService; this adds the
  * roles, the passkey confirmations and the audit records. Order of every write: role (404/403)
- * → body (400) → confirmation (403) → the change → its audit record.
+ * → body (400) → confirmation (403) → the change → its audit record, the last three in one
+ * transaction (docs/security.md, "Audit log").
  */
 @Injectable()
 export class ConsoleApplications {
@@ -74,12 +77,44 @@ export class ConsoleApplications {
     return toDetail(await this.applications.get(applicationId), role);
   }
 
-  async update(actor: ConsoleActor, rawId: string, body: unknown): Promise<ApplicationWithSecret> {
+  /**
+   * A change of the OAuth client settings (redirect URIs, post-logout redirect URIs, the client
+   * authentication method) needs a `client_settings.update` confirmation bound to this
+   * application and exactly the client settings sent (their digest); other fields need none.
+   * Whether they change is read under the row's lock, and the token, the change and its audit
+   * records (one per kind of change) commit together.
+   */
+  async update(
+    actor: ConsoleActor,
+    rawId: string,
+    body: unknown,
+    confirmation: string | undefined,
+  ): Promise<ApplicationWithSecret> {
     const { applicationId, role } = await this.scope.of(actor, rawId, 'admin');
     const settings = parseSettings(body);
     await this.checkProviders(settings.requiredUpstreams);
-    const { application, clientSecret } = await this.applications.update(applicationId, settings);
-    await this.record(actor, applicationId, 'application.update', settingsDetails(settings));
+    checkSettings(settings);
+    const { application, clientSecret } = await this.dataSource.transaction(async (manager) => {
+      const current = await this.applications.lockForUpdate(applicationId, manager);
+      const changed = changedClientSettings(current, settings);
+      if (changed.length > 0) {
+        await this.confirmations.consume(
+          actor.user.id,
+          'client_settings.update',
+          { applicationId, changeDigest: clientSettingsDigest(settings) },
+          confirmation,
+          manager,
+        );
+      }
+      const result = await this.applications.update(applicationId, settings, manager);
+      for (const entry of settingsAuditEntries(settings, changed, current.clientAuthMethod)) {
+        await this.record(actor, applicationId, entry.action, entry.details, manager);
+      }
+      if (result.clientSecret !== null) {
+        await this.record(actor, applicationId, 'client_secret.issue', {}, manager);
+      }
+      return result;
+    });
     return { ...toDetail(application, role), clientSecret };
   }
 
@@ -107,14 +142,18 @@ export class ConsoleApplications {
     if (application.clientAuthMethod !== 'secret') {
       throw new AppError(ErrorCode.Conflict, 'A public (none) client has no client secret');
     }
-    await this.confirmations.consume(
-      actor.user.id,
-      'client_secret.reset',
-      { applicationId },
-      confirmation,
-    );
-    const clientSecret = await this.applications.resetClientSecret(applicationId);
-    await this.record(actor, applicationId, 'client_secret.reset', {});
+    const clientSecret = await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'client_secret.reset',
+        { applicationId },
+        confirmation,
+        manager,
+      );
+      const secret = await this.applications.resetClientSecret(applicationId, manager);
+      await this.record(actor, applicationId, 'client_secret.reset', {}, manager);
+      return secret;
+    });
     return { clientSecret };
   }
 
@@ -125,30 +164,38 @@ export class ConsoleApplications {
     confirmation: string | undefined,
   ): Promise<void> {
     const { applicationId } = await this.scope.of(actor, rawId, 'owner');
-    await this.confirmations.consume(
-      actor.user.id,
-      'application.delete',
-      { applicationId },
-      confirmation,
-    );
     const { name } = await this.applications.get(applicationId);
-    await this.applications.delete(applicationId);
-    await this.record(actor, applicationId, 'application.delete', { name });
+    await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'application.delete',
+        { applicationId },
+        confirmation,
+        manager,
+      );
+      await this.applications.delete(applicationId, manager);
+      await this.record(actor, applicationId, 'application.delete', { name }, manager);
+    });
   }
 
+  /** In the change's transaction: the change and its record commit together. */
   private record(
     actor: ConsoleActor,
     applicationId: number,
     action: string,
-    details: Record<string, string | boolean | string[]>,
+    details: AuditDetails,
+    manager: EntityManager,
   ): Promise<void> {
-    return this.audit.record({
-      applicationId,
-      actorUserId: actor.user.id,
-      action,
-      target: `application:${applicationId}`,
-      details,
-      ip: actor.ip,
-    });
+    return this.audit.record(
+      {
+        applicationId,
+        actorUserId: actor.user.id,
+        action,
+        target: `application:${applicationId}`,
+        details,
+        ip: actor.ip,
+      },
+      manager,
+    );
   }
 }

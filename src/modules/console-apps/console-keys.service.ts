@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuditLog } from '../audit/audit-log.service';
 import type { ConsoleActor } from '../console/console-session';
 import type { ApiKey } from '../keys/api-key.entity';
@@ -21,7 +23,8 @@ const MAX_SCOPES = 20;
 /**
  * The API-access tab (spec section 1, "Key lifecycle (console operations)"): admins list keys;
  * every change needs a passkey confirmation bound to the action and the key. The lifecycle is
- * ApiKeysService's, the one the CLI uses. A key of another application answers 404.
+ * ApiKeysService's, the one the CLI uses. A key of another application answers 404. The token,
+ * the change and its audit record are one transaction: all happen or none.
  */
 @Injectable()
 export class ConsoleKeys {
@@ -30,6 +33,7 @@ export class ConsoleKeys {
     private readonly keys: ApiKeysService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async list(actor: ConsoleActor, rawId: string): Promise<KeyView[]> {
@@ -45,9 +49,21 @@ export class ConsoleKeys {
   ): Promise<IssuedKeyView> {
     const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const { name, scopes } = parseNewKey(body);
-    await this.confirmations.consume(actor.user.id, 'key.create', { applicationId }, confirmation);
-    const { apiKey, plaintext } = await this.keys.create(applicationId, name, scopes);
-    await this.record(actor, applicationId, 'key.create', apiKey, { name, scopes: apiKey.scopes });
+    const { apiKey, plaintext } = await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'key.create',
+        { applicationId },
+        confirmation,
+        manager,
+      );
+      const issued = await this.keys.create(applicationId, name, scopes, manager);
+      await this.record(manager, actor, applicationId, 'key.create', issued.apiKey, {
+        name,
+        scopes: issued.apiKey.scopes,
+      });
+      return issued;
+    });
     return { key: this.view(apiKey), plaintext };
   }
 
@@ -62,19 +78,22 @@ export class ConsoleKeys {
     const old = await this.find(applicationId, rawKeyId);
     // Refused before the confirmation is spent; rotate() checks again under its row lock.
     if (this.keys.statusOf(old) !== 'active' || old.replacedById !== null) throw keyNotRotatable();
-    await this.confirmations.consume(
-      actor.user.id,
-      'key.rotate',
-      { applicationId, keyId: old.id },
-      confirmation,
-    );
-    const { apiKey, plaintext } = await this.keys.rotate(old.id);
-    const previous = await this.find(applicationId, String(old.id));
-    await this.record(actor, applicationId, 'key.rotate', old, {
-      newKeyId: apiKey.id,
-      graceUntil: previous.expiresAt?.toISOString() ?? null,
+    return this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'key.rotate',
+        { applicationId, keyId: old.id },
+        confirmation,
+        manager,
+      );
+      const { apiKey, plaintext } = await this.keys.rotate(old.id, manager);
+      const previous = await this.find(applicationId, String(old.id), manager);
+      await this.record(manager, actor, applicationId, 'key.rotate', old, {
+        newKeyId: apiKey.id,
+        graceUntil: previous.expiresAt?.toISOString() ?? null,
+      });
+      return { key: this.view(apiKey), plaintext, previous: this.view(previous) };
     });
-    return { key: this.view(apiKey), plaintext, previous: this.view(previous) };
   }
 
   async revoke(
@@ -85,14 +104,18 @@ export class ConsoleKeys {
   ): Promise<KeyView> {
     const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const key = await this.find(applicationId, rawKeyId);
-    await this.confirmations.consume(
-      actor.user.id,
-      'key.revoke',
-      { applicationId, keyId: key.id },
-      confirmation,
-    );
-    const revoked = await this.keys.revoke(key.id);
-    await this.record(actor, applicationId, 'key.revoke', key, { name: key.name });
+    const revoked = await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'key.revoke',
+        { applicationId, keyId: key.id },
+        confirmation,
+        manager,
+      );
+      const changed = await this.keys.revoke(key.id, manager);
+      await this.record(manager, actor, applicationId, 'key.revoke', key, { name: key.name });
+      return changed;
+    });
     return this.view(revoked);
   }
 
@@ -104,20 +127,29 @@ export class ConsoleKeys {
   ): Promise<void> {
     const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const key = await this.find(applicationId, rawKeyId);
-    await this.confirmations.consume(
-      actor.user.id,
-      'key.delete',
-      { applicationId, keyId: key.id },
-      confirmation,
-    );
-    await this.keys.delete(key.id);
-    await this.record(actor, applicationId, 'key.delete', key, { name: key.name });
+    await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'key.delete',
+        { applicationId, keyId: key.id },
+        confirmation,
+        manager,
+      );
+      await this.keys.delete(key.id, manager);
+      await this.record(manager, actor, applicationId, 'key.delete', key, { name: key.name });
+    });
   }
 
   /** The application's key with this id; unknown, malformed or another application's → 404. */
-  private async find(applicationId: number, rawKeyId: string): Promise<ApiKey> {
+  private async find(
+    applicationId: number,
+    rawKeyId: string,
+    manager?: EntityManager,
+  ): Promise<ApiKey> {
     const keyId = pathId(rawKeyId);
-    const key = (await this.keys.list(applicationId)).find((candidate) => candidate.id === keyId);
+    const key = (await this.keys.list(applicationId, manager)).find(
+      (candidate) => candidate.id === keyId,
+    );
     if (!key) throw keyNotFound();
     return key;
   }
@@ -126,21 +158,26 @@ export class ConsoleKeys {
     return toKeyView(key, this.keys.statusOf(key));
   }
 
+  /** In the change's transaction: the change and its record commit together. */
   private record(
+    manager: EntityManager,
     actor: ConsoleActor,
     applicationId: number,
     action: string,
     key: ApiKey,
     details: Record<string, string | number | string[] | null>,
   ): Promise<void> {
-    return this.audit.record({
-      applicationId,
-      actorUserId: actor.user.id,
-      action,
-      target: `key:${key.id}`,
-      details: { prefix: key.keyPrefix, ...details },
-      ip: actor.ip,
-    });
+    return this.audit.record(
+      {
+        applicationId,
+        actorUserId: actor.user.id,
+        action,
+        target: `key:${key.id}`,
+        details: { prefix: key.keyPrefix, ...details },
+        ip: actor.ip,
+      },
+      manager,
+    );
   }
 }
 

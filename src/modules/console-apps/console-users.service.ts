@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { RawQuery } from '../../common/http/query-params';
 import { AuditLog } from '../audit/audit-log.service';
 import type { ConsoleActor } from '../console/console-session';
@@ -26,6 +28,7 @@ export class ConsoleUsers {
     private readonly events: EventFeedService,
     private readonly stats: StatsService,
     private readonly audit: AuditLog,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async list(actor: ConsoleActor, rawId: string, query: RawQuery): Promise<UserPage> {
@@ -49,12 +52,14 @@ export class ConsoleUsers {
     const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
     const patch = toUserPatch(parsePatchShape(body, contentType));
-    const view = await this.users.update(applicationId, userId, patch);
     const details: Record<string, string | boolean> = {};
     if (patch.group !== undefined) details.group = patch.group;
     if (patch.enabled !== undefined) details.enabled = patch.enabled;
-    await this.record(actor, applicationId, 'user.update', userId, details);
-    return view;
+    return this.dataSource.transaction(async (manager) => {
+      const view = await this.users.update(applicationId, userId, patch, manager);
+      await this.record(manager, actor, applicationId, 'user.update', userId, details);
+      return view;
+    });
   }
 
   /** Revokes the user's tokens and consent in the application (the API's POST /revoke). */
@@ -65,11 +70,13 @@ export class ConsoleUsers {
   ): Promise<RevocationResult> {
     const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
-    const result = await this.users.revoke(applicationId, userId);
-    await this.record(actor, applicationId, 'user.force_offline', userId, {
-      revokedTokens: result.revokedTokens,
+    return this.dataSource.transaction(async (manager) => {
+      const result = await this.users.revoke(applicationId, userId, manager);
+      await this.record(manager, actor, applicationId, 'user.force_offline', userId, {
+        revokedTokens: result.revokedTokens,
+      });
+      return result;
     });
-    return result;
   }
 
   async listEvents(actor: ConsoleActor, rawId: string, query: RawQuery): Promise<EventPage> {
@@ -82,20 +89,25 @@ export class ConsoleUsers {
     return this.stats.forApplication(applicationId);
   }
 
+  /** In the change's transaction: the change and its record commit together. */
   private record(
+    manager: EntityManager,
     actor: ConsoleActor,
     applicationId: number,
     action: string,
     userId: string,
     details: Record<string, string | boolean | number>,
   ): Promise<void> {
-    return this.audit.record({
-      applicationId,
-      actorUserId: actor.user.id,
-      action,
-      target: `user:${userId}`,
-      details,
-      ip: actor.ip,
-    });
+    return this.audit.record(
+      {
+        applicationId,
+        actorUserId: actor.user.id,
+        action,
+        target: `user:${userId}`,
+        details,
+        ip: actor.ip,
+      },
+      manager,
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { NaturalBatcher, STATEMENT_BATCHING } from '../../database/natural-batcher';
 import { AppConfig } from '../../config/app-config';
@@ -46,18 +46,24 @@ export class ApiKeysService {
     });
   }
 
-  async create(applicationId: number, name: string, scopes: string[]): Promise<IssuedKey> {
+  /** With a manager, in its transaction (the console records the change in the same one). */
+  async create(
+    applicationId: number,
+    name: string,
+    scopes: string[],
+    manager?: EntityManager,
+  ): Promise<IssuedKey> {
     const unknown = scopes.filter((scope) => !isApiScope(scope));
     if (unknown.length > 0) throw invalidScopes(unknown);
-    return this.issue(this.keys, applicationId, name, [...new Set(scopes)]);
+    return this.issue(this.repo(manager), applicationId, name, [...new Set(scopes)]);
   }
 
   /**
    * A new key with the same name and scopes; the old one keeps working until the grace
    * period ends, and is then rejected by its expiry time (no background job involved).
    */
-  async rotate(keyId: number): Promise<IssuedKey> {
-    return this.dataSource.transaction(async (manager) => {
+  async rotate(keyId: number, outer?: EntityManager): Promise<IssuedKey> {
+    return (outer ?? this.dataSource.manager).transaction(async (manager) => {
       const repo = manager.getRepository(ApiKey);
       const old = await repo.findOne({ where: { id: keyId }, lock: { mode: 'pessimistic_write' } });
       if (!old) throw keyNotFound();
@@ -73,25 +79,31 @@ export class ApiKeysService {
   }
 
   /** Deactivates the key at once, grace period or not. Revoking a revoked key changes nothing. */
-  async revoke(keyId: number): Promise<ApiKey> {
-    const key = await this.keys.findOneBy({ id: keyId });
+  async revoke(keyId: number, manager?: EntityManager): Promise<ApiKey> {
+    const repo = this.repo(manager);
+    const key = await repo.findOneBy({ id: keyId });
     if (!key) throw keyNotFound();
     if (key.status !== 'revoked') {
       key.status = 'revoked';
       key.revokedAt = this.clock.now();
-      await this.keys.save(key);
+      await repo.save(key);
     }
     return key;
   }
 
   /** Removes the key for good; it then authenticates like any unknown key. */
-  async delete(keyId: number): Promise<void> {
-    const result = await this.keys.delete({ id: keyId });
+  async delete(keyId: number, manager?: EntityManager): Promise<void> {
+    const result = await this.repo(manager).delete({ id: keyId });
     if (!result.affected) throw keyNotFound();
   }
 
-  list(applicationId: number): Promise<ApiKey[]> {
-    return this.keys.find({ where: { applicationId }, order: { id: 'ASC' } });
+  /** The keys as `manager`'s transaction sees them, or outside any transaction. */
+  private repo(manager: EntityManager | undefined): Repository<ApiKey> {
+    return manager ? manager.getRepository(ApiKey) : this.keys;
+  }
+
+  list(applicationId: number, manager?: EntityManager): Promise<ApiKey[]> {
+    return this.repo(manager).find({ where: { applicationId }, order: { id: 'ASC' } });
   }
 
   statusOf(key: Pick<ApiKey, 'status' | 'expiresAt'>): ApiKeyStatus {

@@ -10,6 +10,10 @@ import { ApiKeysService } from '../keys/api-keys.service';
 import { keyNotFound } from '../keys/keys.errors';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
 import { parseUserId } from '../users/user-query';
+import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
+import { CLIENT_AUTH_METHODS } from '../applications/application.entity';
+import { checkSettings } from '../applications/applications.service';
+import { clientSettingsDigest, parseClientSettings } from '../applications/client-settings';
 import {
   ACTION_TARGET_FIELDS,
   CONFIRMATION_ACTIONS,
@@ -21,6 +25,13 @@ import {
 } from './passkey-confirmations.service';
 import { PasskeysService } from './passkeys.service';
 import { invalidBody } from './passkeys.errors';
+
+/** client_settings.update: the OAuth client settings the confirmed PATCH will send. */
+export class ConfirmedClientSettings {
+  @ApiProperty({ required: false, type: [String] }) redirectUris?: string[];
+  @ApiProperty({ required: false, type: [String] }) postLogoutRedirectUris?: string[];
+  @ApiProperty({ required: false, enum: CLIENT_AUTH_METHODS }) clientAuthMethod?: string;
+}
 
 /** Body of POST /api/console/confirmations. */
 export class ConfirmationRequest {
@@ -50,6 +61,15 @@ export class ConfirmationRequest {
     description: 'console_role.grant: the role given; console_role.revoke: the role withdrawn',
   })
   role?: string;
+  @ApiProperty({
+    required: false,
+    type: ConfirmedClientSettings,
+    description:
+      'client_settings.update: exactly the redirectUris, postLogoutRedirectUris and clientAuthMethod the PATCH of the settings will send (the token is bound to these values)',
+  })
+  settings?: ConfirmedClientSettings;
+  @ApiProperty({ required: false, description: 'upstream.bind: the provider to bind' })
+  providerId?: string;
 }
 
 /** Body of POST /api/console/confirmations/{confirmationId}. */
@@ -73,7 +93,19 @@ function parseTarget(
   const target: ConfirmationTarget = {};
   for (const field of ACTION_TARGET_FIELDS[action]) {
     const value = body[field];
-    if (field === 'passkeyId' || field === 'targetUserId' || field === 'role') {
+    if (field === 'changeDigest') {
+      const settings = parseClientSettings(body.settings);
+      if (!settings) {
+        throw invalidBody(
+          `${action} needs settings: {redirectUris?, postLogoutRedirectUris?, clientAuthMethod?}`,
+        );
+      }
+      checkSettings(settings);
+      target.changeDigest = clientSettingsDigest(settings);
+    } else if (field === 'providerId') {
+      if (typeof value !== 'string') throw invalidBody(`${action} needs providerId (a string)`);
+      target.providerId = value;
+    } else if (field === 'passkeyId' || field === 'targetUserId' || field === 'role') {
       if (typeof value !== 'string') throw invalidBody(`${action} needs ${field} (a string)`);
       target[field] = value;
     } else {
@@ -99,6 +131,7 @@ export class ConfirmationTargets {
     private readonly keys: ApiKeysService,
     private readonly passkeys: PasskeysService,
     private readonly identities: UpstreamIdentitiesService,
+    private readonly providers: UpstreamProvidersService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly members: ConsoleMembers,
   ) {}
@@ -120,6 +153,7 @@ export class ConfirmationTargets {
     switch (action) {
       case 'key.create':
       case 'client_secret.reset':
+      case 'client_settings.update':
         await this.access.require(actor, target.applicationId!, 'admin');
         return;
       case 'key.rotate':
@@ -144,6 +178,11 @@ export class ConfirmationTargets {
       }
       case 'passkey.remove':
         await this.passkeys.get(actor.user.id, target.passkeyId!);
+        return;
+      case 'upstream.bind':
+        if (!(await this.providers.find(target.providerId!))) {
+          throw new AppError(ErrorCode.NotFound, 'No such upstream provider');
+        }
         return;
       case 'console_role.grant':
       case 'console_role.revoke':

@@ -23,6 +23,8 @@ export interface Binding {
   upstreamIdentityId: number | null;
   targetUserId: string | null;
   role: string | null;
+  changeDigest: string | null;
+  providerId: string | null;
 }
 
 export interface NewCeremony {
@@ -51,6 +53,8 @@ interface TakenRow {
   upstream_identity_id: number | null;
   target_user_id: string | null;
   role: string | null;
+  change_digest: string | null;
+  provider_id: string | null;
 }
 
 // Spends the ceremony in the statement that finds it: of two concurrent answers (on any
@@ -61,7 +65,7 @@ const TAKE_SQL = `
      WHERE id = $1 AND purpose = $2 AND user_id IS NOT DISTINCT FROM $3::bigint
        AND used_at IS NULL AND expires_at > $4
     RETURNING challenge, user_handle, action, application_id, key_id, passkey_id,
-              upstream_identity_id, target_user_id, role)
+              upstream_identity_id, target_user_id, role, change_digest, provider_id)
   SELECT * FROM taken`;
 
 /** Single-use WebAuthn challenges in PostgreSQL (table passkey_ceremonies). */
@@ -88,6 +92,8 @@ export class PasskeyCeremonies {
       upstreamIdentityId: ceremony.binding?.upstreamIdentityId ?? null,
       targetUserId: ceremony.binding?.targetUserId ?? null,
       role: ceremony.binding?.role ?? null,
+      changeDigest: ceremony.binding?.changeDigest ?? null,
+      providerId: ceremony.binding?.providerId ?? null,
       expiresAt: new Date(now.getTime() + CEREMONY_TTL_MS),
       usedAt: null,
       createdAt: now,
@@ -130,6 +136,8 @@ export class PasskeyCeremonies {
               upstreamIdentityId: row.upstream_identity_id,
               targetUserId: row.target_user_id === null ? null : String(row.target_user_id),
               role: row.role,
+              changeDigest: row.change_digest,
+              providerId: row.provider_id,
             },
     };
   }

@@ -57,6 +57,16 @@ export class PasskeyConfirmation {
   /** console_role.*: the role granted, or the role withdrawn. */
   @Column({ name: 'role', type: 'varchar', length: 16, nullable: true })
   role!: string | null;
+  /**
+   * client_settings.update: the SHA-256 of the OAuth client settings the change sets
+   * (applications/client-settings.ts), so a token confirms that change and no other.
+   */
+  @Column({ name: 'change_digest', type: 'varchar', length: 64, nullable: true })
+  changeDigest!: string | null;
+
+  /** upstream.bind: the provider to bind (no foreign key, as for the other targets). */
+  @Column({ name: 'provider_id', type: 'varchar', length: 64, nullable: true })
+  providerId!: string | null;
 
   @Index('idx_passkey_confirmations_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })

@@ -6,18 +6,28 @@ import {
 } from './passkey-confirmations.service';
 
 const PASSKEY = '5f0c7a52-3f4e-4a43-9d0e-2b1d6f1d7e01';
+const DIGEST = 'a'.repeat(64);
+const NO_CHANGE = { changeDigest: null, providerId: null };
 const NO_MEMBER = { targetUserId: null, role: null };
 
 describe('PasskeyConfirmations', () => {
   describe('bindingOf', () => {
     it('keeps exactly the target fields the action names', () => {
-      const all = { applicationId: 3, keyId: 7, passkeyId: PASSKEY, upstreamIdentityId: 9 };
+      const all = {
+        applicationId: 3,
+        keyId: 7,
+        passkeyId: PASSKEY,
+        upstreamIdentityId: 9,
+        changeDigest: DIGEST,
+        providerId: 'github',
+      };
       expect(bindingOf('key.create', all)).toEqual({
         action: 'key.create',
         applicationId: 3,
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
         ...NO_MEMBER,
       });
       expect(bindingOf('key.rotate', all)).toEqual({
@@ -26,6 +36,7 @@ describe('PasskeyConfirmations', () => {
         keyId: 7,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
         ...NO_MEMBER,
       });
       expect(bindingOf('passkey.remove', all)).toEqual({
@@ -34,6 +45,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: PASSKEY,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
         ...NO_MEMBER,
       });
       expect(bindingOf('upstream.unbind', all)).toEqual({
@@ -42,6 +54,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: 9,
+        ...NO_CHANGE,
         ...NO_MEMBER,
       });
       expect(bindingOf('passkey.register', all)).toEqual({
@@ -50,6 +63,27 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
+        ...NO_MEMBER,
+      });
+      expect(bindingOf('client_settings.update', all)).toEqual({
+        action: 'client_settings.update',
+        applicationId: 3,
+        keyId: null,
+        passkeyId: null,
+        upstreamIdentityId: null,
+        changeDigest: DIGEST,
+        providerId: null,
+        ...NO_MEMBER,
+      });
+      expect(bindingOf('upstream.bind', all)).toEqual({
+        action: 'upstream.bind',
+        applicationId: null,
+        keyId: null,
+        passkeyId: null,
+        upstreamIdentityId: null,
+        changeDigest: null,
+        providerId: 'github',
         ...NO_MEMBER,
       });
     });
@@ -62,6 +96,7 @@ describe('PasskeyConfirmations', () => {
         keyId: null,
         passkeyId: null,
         upstreamIdentityId: null,
+        ...NO_CHANGE,
         targetUserId: '42',
         role: 'viewer',
       });
@@ -89,6 +124,13 @@ describe('PasskeyConfirmations', () => {
       ['an id of zero', 'application.delete', { applicationId: 0 }],
       ['a passkey id that is not a UUID', 'passkey.remove', { passkeyId: 'abc' }],
       ['an unbind without its identity', 'upstream.unbind', {}],
+      ['a settings change without its digest', 'client_settings.update', { applicationId: 3 }],
+      [
+        'a digest that is not one',
+        'client_settings.update',
+        { applicationId: 3, changeDigest: 'x' },
+      ],
+      ['a bind without its provider', 'upstream.bind', {}],
     ] as const)('is null for %s', (_, action, target) => {
       expect(bindingOf(action, target)).toBeNull();
     });

@@ -3,14 +3,20 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { ApiProperty } from '@nestjs/swagger';
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import { randomBytes } from 'node:crypto';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/hash';
 import { PasskeyAssertions } from './passkey-assertions';
 import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS, type Binding } from './passkey-ceremonies';
 import { PasskeyConfirmation } from './passkey-confirmation.entity';
 import { PasskeyCredential } from './passkey-credential.entity';
-import { confirmationRequired, passkeyNotRegistered } from './passkeys.errors';
+import type { ConsoleActor } from '../console/console-session';
+import {
+  confirmationRequired,
+  passkeyNotRegistered,
+  recentSignInRequired,
+} from './passkeys.errors';
+import { isRecentPrimarySignIn } from './recent-sign-in';
 import { RelyingParty } from './relying-party';
 
 /** Console operations that need a passkey confirmation (issue 10; docs/console.md). */
@@ -26,6 +32,8 @@ export const CONFIRMATION_ACTIONS = [
   'upstream.unbind',
   'console_role.grant',
   'console_role.revoke',
+  'client_settings.update',
+  'upstream.bind',
 ] as const;
 export type ConfirmationAction = (typeof CONFIRMATION_ACTIONS)[number];
 
@@ -38,6 +46,10 @@ export interface ConfirmationTarget {
   targetUserId?: string;
   /** console_role.*: the role given, or the role withdrawn. */
   role?: string;
+  /** client_settings.update: clientSettingsDigest of the change (applications/client-settings.ts). */
+  changeDigest?: string;
+  /** upstream.bind: the provider to bind. */
+  providerId?: string;
 }
 
 export const PASSKEY_CONFIRMATION_HEADER = 'x-passkey-confirmation';
@@ -57,6 +69,8 @@ export const ACTION_TARGET_FIELDS: Readonly<
   'upstream.unbind': ['upstreamIdentityId'],
   'console_role.grant': ['applicationId', 'targetUserId', 'role'],
   'console_role.revoke': ['applicationId', 'targetUserId', 'role'],
+  'client_settings.update': ['applicationId', 'changeDigest'],
+  'upstream.bind': ['providerId'],
 };
 
 /** A confirmation token is good for this long after the assertion (the issue: at most 5 minutes). */
@@ -88,6 +102,8 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     upstreamIdentityId: isDatabaseInteger,
     targetUserId: isUserId,
     role: isMemberRole,
+    changeDigest: (value) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value),
+    providerId: (value) => typeof value === 'string' && value.length >= 1 && value.length <= 64,
   };
   if (fields.some((field) => !valid[field](target[field]))) return null;
   return {
@@ -100,6 +116,8 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
       : null,
     targetUserId: fields.includes('targetUserId') ? (target.targetUserId ?? null) : null,
     role: fields.includes('role') ? (target.role ?? null) : null,
+    changeDigest: fields.includes('changeDigest') ? (target.changeDigest ?? null) : null,
+    providerId: fields.includes('providerId') ? (target.providerId ?? null) : null,
   };
 }
 
@@ -139,6 +157,8 @@ const CONSUME_SQL = `
        AND upstream_identity_id IS NOT DISTINCT FROM $7::integer
        AND target_user_id IS NOT DISTINCT FROM $9::bigint
        AND role IS NOT DISTINCT FROM $10::varchar
+       AND change_digest IS NOT DISTINCT FROM $11::varchar
+       AND provider_id IS NOT DISTINCT FROM $12::varchar
        AND spent_at IS NULL AND expires_at > $8
     RETURNING id)
   SELECT id FROM spent`;
@@ -226,18 +246,41 @@ export class PasskeyConfirmations {
     return { confirmationToken: token, expiresAt: expiresAt.toISOString() };
   }
 
-  /** Spends the token atomically (single use) or throws AppError(passkey_confirmation_required, 403). */
+  /**
+   * The step-up of an account change that a user without a passkey may also make (binding an
+   * upstream account): with a passkey, the confirmation `token` for `action` on `target`, spent
+   * here; without one, a password (or upstream) sign-in within the last 5 minutes, else 403
+   * recent_sign_in_required (`what` names the change in its message).
+   */
+  async stepUp(
+    actor: ConsoleActor,
+    what: string,
+    action: ConfirmationAction,
+    target: ConfirmationTarget,
+    token: string | undefined,
+  ): Promise<void> {
+    const hasPasskey = await this.credentials.existsBy({ userId: actor.user.id });
+    if (hasPasskey) return this.consume(actor.user.id, action, target, token);
+    if (!isRecentPrimarySignIn(actor, this.clock.now())) throw recentSignInRequired(what);
+  }
+
+  /**
+   * Spends the token atomically (single use) or throws AppError(passkey_confirmation_required,
+   * 403). Pass the transaction of the confirmed change: if the change or its audit record then
+   * fails, the token is not spent either.
+   */
   async consume(
     userId: string,
     action: ConfirmationAction,
     target: ConfirmationTarget,
     token: string | undefined,
+    manager?: EntityManager,
   ): Promise<void> {
     const binding = bindingOf(action, target);
     if (!binding || typeof token !== 'string' || token === '' || token.length > MAX_TOKEN_LENGTH) {
       throw confirmationRequired();
     }
-    const spent = await this.dataSource.query<{ id: string }[]>(CONSUME_SQL, [
+    const spent = await (manager ?? this.dataSource.manager).query<{ id: string }[]>(CONSUME_SQL, [
       sha256Hex(token),
       userId,
       binding.action,
@@ -248,6 +291,8 @@ export class PasskeyConfirmations {
       this.clock.now(),
       binding.targetUserId,
       binding.role,
+      binding.changeDigest,
+      binding.providerId,
     ]);
     if (spent.length === 0) throw confirmationRequired();
   }

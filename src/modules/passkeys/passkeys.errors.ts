@@ -13,10 +13,10 @@ export const passkeyNotRegistered = (): AppError =>
     'Register a passkey on the account page first: this operation is confirmed with one',
   );
 
-export const recentSignInRequired = (): AppError =>
+export const recentSignInRequired = (what = 'Registering a first passkey'): AppError =>
   new AppError(
     ErrorCode.RecentSignInRequired,
-    'Registering a first passkey needs a password sign-in within the last 5 minutes: sign in again',
+    `${what} needs a password sign-in within the last 5 minutes: sign in again`,
   );
 
 export const passkeyNotFound = (): AppError =>

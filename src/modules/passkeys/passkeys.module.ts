@@ -5,6 +5,7 @@ import { ConsoleModule } from '../console/console.module';
 import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
+import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { AccountPasskeysController } from './account-passkeys.controller';
 import { ConfirmationTargets } from './confirmation-targets';
 import { ConfirmationsController } from './confirmations.controller';
@@ -30,6 +31,7 @@ import { RelyingParty } from './relying-party';
     KeysModule,
     RateLimitModule, // the per-address quota of anonymous sign-in starts
     UpstreamIdentitiesModule,
+    UpstreamProvidersModule, // an upstream.bind confirmation names an enabled provider
   ],
   controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],
   providers: [

@@ -26,10 +26,9 @@ import {
   registrationRefused,
   signInRefused,
 } from './passkeys.errors';
+import { isRecentPrimarySignIn } from './recent-sign-in';
 import { RelyingParty } from './relying-party';
 
-/** "Registering the first passkey needs a password sign-in within the last 5 minutes" (issue 10). */
-export const RECENT_SIGN_IN_MS = 5 * 60_000;
 /**
  * Passkey sign-in starts (each a passkey_ceremonies row) allowed per client address per
  * 15 minutes (docs/security.md, "Anonymous requests that keep state").
@@ -97,11 +96,7 @@ export class PasskeysService {
       order: { createdAt: 'ASC' },
     });
     if (mine.length === 0) {
-      const age = this.clock.now().getTime() - actor.signedInAt.getTime();
-      // A fresh sign-in with the account's primary method: its password or, for an account
-      // created through an upstream provider (which has none), that provider.
-      const primary = actor.authMethod === 'password' || actor.authMethod === 'upstream';
-      if (!primary || age > RECENT_SIGN_IN_MS) throw recentSignInRequired();
+      if (!isRecentPrimarySignIn(actor, this.clock.now())) throw recentSignInRequired();
     } else {
       await this.confirmations.consume(actor.user.id, 'passkey.register', {}, confirmation);
     }
@@ -197,13 +192,14 @@ export class PasskeysService {
   /** Removes a passkey with a `passkey.remove` confirmation for it. */
   async remove(actor: ConsoleActor, id: string, confirmation: string | undefined): Promise<void> {
     const credential = await this.get(actor.user.id, id);
-    await this.confirmations.consume(
-      actor.user.id,
-      'passkey.remove',
-      { passkeyId: credential.id },
-      confirmation,
-    );
     await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'passkey.remove',
+        { passkeyId: credential.id },
+        confirmation,
+        manager,
+      );
       await manager.delete(PasskeyCredential, { id: credential.id });
       await this.audit.record(
         auditEntry(actor, 'passkey.remove', credential, { name: credential.name }),

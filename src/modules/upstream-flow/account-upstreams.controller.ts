@@ -9,7 +9,9 @@ import {
   Post,
   Res,
 } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import {
@@ -29,6 +31,7 @@ import { SessionAuth } from '../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
 import type { UpstreamIdentity } from '../upstreams/identities/upstream-identity.entity';
+import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { PageError } from '../oauth/oauth-error';
@@ -63,6 +66,8 @@ export class AccountUpstreamsController {
     private readonly flow: UpstreamFlowService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
+    private readonly providers: UpstreamProvidersService,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) config: AppConfig,
   ) {
     this.secure = config.publicBaseUrl.startsWith('https://');
@@ -80,15 +85,37 @@ export class AccountUpstreamsController {
   @ApiOperation({
     summary: 'Start binding an upstream provider to the signed-in user',
     description:
-      'Sets the HttpOnly attempt cookie idsvc_upstream and answers the provider URL to navigate to; the provider returns to /api/auth/upstream/{providerId}/callback, which binds the account (refused when another user holds it), records upstream.bind in the audit log and redirects to /console/account.',
+      'A step-up first: a user with a passkey sends an upstream.bind confirmation for this providerId; a user without one needs a password (or upstream) sign-in within the last 5 minutes. Then sets the HttpOnly attempt cookie idsvc_upstream and answers the provider URL to navigate to; the provider returns to /api/auth/upstream/{providerId}/callback, which binds the account (refused when another user holds it), records upstream.bind in the audit log in the same transaction and redirects to /console/account.',
+  })
+  @ApiHeader({
+    name: 'X-Passkey-Confirmation',
+    required: false,
+    description:
+      'Confirmation token for upstream.bind of this providerId (POST /api/console/confirmations); required when the user has a passkey',
   })
   @ApiOkResponse({ type: BindStartView })
+  @ApiErrorResponse(
+    403,
+    'passkey_confirmation_required (the user has a passkey) or recent_sign_in_required (no passkey, and no password sign-in within 5 minutes)',
+  )
   @ApiErrorResponse(404, 'not_found: no such enabled provider')
   async startUpstreamBinding(
     @ConsoleActor() actor: ConsoleActor,
     @Param('providerId') providerId: string,
+    @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BindStartView> {
+    // The provider first (404 spends nothing), then the step-up, then the attempt.
+    if (!(await this.providers.find(providerId))) {
+      throw new AppError(ErrorCode.NotFound, 'No such upstream provider');
+    }
+    await this.confirmations.stepUp(
+      actor,
+      'Connecting an upstream account',
+      'upstream.bind',
+      { providerId },
+      confirmation,
+    );
     const result = await this.flow.startBind(actor.user.id, providerId).catch((error: unknown) => {
       if (error instanceof PageError) {
         throw new AppError(ErrorCode.NotFound, 'No such upstream provider');
@@ -125,29 +152,36 @@ export class AccountUpstreamsController {
       (identity) => identity.id === identityId,
     );
     if (!owned) throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
-    await this.confirmations.consume(
-      actor.user.id,
-      'upstream.unbind',
-      { upstreamIdentityId: identityId },
-      confirmation,
-    );
-    const outcome = await this.identities.unbind(actor.user.id, identityId);
-    if (outcome.kind === 'not_found') {
-      throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
-    }
-    if (outcome.kind === 'last_method') {
-      throw new AppError(
-        ErrorCode.Conflict,
-        'This is the last way to sign in to this account: set a password or bind another provider first',
+    // The token, the unbinding and its audit record commit together; a refusal spends nothing.
+    await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        'upstream.unbind',
+        { upstreamIdentityId: identityId },
+        confirmation,
+        manager,
       );
-    }
-    await this.audit.record({
-      applicationId: null,
-      actorUserId: actor.user.id,
-      action: 'upstream.unbind',
-      target: `upstream:${identityId}`,
-      details: { provider: outcome.identity.providerId, subject: outcome.identity.subject },
-      ip: actor.ip,
+      const outcome = await this.identities.unbind(actor.user.id, identityId, manager);
+      if (outcome.kind === 'not_found') {
+        throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
+      }
+      if (outcome.kind === 'last_method') {
+        throw new AppError(
+          ErrorCode.Conflict,
+          'This is the last way to sign in to this account: set a password or bind another provider first',
+        );
+      }
+      await this.audit.record(
+        {
+          applicationId: null,
+          actorUserId: actor.user.id,
+          action: 'upstream.unbind',
+          target: `upstream:${identityId}`,
+          details: { provider: outcome.identity.providerId, subject: outcome.identity.subject },
+          ip: actor.ip,
+        },
+        manager,
+      );
     });
   }
 }

@@ -226,26 +226,39 @@ export class UpstreamFlowService {
     const profile = await this.guard(() =>
       this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
     );
-    const outcome = await this.identities.bind(user.id, {
-      providerId: provider.id,
-      subject: profile.subject,
-      profile: {
-        username: profile.username,
-        email: profile.email,
-        emailVerified: profile.emailVerified,
-        avatar: profile.avatar,
-        providerData: profile.providerData,
-      },
+    // The binding and its audit record commit together.
+    const outcome = await this.dataSource.transaction(async (manager) => {
+      const bound = await this.identities.bind(
+        user.id,
+        {
+          providerId: provider.id,
+          subject: profile.subject,
+          profile: {
+            username: profile.username,
+            email: profile.email,
+            emailVerified: profile.emailVerified,
+            avatar: profile.avatar,
+            providerData: profile.providerData,
+          },
+        },
+        manager,
+      );
+      if (bound.kind === 'bound') {
+        await this.audit.record(
+          {
+            applicationId: null,
+            actorUserId: user.id,
+            action: 'upstream.bind',
+            target: `upstream:${bound.identity.id}`,
+            details: { provider: provider.id, subject: profile.subject },
+            ip: browser.ip,
+          },
+          manager,
+        );
+      }
+      return bound;
     });
     if (outcome.kind === 'taken') throw upstreamFailure('bound_elsewhere', provider.displayName);
-    await this.audit.record({
-      applicationId: null,
-      actorUserId: user.id,
-      action: 'upstream.bind',
-      target: `upstream:${outcome.identity.id}`,
-      details: { provider: provider.id, subject: profile.subject },
-      ip: browser.ip,
-    });
     const clear = { name: 'upstream' as const, value: '', maxAge: 0 };
     if (attempt.request === undefined) {
       return { status: 302, location: '/console/account', cookies: [clear] };

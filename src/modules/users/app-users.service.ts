@@ -43,9 +43,15 @@ export class AppUsersService {
   /**
    * Applies group/enabled; disabling forces the user offline in the same transaction (spec 3).
    * Neither touches console access: console roles live in console_members.
+   * With `outer`, inside that transaction (the console records the change in it).
    */
-  async update(applicationId: number, userId: string, patch: UserPatch): Promise<UserView> {
-    return this.dataSource.transaction(async (manager) => {
+  async update(
+    applicationId: number,
+    userId: string,
+    patch: UserPatch,
+    outer?: EntityManager,
+  ): Promise<UserView> {
+    return (outer ?? this.dataSource.manager).transaction(async (manager) => {
       if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
       const set: Record<string, unknown> = {};
       if (patch.group !== undefined) set.group = patch.group;
@@ -80,8 +86,12 @@ export class AppUsersService {
    * POST /users/:userId/revoke: revokes every live token, keeps the relation and forgets the
    * consent (granted_scope = null) so the next authorization is interactive again (spec 3).
    */
-  async revoke(applicationId: number, userId: string): Promise<RevocationResult> {
-    return this.dataSource.transaction(async (manager) => {
+  async revoke(
+    applicationId: number,
+    userId: string,
+    outer?: EntityManager,
+  ): Promise<RevocationResult> {
+    return (outer ?? this.dataSource.manager).transaction(async (manager) => {
       if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
       const [previous] = await manager.query<{ granted_scope: string | null }[]>(
         'SELECT granted_scope FROM app_users WHERE application_id = $1 AND user_id = $2',

@@ -1,7 +1,7 @@
 // GET /console/account: the signed-in user and their passkeys (register, rename, remove).
 // The first passkey needs a recent password sign-in; later ones and removals are confirmed with
 // an existing passkey (issue 10). Also the connected upstream accounts: connect, and disconnect
-// confirmed with a passkey (issue 11).
+// confirmed with a passkey, connect with a passkey or a fresh password sign-in (issue 11).
 import {
   $,
   ApiError,
@@ -230,7 +230,7 @@ async function loadUpstreams() {
       .map(([id, name]) =>
         el(
           'button',
-          { type: 'button', 'data-connect': id, onclick: () => connect(id) },
+          { type: 'button', 'data-connect': id, onclick: () => connect(id, name) },
           `Connect ${name}`,
         ),
       ),
@@ -238,15 +238,23 @@ async function loadUpstreams() {
 }
 
 /** The API sets the attempt cookie and answers the provider's URL; the provider comes back to
- * the callback, which binds the account and returns here. */
-async function connect(providerId) {
+ * the callback, which binds the account and returns here. Binding is a step-up: confirmed with a
+ * passkey, or, without one, allowed within 5 minutes of a password sign-in (else the API says
+ * to sign in again). */
+async function connect(providerId, provider) {
   say('#upstreams-status', '');
+  const bind = (headers) =>
+    api('POST', `${UPSTREAMS}/${encodeURIComponent(providerId)}/bind`, { headers });
   try {
-    const { location: target } = await api(
-      'POST',
-      `${UPSTREAMS}/${encodeURIComponent(providerId)}/bind`,
-    );
-    window.location.assign(target);
+    const result =
+      passkeys.length === 0
+        ? await bind({})
+        : await confirmed(
+            `Connect a ${provider} account: it will be able to sign you in.`,
+            { action: 'upstream.bind', providerId },
+            (token) => bind(confirmationHeader(token)),
+          );
+    if (result) window.location.assign(result.location);
   } catch (error) {
     say('#upstreams-status', errorText(error), 'error');
   }

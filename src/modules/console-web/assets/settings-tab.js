@@ -1,5 +1,6 @@
 // The Settings tab (admins): the application's settings, its client secret (reset, shown once)
-// and, for the owner, deleting the application. Secret reset and delete need a passkey.
+// and, for the owner, deleting the application. Changing the OAuth client settings, secret reset
+// and delete need a passkey.
 import {
   $,
   api,
@@ -32,7 +33,9 @@ export async function showSettings(ctx) {
     };
     for (const name of [...TEXT_FIELDS, ...FLAGS]) body[name] = values[name];
     try {
-      const { clientSecret, ...updated } = await api('PATCH', ctx.base, { body });
+      const result = await save(ctx, body);
+      if (!result) return;
+      const { clientSecret, ...updated } = result;
       ctx.setApp(updated);
       fill(ctx.app);
       say('#settings-status', 'Settings saved.');
@@ -45,6 +48,37 @@ export async function showSettings(ctx) {
   $('#reset-secret').addEventListener('click', () => void resetSecret(ctx));
   $('#danger-zone').hidden = !ctx.isOwner;
   $('#delete-app').addEventListener('click', () => void deleteApplication(ctx));
+}
+
+// Where codes and tokens may go, and how the client proves itself: changing any of them needs
+// a passkey confirmation bound to exactly these values (docs/console.md).
+const CLIENT_SETTINGS = ['redirectUris', 'postLogoutRedirectUris', 'clientAuthMethod'];
+
+const sameSet = (a, b) => {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((value) => right.has(value));
+};
+
+/** Whether `body` changes a client setting of `app` (lists compared as sets, as the API does). */
+function changesClient(app, body) {
+  return (
+    !sameSet(body.redirectUris, app.redirectUris ?? []) ||
+    !sameSet(body.postLogoutRedirectUris, app.postLogoutRedirectUris ?? []) ||
+    body.clientAuthMethod !== app.clientAuthMethod
+  );
+}
+
+/** PATCHes the settings, through the passkey dialog when a client setting changes; null if cancelled. */
+function save(ctx, body) {
+  if (!changesClient(ctx.app, body)) return api('PATCH', ctx.base, { body });
+  const settings = Object.fromEntries(CLIENT_SETTINGS.map((name) => [name, body[name]]));
+  return confirmed(
+    `Change the OAuth client settings of "${ctx.app.name}" (redirect URIs, post-logout ` +
+      'redirect URIs or client authentication).',
+    { action: 'client_settings.update', applicationId: ctx.id, settings },
+    (token) => api('PATCH', ctx.base, { body, headers: confirmationHeader(token) }),
+  );
 }
 
 function fill(app) {

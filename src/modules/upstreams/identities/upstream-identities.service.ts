@@ -68,22 +68,33 @@ export class UpstreamIdentitiesService {
     }
   }
 
-  /** Binds a provider account to a signed-in user; refused when another user holds it. */
-  async bind(userId: string, account: UpstreamAccount): Promise<BindOutcome> {
-    const found = await this.identities.findOneBy({
+  /**
+   * Binds a provider account to a signed-in user; refused when another user holds it. With a
+   * manager, in its transaction (the caller records the binding in the same one).
+   */
+  async bind(
+    userId: string,
+    account: UpstreamAccount,
+    manager?: EntityManager,
+  ): Promise<BindOutcome> {
+    const runner = manager ?? this.dataSource.manager;
+    const found = await runner.getRepository(UpstreamIdentity).findOneBy({
       providerId: account.providerId,
       subject: account.subject,
     });
     if (found)
       return found.userId === userId ? { kind: 'bound', identity: found } : { kind: 'taken' };
     try {
-      const identity = await this.identities.save({
-        providerId: account.providerId,
-        subject: account.subject,
-        userId,
-        profile: account.profile,
-        lastUsedAt: this.clock.now(),
-      });
+      // A (sub)transaction of its own: a lost race rolls back to here, not the caller's whole one.
+      const identity = await runner.transaction((inner) =>
+        inner.getRepository(UpstreamIdentity).save({
+          providerId: account.providerId,
+          subject: account.subject,
+          userId,
+          profile: account.profile,
+          lastUsedAt: this.clock.now(),
+        }),
+      );
       return { kind: 'bound', identity };
     } catch (error) {
       if (isUniqueViolation(error, 'uq_upstream_identities_provider_subject'))
@@ -94,10 +105,11 @@ export class UpstreamIdentitiesService {
 
   /**
    * Removes one of the user's bindings, unless it is the last way to sign in at the login page
-   * (no password and no other binding; passkeys sign in to the console only).
+   * (no password and no other binding; passkeys sign in to the console only). With a manager,
+   * in its transaction.
    */
-  async unbind(userId: string, identityId: number): Promise<UnbindOutcome> {
-    return this.dataSource.transaction(async (manager) => {
+  async unbind(userId: string, identityId: number, outer?: EntityManager): Promise<UnbindOutcome> {
+    return (outer ?? this.dataSource.manager).transaction(async (manager) => {
       // Locks the user's row: two concurrent unbinds cannot both see "another way" left.
       const users = await manager.query<{ password_hash: string | null }[]>(
         'SELECT password_hash FROM users WHERE id = $1 FOR UPDATE',
