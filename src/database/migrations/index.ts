@@ -17,6 +17,7 @@ import { OidcCodeClaims1795401000000 } from './1795401000000-OidcCodeClaims';
 import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutRedirectUris';
 import { TokenGenerations1795440000000 } from './1795440000000-TokenGenerations';
 import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-UnverifiedUpstreamEmails';
+import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   PostLogoutRedirectUris1795402000000,
   TokenGenerations1795440000000,
   UnverifiedUpstreamEmails1795450000000,
+  OidcCodeAuthentication1795480000000,
 ];
