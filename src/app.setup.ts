@@ -6,7 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
-import { OIDC_API_ALIASES } from './modules/oauth/oidc-aliases.controller';
+import { AUTHORIZE_PATHS, OIDC_API_ALIASES } from './modules/oauth/oidc-aliases.controller';
 import { createOpenApiDocument, OPENAPI_PATH } from './openapi/openapi-document';
 
 /** Options of NestFactory.create: bodies are parsed by configureApp, not Nest's default parsers. */
@@ -33,6 +33,14 @@ export function configureApp(app: INestApplication): void {
  * and the rest go on to the global filter's `{error, message}`.
  */
 function useBodyParsers(express: NestExpressApplication, secure: boolean): void {
+  // POST /oauth2/authorize (OIDC Core 3.1.2.1): its form is parsed like the GET query string
+  // (Express's "simple" parser: repeated names become arrays, brackets mean nothing), so the
+  // pipeline sees the same parameters either way. Mounted first: a body is read only once.
+  express.use(
+    AUTHORIZE_PATHS,
+    readBody({ form: 'query', otherTypes: 'refuse' }),
+    pageBodyErrors(secure),
+  );
   express.use('/api/oauth2', readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
   // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
   express.use(OIDC_API_ALIASES, readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);

@@ -115,4 +115,26 @@ describe('OpenID Connect authorization request (nonce, max_age)', () => {
     const within = await authorize(agent, 'openid', { prompt: 'none', max_age: '61' });
     expect(query(within.headers.location).code).toBeDefined();
   });
+
+  // The OIDF suite's display, hint, locale and unknown-parameter modules: accepted and ignored.
+  it.each([
+    { display: 'page' },
+    { display: 'popup' },
+    { login_hint: 'alice' },
+    { ui_locales: 'se' },
+    { claims_locales: 'se' },
+    { extra_unknown: 'x' },
+  ])('accepts and ignores %j: a signed-in user gets a code', async (extra) => {
+    const agent = browser(t.app);
+    await signIn(agent);
+    const res = await authorize(agent, 'openid', extra);
+    expect(res.headers.location.startsWith(`${REDIRECT_URI}?code=`)).toBe(true);
+  });
+
+  it('answers prompt=none with an id_token_hint (ignored) by a code for the signed-in user', async () => {
+    const agent = browser(t.app);
+    await signIn(agent);
+    const res = await authorize(agent, 'openid', { prompt: 'none', id_token_hint: 'a.b.c' });
+    expect(query(res.headers.location).code).toBeDefined();
+  });
 });

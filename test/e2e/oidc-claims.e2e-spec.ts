@@ -112,6 +112,8 @@ describe('OpenID Connect claims per scope (id_token, userinfo, refresh)', () => 
       auth_time: g.signedInAt,
       at_hash: atHash(g.body.access_token),
       nonce: NONCE,
+      // RFC 8176: the session signed in with a password.
+      amr: ['pwd'],
       ...released,
     });
   });
@@ -165,6 +167,8 @@ describe('OpenID Connect claims per scope (id_token, userinfo, refresh)', () => 
       preferred_username: 'alice',
       picture: AVATAR,
       email_verified: true,
+      // OIDC Core 5.1: seconds since the epoch (the users row's last update).
+      updated_at: expect.any(Number),
     });
   });
 

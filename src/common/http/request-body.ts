@@ -67,7 +67,11 @@ function strictForm(req: unknown, res: unknown, buf: Buffer, encoding: string): 
 
 export interface BodyPolicy {
   json?: boolean;
-  form?: boolean;
+  /**
+   * `'query'`: keys as in a query string (no bracket syntax, repeated names become arrays), the
+   * way Express parses the query, for forms that carry the parameters of a GET.
+   */
+  form?: boolean | 'query';
   /** A non-empty body of any other media type: refuse it (415) or read and ignore it. */
   otherTypes: 'refuse' | 'ignore';
 }
@@ -86,7 +90,12 @@ export function readBody(policy: BodyPolicy): RequestHandler[] {
   if (policy.json) steps.push(json({ ...common, limit: JSON_BODY_LIMIT, verify: strictUtf8 }));
   if (policy.form) {
     steps.push(
-      urlencoded({ ...common, limit: FORM_BODY_LIMIT, extended: true, verify: strictForm }),
+      urlencoded({
+        ...common,
+        limit: FORM_BODY_LIMIT,
+        extended: policy.form !== 'query',
+        verify: strictForm,
+      }),
     );
   }
   steps.push(raw({ ...common, type: () => true, limit: JSON_BODY_LIMIT }));

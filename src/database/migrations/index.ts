@@ -20,6 +20,7 @@ import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-Unverifie
 import { ConsoleMembers1795420000000 } from './1795420000000-ConsoleMembers';
 import { ChangeBoundConfirmations1795430000000 } from './1795430000000-ChangeBoundConfirmations';
 import { ClearUnsafeApplicationUrls1795431000000 } from './1795431000000-ClearUnsafeApplicationUrls';
+import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   UnverifiedUpstreamEmails1795450000000,
   ChangeBoundConfirmations1795430000000,
   ClearUnsafeApplicationUrls1795431000000,
+  OidcCodeAuthentication1795480000000,
 ];

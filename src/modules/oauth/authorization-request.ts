@@ -2,8 +2,8 @@ import type { OidcParams } from './steps/check-oidc-params';
 
 /**
  * An authorization request after every check of the /oauth2/authorize pipeline has passed.
- * OpenID Connect requests add `nonce` and `maxAge` (absent otherwise, and in requests sealed
- * before they existed).
+ * OpenID Connect requests add `nonce`, `maxAge`, `prompts` and `acr` (absent otherwise, and in
+ * requests sealed before they existed).
  */
 export interface AuthorizationRequest extends OidcParams {
   applicationId: number;

@@ -17,6 +17,7 @@ import { checkOidcParams, signInTooOld } from './steps/check-oidc-params';
 import { checkPkce } from './steps/check-pkce';
 import { checkPrompt } from './steps/check-prompt';
 import { checkRedirectUri } from './steps/check-redirect-uri';
+import { checkRequestObject } from './steps/check-request-object';
 import { checkResponseType } from './steps/check-response-type';
 import { checkScope } from './steps/check-scope';
 import { checkState } from './steps/check-state';
@@ -38,24 +39,39 @@ export class AuthorizeService {
     private readonly clock: Clock,
   ) {}
 
-  async start(query: Params, browser: BrowserContext): Promise<PageResult> {
-    const checked = await this.check(query);
+  /**
+   * `status`: 302 for GET, 303 for the POST form of the request (OIDC Core 3.1.2.1), whose every
+   * answer then leads the browser on with a GET.
+   */
+  async start(
+    query: Params,
+    browser: BrowserContext,
+    status: 302 | 303 = 302,
+  ): Promise<PageResult> {
+    const checked = await this.check(query, status);
     if ('status' in checked) return checked;
     const { application, request } = checked;
     const current = await this.sessions.current(browser.sessionCookie);
-    // OIDC Core 3.1.2.1: a sign-in older than max_age counts as none (prompt=none: login_required;
-    // otherwise the login page, whose new session is fresh).
+    // OIDC Core 3.1.2.1: prompt=login, or a sign-in older than max_age, counts as none
+    // (prompt=none: login_required; otherwise the login page, whose new session is fresh).
     const signedIn =
-      current && !signInTooOld(request.maxAge, current.session.createdAt, this.clock.now())
+      current &&
+      !request.prompts?.includes('login') &&
+      !signInTooOld(request.maxAge, current.session.createdAt, this.clock.now())
         ? current
         : null;
-    if (request.prompt === 'none') return this.silent(application, signedIn, request);
+    if (request.prompt === 'none') return this.silent(application, signedIn, request, status);
     if (!signedIn) {
       // Anonymous: nothing is stored, the request travels sealed (issue 8 item 3).
       const sealed = this.pending.create(request);
-      return { status: 302, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
+      return { status, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
     }
-    return this.proceed(application, signedIn, request, null, 302);
+    if (request.prompts?.includes('select_account')) {
+      // OIDC Core 3.1.2.1: offer the signed-in account or another one (interaction.service.ts).
+      const sealed = this.pending.create(request);
+      return { status, location: `/oauth2/select-account?request=${encodeURIComponent(sealed)}` };
+    }
+    return this.proceed(application, signedIn, request, null, status);
   }
 
   /**
@@ -65,6 +81,7 @@ export class AuthorizeService {
    */
   async check(
     query: Params,
+    status: 302 | 303 = 302,
   ): Promise<{ application: Application; request: AuthorizationRequest } | PageResult> {
     // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
     const application = await checkClient(query, this.applications);
@@ -73,7 +90,7 @@ export class AuthorizeService {
     try {
       return { application, request: validate(query, application, redirectUri) };
     } catch (error) {
-      if (error instanceof OAuthError) return this.redirectError(redirectUri, state, error, 302);
+      if (error instanceof OAuthError) return this.redirectError(redirectUri, state, error, status);
       throw error;
     }
   }
@@ -135,16 +152,17 @@ export class AuthorizeService {
     application: Application,
     signedIn: CurrentSession | null,
     request: AuthorizationRequest,
+    status: 302 | 303,
   ): Promise<PageResult> {
     if (!signedIn) {
       return this.redirectError(
         request.redirectUri,
         request.state,
         new OAuthError('login_required', 'The user is not signed in'),
-        302,
+        status,
       );
     }
-    return this.finish(application, signedIn, request, false, 302);
+    return this.finish(application, signedIn, request, false, status);
   }
 
   redirectError(
@@ -183,10 +201,11 @@ function validate(
 ): AuthorizationRequest {
   checkResponseType(query);
   const state = checkState(query);
-  const scope = checkScope(query);
+  const requested = checkScope(query);
+  checkRequestObject(query, requested);
   const codeChallenge = checkPkce(query, application);
-  const prompt = checkPrompt(query);
-  const oidc = checkOidcParams(query, scope);
+  const prompt = checkPrompt(query, requested);
+  const { scope, ...oidc } = checkOidcParams(query, requested);
   checkApplicationEnabled(application);
   return {
     applicationId: application.id,
@@ -194,7 +213,7 @@ function validate(
     scope,
     state,
     codeChallenge,
-    prompt,
+    ...prompt,
     upstreamProviders: readUpstreamProviders(query),
     ...oidc,
   };

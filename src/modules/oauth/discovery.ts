@@ -1,4 +1,6 @@
+import { ACR_VALUE } from './oidc-claims';
 import { OAUTH_SCOPES } from './scopes';
+import { INTERACTIVE_PROMPTS } from './steps/check-prompt';
 import type { ProviderMetadata } from './metadata.openapi';
 
 /** The claims an id_token or userinfo response may carry (docs/oidc.md, "Claims"). */
@@ -11,9 +13,13 @@ export const CLAIMS_SUPPORTED = [
   'auth_time',
   'nonce',
   'at_hash',
+  'acr',
+  'amr',
   'name',
   'preferred_username',
+  'nickname',
   'picture',
+  'updated_at',
   'email',
   'email_verified',
 ] as const;
@@ -55,12 +61,13 @@ export function providerMetadata(base: string): ProviderMetadata {
     introspection_endpoint_auth_methods_supported: [...INTROSPECTION_AUTH_METHODS],
     code_challenge_methods_supported: ['S256'],
     claims_supported: [...CLAIMS_SUPPORTED],
-    prompt_values_supported: ['none'],
+    prompt_values_supported: ['none', ...INTERACTIVE_PROMPTS],
+    acr_values_supported: [ACR_VALUE],
     authorization_response_iss_parameter_supported: true,
     // OIDC Discovery 1.0 section 3: request_uri_parameter_supported defaults to true, so the
-    // unsupported request objects are stated explicitly.
+    // unsupported request objects are stated explicitly (OIDC Core 6.1: request_not_supported).
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
-    claims_parameter_supported: false,
+    claims_parameter_supported: true,
   };
 }

@@ -10,6 +10,8 @@ import type { User } from '../users/user.entity';
 import type { CurrentSession } from './session.service';
 import type { AuthorizationRequest } from './authorization-request';
 import { OAuthCode } from './oauth-code.entity';
+import type { OAuthSession } from './oauth-session.entity';
+import { ACR_VALUE } from './oidc-claims';
 import { OAuthError } from './oauth-error';
 import { newOpaqueToken } from './opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
@@ -38,15 +40,17 @@ export class GrantService {
   async decide(
     application: Application,
     user: User,
-    request: Pick<AuthorizationRequest, 'scope' | 'redirectUri'>,
+    request: Pick<AuthorizationRequest, 'scope' | 'redirectUri' | 'prompts'>,
   ): Promise<AccessDecision> {
-    const decision = await checkUserAccess(
-      this.dataSource.manager,
+    const decision = unlessIdentityAssured(
+      await checkUserAccess(this.dataSource.manager, application, user, request.scope),
       application,
-      user,
-      request.scope,
+      request.redirectUri,
     );
-    return unlessIdentityAssured(decision, application, request.redirectUri);
+    // OIDC Core 3.1.2.1 prompt=consent: ask even when an earlier grant covers the scopes.
+    return decision.kind === 'grant' && request.prompts?.includes('consent')
+      ? { kind: 'consent', relation: decision.relation }
+      : decision;
   }
 
   /** `consented`: the user just approved; otherwise an earlier grant must cover the scopes. */
@@ -76,13 +80,7 @@ export class GrantService {
         request.scope,
         decision.relation?.grantedScope ?? null,
       );
-      const code = await this.issueCode(
-        manager,
-        application.id,
-        user.id,
-        request,
-        session.createdAt,
-      );
+      const code = await this.issueCode(manager, application.id, user.id, request, session);
       return { code };
     });
   }
@@ -115,7 +113,7 @@ export class GrantService {
     applicationId: number,
     userId: string,
     request: AuthorizationRequest,
-    authTime: Date,
+    session: OAuthSession,
   ): Promise<string> {
     const code = newOpaqueToken();
     const now = this.clock.now();
@@ -128,7 +126,10 @@ export class GrantService {
       scope: request.scope,
       // OIDC Core 3.1.3.6 / 2: the id_token repeats the request's nonce and the sign-in time.
       nonce: request.nonce ?? null,
-      authTime,
+      authTime: session.createdAt,
+      // OIDC Core 2 amr (RFC 8176) and acr, repeated by the id_tokens of this code's family.
+      authMethod: session.authMethod,
+      acr: request.acr ? ACR_VALUE : null,
       expiresAt: new Date(now.getTime() + this.config.authCodeTtlSeconds * 1000),
       createdAt: now,
     });

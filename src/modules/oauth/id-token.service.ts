@@ -5,7 +5,8 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
-import { isOpenId, standardClaims, type ClaimSource } from './oidc-claims';
+import type { SessionAuthMethod } from './oauth-session.entity';
+import { AMR_OF, isOpenId, standardClaims, type ClaimSource } from './oidc-claims';
 import type { TokenResponse } from './token-issuer';
 
 /** Whose id_token: the grant's user and client, and the code that started its family. */
@@ -21,12 +22,14 @@ interface ClaimRow extends ClaimSource {
   client_id: string;
   nonce: string | null;
   auth_time: Date | null;
+  auth_method: SessionAuthMethod | null;
+  acr: string | null;
 }
 
 // One query, run only for grants with openid: the user's claims, the audience and, from the
-// family's code, the nonce and the sign-in time.
+// family's code, the nonce, the sign-in time and method, and the acr.
 const CLAIMS_SQL = `SELECT u.username, u.nickname, u.avatar, u.email, u.email_verified, a.client_id,
-    c.nonce, c.auth_time
+    c.nonce, c.auth_time, c.auth_method, c.acr
   FROM users u JOIN applications a ON a.id = $2 LEFT JOIN oauth_codes c ON c.id = $3
   WHERE u.id = $1`;
 
@@ -59,6 +62,8 @@ export class IdTokenService {
       iat,
       ...(row.auth_time !== null && { auth_time: Math.floor(row.auth_time.getTime() / 1000) }),
       ...(subject.withNonce && row.nonce !== null && { nonce: row.nonce }),
+      ...(row.acr !== null && { acr: row.acr }),
+      ...(row.auth_method !== null && { amr: [...AMR_OF[row.auth_method]] }),
       at_hash: atHash(response.access_token),
       ...standardClaims(response.scope, row),
     };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Csrf } from './csrf';
 import { EndSessionService, type EndSessionRequest, type ReturnLink } from './end-session.service';
 import { PageError } from './oauth-error';
-import { cspSourceOf, type BrowserContext, type CookieSpec, type PageResult } from './page-result';
+import { CLEAR_SESSION, cspSourceOf, type BrowserContext, type PageResult } from './page-result';
 import { logoutPage, signedOutPage } from './pages/logout.page';
 import { SessionService } from './session.service';
 import type { Params } from './steps/params';
@@ -116,8 +116,6 @@ export class LogoutService {
     };
   }
 }
-
-const CLEAR_SESSION: CookieSpec = { name: 'session', value: '', maxAge: 0 };
 
 function returnLink(request: EndSessionRequest): ReturnLink | undefined {
   const { redirectTo, applicationName } = request;

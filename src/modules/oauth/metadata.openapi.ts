@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CLAIMS_SUPPORTED, INTROSPECTION_AUTH_METHODS, REVOCATION_AUTH_METHODS } from './discovery';
+import { ACR_VALUE } from './oidc-claims';
 import { OAUTH_SCOPES } from './scopes';
+import { INTERACTIVE_PROMPTS } from './steps/check-prompt';
 
 /**
  * OpenID Provider Metadata (OIDC Discovery 1.0 section 3), which is also this service's RFC 8414
@@ -58,7 +60,15 @@ export class ProviderMetadata {
 
   @ApiProperty({ enum: ['S256'], isArray: true }) code_challenge_methods_supported!: string[];
   @ApiProperty({ enum: CLAIMS_SUPPORTED, isArray: true }) claims_supported!: string[];
-  @ApiProperty({ enum: ['none'], isArray: true }) prompt_values_supported!: string[];
+  @ApiProperty({ enum: ['none', ...INTERACTIVE_PROMPTS], isArray: true })
+  prompt_values_supported!: string[];
+
+  @ApiProperty({
+    enum: [ACR_VALUE],
+    isArray: true,
+    description: 'The one acr we state (OIDC Core 2)',
+  })
+  acr_values_supported!: string[];
 
   @ApiProperty({ description: 'Always true: redirects carry `iss` (RFC 9207)' })
   authorization_response_iss_parameter_supported!: boolean;
@@ -69,6 +79,6 @@ export class ProviderMetadata {
   @ApiProperty({ description: 'Always false (its default would be true)' })
   request_uri_parameter_supported!: boolean;
 
-  @ApiProperty({ description: 'Always false: the claims parameter is not supported' })
+  @ApiProperty({ description: 'Always true: the claims parameter (OIDC Core 5.5) is read' })
   claims_parameter_supported!: boolean;
 }

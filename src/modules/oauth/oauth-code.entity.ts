@@ -9,6 +9,7 @@ import {
 } from 'typeorm';
 import { Application } from '../applications/application.entity';
 import { User } from '../users/user.entity';
+import type { SessionAuthMethod } from './oauth-session.entity';
 
 /**
  * An authorization code (RFC 6749 section 4.1.2), stored as a SHA-256 hash and bound to the
@@ -57,6 +58,14 @@ export class OAuthCode {
   /** Sign-in time of the granting session (OIDC Core 2 `auth_time`); null before migration. */
   @Column({ name: 'auth_time', type: 'timestamptz', nullable: true })
   authTime!: Date | null;
+
+  /** How the granting session signed in (the id_token's amr); null before migration. */
+  @Column({ name: 'auth_method', type: 'varchar', length: 16, nullable: true })
+  authMethod!: SessionAuthMethod | null;
+
+  /** The acr stated in the id_token when the request asked for one (OIDC Core 2); else null. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  acr!: string | null;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;

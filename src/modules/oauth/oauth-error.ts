@@ -13,6 +13,8 @@ export type OAuthErrorCode =
   | 'login_required'
   | 'consent_required'
   | 'interaction_required'
+  | 'request_not_supported'
+  | 'request_uri_not_supported'
   | 'invalid_token'
   | 'insufficient_scope';
 
@@ -36,6 +38,8 @@ export const OAUTH_ERROR_STATUS: Readonly<Record<OAuthErrorCode, number>> = {
   login_required: 400,
   consent_required: 400,
   interaction_required: 400,
+  request_not_supported: 400,
+  request_uri_not_supported: 400,
   invalid_token: 401,
   insufficient_scope: 403,
 };

@@ -6,9 +6,13 @@ import { Public } from '../keys/auth.decorators';
 import { AuthorizeService } from './authorize.service';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
+import { SelectAccountService } from './select-account.service';
 import { PageExceptionFilter } from './page-exception.filter';
 import {
   AuthorizeDocs,
+  AuthorizePostDocs,
+  ShowSelectAccountDocs,
+  SubmitSelectAccountDocs,
   ShowBindUpstreamDocs,
   LogoutDocs,
   ShowConsentDocs,
@@ -33,6 +37,7 @@ export class OAuthPagesController {
     private readonly authorizeService: AuthorizeService,
     private readonly interaction: InteractionService,
     private readonly logoutService: LogoutService,
+    private readonly selectAccount: SelectAccountService,
   ) {
     // Secure cookies when the public base URL is https (behind a TLS-terminating proxy too).
     this.secure = config.publicBaseUrl.startsWith('https://');
@@ -42,6 +47,25 @@ export class OAuthPagesController {
   @AuthorizeDocs()
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.authorizeService.start(req.query, this.browser(req)));
+  }
+
+  /** OIDC Core 3.1.2.1: the same request as a form POST; no CSRF token (it starts a request). */
+  @Post('authorize')
+  @AuthorizePostDocs()
+  async authorizePost(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.authorizeService.start(formOf(req), this.browser(req), 303));
+  }
+
+  @Get('select-account')
+  @ShowSelectAccountDocs()
+  async showSelectAccount(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.selectAccount.show(req.query.request, this.browser(req)));
+  }
+
+  @Post('select-account')
+  @SubmitSelectAccountDocs()
+  async submitSelectAccount(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.selectAccount.submit(formOf(req), this.browser(req)));
   }
 
   @Get('login')
@@ -95,7 +119,7 @@ export class OAuthPagesController {
   }
 }
 
-function formOf(req: Request): Params {
+export function formOf(req: Request): Params {
   return req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object'
     ? (req.body as Params)
     : {};

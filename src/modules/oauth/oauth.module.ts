@@ -16,6 +16,7 @@ import { Csrf } from './csrf';
 import { EndSessionService } from './end-session.service';
 import { GrantService } from './grant.service';
 import { InteractionService } from './interaction.service';
+import { SelectAccountService } from './select-account.service';
 import { IntrospectionService } from './introspection.service';
 import { LoginThrottle } from './login-throttle';
 import { LoginService } from './login.service';
@@ -69,6 +70,7 @@ import { UserinfoService } from './userinfo.service';
     Csrf,
     EndSessionService,
     InteractionService,
+    SelectAccountService,
     IntrospectionService,
     GrantService,
     LoginService,

@@ -19,7 +19,8 @@ import { OAuthExceptionFilter } from './oauth-exception.filter';
 import { PageExceptionFilter } from './page-exception.filter';
 import { browserContext, sendPage } from './page-result';
 import { LogoutService } from './logout.service';
-import { AuthorizeDocs, ShowLogoutDocs } from './pages.openapi';
+import { formOf } from './oauth-pages.controller';
+import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from './pages.openapi';
 import { TokenResponse } from './token-issuer';
 import { TokenEndpointDocs } from './token.openapi';
 import { TokenService } from './token.service';
@@ -28,6 +29,9 @@ import { UserinfoService, type OidcUserInfo, type UserInfo } from './userinfo.se
 
 /** The aliases whose bodies are read like /api/oauth2's (app.setup.ts). */
 export const OIDC_API_ALIASES = ['/api/oidc/token', '/api/oidc/userinfo'];
+
+/** The authorization endpoint and its alias: a POST form is read like their query (app.setup.ts). */
+export const AUTHORIZE_PATHS = ['/oauth2/authorize', '/api/oidc/auth'];
 
 const ALIAS = 'Alias of the original service (docs/oidc.md, "Aliases"): the same handler as ';
 
@@ -58,6 +62,14 @@ export class OidcPageAliasController {
   async authorizeAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
     const result = await this.authorizeService.start(req.query, browserContext(req, this.secure));
     sendPage(res, result, this.secure);
+  }
+
+  @Post('auth')
+  @AuthorizePostDocs()
+  @ApiOperation({ summary: `${ALIAS}POST /oauth2/authorize` })
+  async authorizePostAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const browser = browserContext(req, this.secure);
+    sendPage(res, await this.authorizeService.start(formOf(req), browser, 303), this.secure);
   }
 
   @Get('logout')

@@ -1,4 +1,30 @@
+import type { SessionAuthMethod } from './oauth-session.entity';
 import { splitScope } from './scopes';
+
+/** The claims `profile` releases that we hold (OIDC Core 5.4); the claims parameter maps to it. */
+export const PROFILE_CLAIMS: readonly string[] = [
+  'name',
+  'preferred_username',
+  'nickname',
+  'picture',
+  'updated_at',
+];
+/** The claims `email` releases (OIDC Core 5.4). */
+export const EMAIL_CLAIMS: readonly string[] = ['email', 'email_verified'];
+
+/**
+ * The one Authentication Context Class we state (OIDC Core 2 `acr`): every sign-in we offer
+ * (password, passkey, upstream provider) is at least this; the method itself is in `amr`.
+ */
+export const ACR_VALUE = '1';
+
+/** RFC 8176 Authentication Method Reference values of each way a session signs in. */
+export const AMR_OF: Readonly<Record<SessionAuthMethod, readonly string[]>> = {
+  password: ['pwd'],
+  // A passkey: a hardware-bound key with a user verification (WebAuthn).
+  passkey: ['hwk', 'user'],
+  upstream: ['fed'],
+};
 
 /** The user fields the standard claims come from (table users). */
 export interface ClaimSource {
@@ -40,4 +66,15 @@ export function standardClaims(scope: string, user: ClaimSource): StandardClaims
     }),
     ...(email && user.email !== '' && { email: user.email, email_verified: user.email_verified }),
   };
+}
+
+/**
+ * The profile claims userinfo adds to standardClaims (OIDC Core 5.3.2): `updated_at` in seconds
+ * (the users row's last update). `nickname` is already there as the spec's field. The id_token
+ * keeps the claims it always carried (docs/oidc.md).
+ */
+export function userinfoProfileClaims(scope: string, updatedAt: Date): { updated_at?: number } {
+  const scopes = splitScope(scope);
+  if (!scopes.includes('profile') && !scopes.includes('read')) return {};
+  return { updated_at: Math.floor(updatedAt.getTime() / 1000) };
 }

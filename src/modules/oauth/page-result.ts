@@ -7,6 +7,9 @@ export interface CookieSpec {
   maxAge?: number;
 }
 
+/** Deletes the session cookie (sign-out, or "Use another account"). */
+export const CLEAR_SESSION: CookieSpec = { name: 'session', value: '', maxAge: 0 };
+
 /** What a login/consent/authorize handler answers: an HTML page or a redirect, plus cookies. */
 export interface PageResult {
   status: number;

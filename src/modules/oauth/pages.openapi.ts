@@ -32,7 +32,7 @@ const redirect = (status: 302 | 303, description: string): MethodDecorator =>
 const OptionalSession = (): MethodDecorator => applyDecorators(SessionAuth(), ApiSecurity({}));
 
 const REDIRECT_ERRORS =
-  'invalid_request, unsupported_response_type, invalid_scope, access_denied; with prompt=none also login_required, consent_required, interaction_required';
+  'invalid_request, unsupported_response_type, invalid_scope, access_denied; with prompt=none also login_required, consent_required, interaction_required; with openid, request_not_supported and request_uri_not_supported';
 
 /** The hidden `request` field or query parameter: the sealed, validated authorization request. */
 const SEALED_REQUEST =
@@ -78,10 +78,18 @@ export const AuthorizeDocs = (): MethodDecorator =>
       'Comma-separated sign-in methods to offer: ids of configured upstream providers, and `password` for the password form; unknown names are ignored, absent means all (a list leaving no method is an error page)',
       { type: 'string', example: 'github,google,password' },
     ),
-    query('prompt', false, 'Only `none`: silent authentication, never a page', {
-      type: 'string',
-      enum: ['none'],
-    }),
+    query(
+      'prompt',
+      false,
+      '`none`: silent authentication, never a page. With `openid` in scope also `login`, `consent`, `select_account` (space-separated; never with `none`), OIDC Core 3.1.2.1',
+      { type: 'string', example: 'none' },
+    ),
+    query(
+      'claims',
+      false,
+      'With `openid`: OIDC Core 5.5 claims request (JSON object with `userinfo` and `id_token` members)',
+      { type: 'string' },
+    ),
     query(
       'code_challenge',
       false,
@@ -107,6 +115,39 @@ export class LoginForm {
   @ApiProperty({ description: 'The form token of the page' }) csrf_token!: string;
   @ApiProperty({ description: 'Username or email' }) username!: string;
   @ApiProperty() password!: string;
+}
+
+/** POST /oauth2/authorize: the parameters of GET /oauth2/authorize, as a form (OIDC Core 3.1.2.1). */
+export class AuthorizeForm {
+  @ApiProperty({ enum: ['code'] }) response_type!: string;
+  @ApiProperty() client_id!: string;
+  @ApiProperty({ format: 'uri' }) redirect_uri!: string;
+  @ApiProperty({ example: 'openid profile' }) scope!: string;
+  @ApiPropertyOptional({ maxLength: MAX_STATE_LENGTH }) state?: string;
+  @ApiPropertyOptional({ description: 'Every other parameter of GET /oauth2/authorize' })
+  nonce?: string;
+}
+
+export const AuthorizePostDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Authorization endpoint, form POST (browser)',
+      description:
+        'OIDC Core 3.1.2.1: the request of GET /oauth2/authorize sent as an application/x-www-form-urlencoded body (the query string is not read), with the same checks, errors and repeated-parameter rule; no CSRF token (a top-level navigation from the client). Redirects are 303.',
+    }),
+    form(AuthorizeForm),
+    OptionalSession(),
+    redirect(303, 'As GET /oauth2/authorize (302 there)'),
+    html(400, 'client_id missing, repeated or unknown, or redirect_uri missing or not registered'),
+    html(413, 'The form is larger than 32 kB'),
+    html(415, 'Not application/x-www-form-urlencoded UTF-8'),
+    html(503, 'The database cannot be reached'),
+  );
+
+export class SelectAccountForm {
+  @ApiProperty({ description: SEALED_REQUEST }) request!: string;
+  @ApiProperty({ description: 'The form token of the page' }) csrf_token!: string;
+  @ApiProperty({ enum: ['continue', 'switch'] }) decision!: string;
 }
 
 export class ConsentForm {
@@ -164,6 +205,31 @@ export const SubmitLoginDocs = (): MethodDecorator =>
     html(401, 'The login form again: wrong username or password'),
     html(429, 'The login form again: too many failed sign-ins from this address'),
     expired(),
+    formRefusals(),
+  );
+
+export const ShowSelectAccountDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({ summary: 'Account choice page for prompt=select_account (HTML)' }),
+    sealedQuery(),
+    SessionAuth(),
+    html(200, 'Continue as the signed-in user, or use another account'),
+    redirect(302, 'To /oauth2/login?request=… when not signed in'),
+    expired(),
+  );
+
+export const SubmitSelectAccountDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Continue as the signed-in user, or sign out and sign in with another account',
+    }),
+    form(SelectAccountForm),
+    SessionAuth(),
+    redirect(
+      303,
+      'continue: as after a sign-in (consent page, or redirect_uri with a code or an error); switch: the session ends and the login page of the same request follows',
+    ),
+    html(400, 'decision is neither continue nor switch, or the request expired'),
     formRefusals(),
   );
 

@@ -7,7 +7,12 @@ import { preparedQuery } from '../../database/prepared-query';
 import { impliedGroups, isGroupCode } from '../users/groups';
 import { OAuthError } from './oauth-error';
 import { sha256Hex } from '../../common/crypto/hash';
-import { isOpenId, standardClaims, type StandardClaims } from './oidc-claims';
+import {
+  isOpenId,
+  standardClaims,
+  userinfoProfileClaims,
+  type StandardClaims,
+} from './oidc-claims';
 import { EMAILS_SCOPES, OAuthScope, PROFILE_SCOPES, USERINFO_SCOPES, scopeAllows } from './scopes';
 import { relationOf, relationUsable } from '../users/relation-sql';
 import type { UserinfoUpstream } from '../upstreams/identities/upstream-identities.service';
@@ -31,7 +36,8 @@ export interface UserInfo {
  * User info of a token with `openid` (OIDC Core 5.3.2): `sub` always, the spec's fields when the
  * token has `read` or `profile`, and the standard claims its scopes release.
  */
-export type OidcUserInfo = Partial<UserInfo> & StandardClaims & { sub: string };
+export type OidcUserInfo = Partial<UserInfo> &
+  StandardClaims & { sub: string; updated_at?: number };
 
 /** User email entry (spec section 2). */
 export interface UserEmailEntry {
@@ -49,6 +55,7 @@ export interface TokenOwner {
   email: string;
   avatar: string;
   email_verified: boolean;
+  updated_at: Date;
   group: string;
   /** userinfoUpstreamsJoin's column; only in the userinfo statement. */
   upstreams?: Parameters<typeof userinfoUpstreamsOf>[0];
@@ -59,7 +66,8 @@ export interface TokenOwner {
  * from another table (userinfo: the bound upstream identities, so the endpoint is one round trip).
  */
 const ownerSql = (columns: string, join: string, tokens = 't.access_token_hash = $1'): string =>
-  `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, au."group"${columns}
+  `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, u.updated_at,
+     au."group"${columns}
    FROM oauth_tokens t
    JOIN users u ON u.id = t.user_id
    JOIN applications a ON a.id = t.application_id AND a.enabled
@@ -136,7 +144,12 @@ export class UserinfoService {
     );
     if (!isOpenId(owner.scope)) return this.specFields(owner);
     const spec = scopeAllows(owner.scope, PROFILE_SCOPES) ? this.specFields(owner) : {};
-    return { sub: owner.id, ...spec, ...standardClaims(owner.scope, owner) };
+    return {
+      sub: owner.id,
+      ...spec,
+      ...standardClaims(owner.scope, owner),
+      ...userinfoProfileClaims(owner.scope, owner.updated_at),
+    };
   }
 
   /** The spec's user info (section 2), unchanged for tokens without `openid`. */

@@ -1,25 +1,32 @@
 import { OAuthError } from '../oauth-error';
-import { splitScope } from '../scopes';
+import { scopeUnion, splitScope } from '../scopes';
+import { checkClaimsParameter } from './check-claims-parameter';
+import type { InteractivePrompt } from './check-prompt';
 import { MAX_STATE_LENGTH } from './check-state';
-import { param, type Params } from './params';
+import { nonEmptyParam, param, type Params } from './params';
 
 /** The OpenID Connect parameters of an authorization request (OIDC Core 3.1.2.1). */
 export interface OidcParams {
   nonce?: string;
   /** Seconds; the session's sign-in must be at most this old (OIDC Core 3.1.2.1). */
   maxAge?: number;
+  /** prompt values besides none (steps/check-prompt.ts). */
+  prompts?: InteractivePrompt[];
+  /** acr_values, or `acr` in the claims parameter, was sent: the id_token carries `acr`. */
+  acr?: true;
 }
 
 // max_age is a count of seconds; ten digits reach past 300 years and keep Date arithmetic exact.
 const MAX_AGE = /^\d{1,10}$/;
 
 /**
- * nonce and max_age, read only for an OpenID Connect request (`openid` in scope): without it they
- * are not this request's parameters, and such clients see what they saw before (docs/oidc.md).
- * The nonce travels sealed in the login URL like `state`, hence the same length bound.
+ * nonce, max_age, claims and acr_values, read only for an OpenID Connect request (`openid` in
+ * scope): without it they are not this request's parameters, and such clients see what they saw
+ * before (docs/oidc.md). The nonce travels sealed in the login URL like `state`, hence the same
+ * length bound. The scope comes back widened by the claims parameter (check-claims-parameter.ts).
  */
-export function checkOidcParams(params: Params, scope: string): OidcParams {
-  if (!splitScope(scope).includes('openid')) return {};
+export function checkOidcParams(params: Params, scope: string): OidcParams & { scope: string } {
+  if (!splitScope(scope).includes('openid')) return { scope };
   const nonce = param(params, 'nonce');
   const maxAge = param(params, 'max_age');
   if (nonce !== undefined && nonce.length > MAX_STATE_LENGTH) {
@@ -31,9 +38,14 @@ export function checkOidcParams(params: Params, scope: string): OidcParams {
   if (maxAge !== undefined && !MAX_AGE.test(maxAge)) {
     throw new OAuthError('invalid_request', 'max_age must be a non-negative integer of seconds');
   }
+  const claims = checkClaimsParameter(params, scope);
+  const acr = claims.acr || nonEmptyParam(params, 'acr_values') !== undefined;
   return {
+    // OIDC Core 5.5: the claims requested are released through the scope that holds them.
+    scope: scopeUnion(scope, claims.scopes.join(' ')),
     ...(nonce === undefined || nonce === '' ? {} : { nonce }),
     ...(maxAge === undefined ? {} : { maxAge: Number(maxAge) }),
+    ...(acr && { acr: true as const }),
   };
 }
 

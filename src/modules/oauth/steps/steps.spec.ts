@@ -47,17 +47,33 @@ describe('authorize steps', () => {
     });
   });
   describe('checkPrompt', () => {
-    it('accepts none only, alone', () => {
-      expect(checkPrompt({ prompt: 'none' })).toBe('none');
-      expect(checkPrompt({})).toBeNull();
-      expect(errorOf(() => checkPrompt({ prompt: 'none login' }))).toBe(
+    it('accepts none only, alone, without openid (as before)', () => {
+      expect(checkPrompt({ prompt: 'none' }, 'read')).toEqual({ prompt: 'none' });
+      expect(checkPrompt({}, 'read')).toEqual({ prompt: null });
+      expect(errorOf(() => checkPrompt({ prompt: 'none login' }, 'read'))).toBe(
         'invalid_request: prompt=none cannot be combined with other values',
       );
-      expect(errorOf(() => checkPrompt({ prompt: 'consent' }))).toBe(
+      expect(errorOf(() => checkPrompt({ prompt: 'consent' }, 'read'))).toBe(
         'invalid_request: The only supported prompt value is none',
       );
-      expect(errorOf(() => checkPrompt({ prompt: ['none', 'none'] }))).toBe(
+      expect(errorOf(() => checkPrompt({ prompt: ['none', 'none'] }, 'read'))).toBe(
         'invalid_request: The prompt parameter is repeated or malformed',
+      );
+    });
+    it('accepts login, consent and select_account with openid, never with none', () => {
+      expect(checkPrompt({ prompt: 'login consent' }, 'openid')).toEqual({
+        prompt: null,
+        prompts: ['login', 'consent'],
+      });
+      expect(checkPrompt({ prompt: 'select_account' }, 'openid profile')).toEqual({
+        prompt: null,
+        prompts: ['select_account'],
+      });
+      expect(errorOf(() => checkPrompt({ prompt: 'login none' }, 'openid'))).toBe(
+        'invalid_request: prompt=none cannot be combined with other values',
+      );
+      expect(errorOf(() => checkPrompt({ prompt: 'login create' }, 'openid'))).toBe(
+        'invalid_request: Unsupported prompt value: create',
       );
     });
   });
