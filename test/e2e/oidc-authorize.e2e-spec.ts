@@ -117,7 +117,7 @@ describe('OpenID Connect authorization request (nonce, max_age)', () => {
   });
 
   // The OIDF suite's display, hint, locale and unknown-parameter modules: accepted and ignored.
-  it.each([
+  it.each<Record<string, string>>([
     { display: 'page' },
     { display: 'popup' },
     { login_hint: 'alice' },
