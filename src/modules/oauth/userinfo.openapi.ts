@@ -31,21 +31,53 @@ export class UserInfoView implements UserInfo {
   upstreams!: UserinfoUpstreamView[];
 }
 
-/** One bound upstream account (issue 11 item 6): the element shape of the original service. */
+/** One bound upstream account: the element shape integrations of the original service declare. */
 export class UserinfoUpstreamView implements UserinfoUpstream {
-  @ApiProperty({ type: 'integer', description: 'Upstream identity id' }) id!: number;
+  @ApiProperty({ type: 'integer', description: 'Upstream identity id (the binding)' }) id!: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Always null: a provider is named by its string id (upstream_type)',
+  })
+  upstream_id!: number | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The provider's configured display name (null once its configuration is removed)",
+  })
+  upstream_name!: string | null;
   @ApiProperty({ description: 'Provider id, as clients name it in upstream_providers' })
   upstream_type!: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Always null: no icon is configured',
+  })
+  upstream_icon!: string | null;
   @ApiProperty({ description: "The provider's stable user id (subject)" })
   upstream_user_id!: string;
   @ApiProperty({ type: 'string', nullable: true, description: 'Username at the provider' })
-  username!: string | null;
+  upstream_username!: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Email the provider gave at the last sign-in, verified or not',
+  })
+  upstream_email!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Avatar URL at the provider' })
+  upstream_avatar!: string | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: "Non-secret profile fields of the provider (e.g. WeChat's unionid)",
+    description: "Non-secret profile fields of the provider (e.g. WeChat's unionid); {} when none",
   })
   provider_data!: Record<string, unknown>;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Username at the provider (the same as upstream_username; the earlier name)',
+  })
+  username!: string | null;
 }
 
 /** User email entry (spec section 2). */
