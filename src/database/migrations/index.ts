@@ -15,6 +15,7 @@ import { UnbindConfirmationTarget1795390000000 } from './1795390000000-UnbindCon
 import { SigningKeys1795400000000 } from './1795400000000-SigningKeys';
 import { OidcCodeClaims1795401000000 } from './1795401000000-OidcCodeClaims';
 import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutRedirectUris';
+import { CodeIssuer1795470000000 } from './1795470000000-CodeIssuer';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   SigningKeys1795400000000,
   OidcCodeClaims1795401000000,
   PostLogoutRedirectUris1795402000000,
+  CodeIssuer1795470000000,
 ];

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
+import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
 import type { AuthorizationRequest } from './authorization-request';
 import { GrantService } from './grant.service';
 import { OAuthError, PageError } from './oauth-error';
@@ -38,8 +39,13 @@ export class AuthorizeService {
     private readonly clock: Clock,
   ) {}
 
-  async start(query: Params, browser: BrowserContext): Promise<PageResult> {
-    const checked = await this.check(query);
+  /** `issuerPath`: the alias issuer when the request came to its endpoint (/api/oidc/auth). */
+  async start(
+    query: Params,
+    browser: BrowserContext,
+    issuerPath: IssuerPath | null = null,
+  ): Promise<PageResult> {
+    const checked = await this.check(query, issuerPath);
     if ('status' in checked) return checked;
     const { application, request } = checked;
     const current = await this.sessions.current(browser.sessionCookie);
@@ -65,15 +71,18 @@ export class AuthorizeService {
    */
   async check(
     query: Params,
+    issuerPath: IssuerPath | null = null,
   ): Promise<{ application: Application; request: AuthorizationRequest } | PageResult> {
     // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
     const application = await checkClient(query, this.applications);
     const redirectUri = checkRedirectUri(query, application);
     const state = typeof query.state === 'string' ? query.state : null;
     try {
-      return { application, request: validate(query, application, redirectUri) };
+      const request = validate(query, application, redirectUri);
+      return { application, request: issuerPath === null ? request : { ...request, issuerPath } };
     } catch (error) {
-      if (error instanceof OAuthError) return this.redirectError(redirectUri, state, error, 302);
+      if (error instanceof OAuthError)
+        return this.redirectError(redirectUri, state, error, 302, issuerPath);
       throw error;
     }
   }
@@ -106,6 +115,7 @@ export class AuthorizeService {
         request.state,
         interactive(decision.error),
         status,
+        request.issuerPath,
       );
     return this.finish(application, signedIn, request, false, status);
   }
@@ -121,12 +131,19 @@ export class AuthorizeService {
     const outcome = await this.grants.grant(application, signedIn, request, consented);
     if ('error' in outcome) {
       const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);
-      return this.redirectError(request.redirectUri, request.state, error, status);
+      return this.redirectError(
+        request.redirectUri,
+        request.state,
+        error,
+        status,
+        request.issuerPath,
+      );
     }
     return this.redirectTo(
       request.redirectUri,
       { code: outcome.code, state: request.state },
       status,
+      request.issuerPath,
     );
   }
 
@@ -142,6 +159,7 @@ export class AuthorizeService {
         request.state,
         new OAuthError('login_required', 'The user is not signed in'),
         302,
+        request.issuerPath,
       );
     }
     return this.finish(application, signedIn, request, false, 302);
@@ -152,25 +170,31 @@ export class AuthorizeService {
     state: string | null,
     error: OAuthError,
     status: 302 | 303,
+    issuerPath?: IssuerPath | null,
   ): PageResult {
     return this.redirectTo(
       redirectUri,
       { error: error.error, error_description: error.description, state },
       status,
+      issuerPath,
     );
   }
 
-  /** A redirect to the validated redirect_uri, always with `iss` (RFC 9207). */
+  /**
+   * A redirect to the validated redirect_uri, always with `iss` (RFC 9207): the issuer the
+   * request was sent to (signing-keys/issuers.ts).
+   */
   redirectTo(
     redirectUri: string,
     params: Record<string, string | null>,
     status: 302 | 303,
+    issuerPath?: IssuerPath | null,
   ): PageResult {
     const url = new URL(redirectUri);
     for (const [name, value] of Object.entries(params)) {
       if (value !== null) url.searchParams.set(name, value);
     }
-    url.searchParams.set('iss', this.config.publicBaseUrl);
+    url.searchParams.set('iss', issuerUrl(this.config.publicBaseUrl, issuerPath));
     return { status, location: url.toString(), formTarget: cspSourceOf(redirectUri) };
   }
 }

@@ -114,6 +114,8 @@ export class GrantService {
       // OIDC Core 3.1.3.6 / 2: the id_token repeats the request's nonce and the sign-in time.
       nonce: request.nonce ?? null,
       authTime,
+      // The issuer the request was sent to names the id_tokens of the code's family.
+      issuerPath: request.issuerPath ?? null,
       expiresAt: new Date(now.getTime() + this.config.authCodeTtlSeconds * 1000),
       createdAt: now,
     });

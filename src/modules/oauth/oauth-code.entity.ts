@@ -8,6 +8,7 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { Application } from '../applications/application.entity';
+import type { IssuerPath } from '../signing-keys/issuers';
 import { User } from '../users/user.entity';
 
 /**
@@ -57,6 +58,14 @@ export class OAuthCode {
   /** Sign-in time of the granting session (OIDC Core 2 `auth_time`); null before migration. */
   @Column({ name: 'auth_time', type: 'timestamptz', nullable: true })
   authTime!: Date | null;
+
+  /**
+   * The alias issuer path (`/api/oidc`) when the authorization was sent to its endpoint, else null
+   * (PUBLIC_BASE_URL): the `iss` of the id_tokens of this code and its refreshes
+   * (signing-keys/issuers.ts).
+   */
+  @Column({ name: 'issuer_path', type: 'varchar', length: 16, nullable: true })
+  issuerPath!: IssuerPath | null;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;

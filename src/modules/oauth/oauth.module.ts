@@ -20,7 +20,7 @@ import { IntrospectionService } from './introspection.service';
 import { LoginThrottle } from './login-throttle';
 import { LoginService } from './login.service';
 import { LogoutService } from './logout.service';
-import { MetadataController } from './metadata.controller';
+import { AliasMetadataController, MetadataController } from './metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
 import { OidcApiAliasController, OidcPageAliasController } from './oidc-aliases.controller';
 import { OAuthCode } from './oauth-code.entity';
@@ -60,6 +60,7 @@ import { UserinfoService } from './userinfo.service';
     OAuthApiController,
     TokenManagementController,
     MetadataController,
+    AliasMetadataController,
     OidcPageAliasController,
     OidcApiAliasController,
   ],

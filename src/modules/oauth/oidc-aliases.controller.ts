@@ -13,6 +13,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
+import { ALIAS_ISSUER_PATH } from '../signing-keys/issuers';
 import { AuthorizeService } from './authorize.service';
 import { formBody } from './oauth-api.controller';
 import { OAuthExceptionFilter } from './oauth-exception.filter';
@@ -56,7 +57,9 @@ export class OidcPageAliasController {
   @AuthorizeDocs()
   @ApiOperation({ summary: `${ALIAS}GET /oauth2/authorize` })
   async authorizeAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.authorizeService.start(req.query, browserContext(req, this.secure));
+    // The alias issuer's authorization endpoint: the grant answers as that issuer (docs/oidc.md).
+    const browser = browserContext(req, this.secure);
+    const result = await this.authorizeService.start(req.query, browser, ALIAS_ISSUER_PATH);
     sendPage(res, result, this.secure);
   }
 
