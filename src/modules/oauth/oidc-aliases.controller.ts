@@ -15,7 +15,7 @@ import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
 import { ALIAS_ISSUER_PATH } from '../signing-keys/issuers';
 import { AuthorizeService } from './authorize.service';
-import { formBody } from './oauth-api.controller';
+import { formAccessToken, formBody } from './oauth-api.controller';
 import { OAuthExceptionFilter } from './oauth-exception.filter';
 import { PageExceptionFilter } from './page-exception.filter';
 import { browserContext, sendPage } from './page-result';
@@ -104,9 +104,9 @@ export class OidcApiAliasController {
   @Post('userinfo')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @UserinfoDocs()
+  @UserinfoDocs({ formToken: true })
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/userinfo` })
   postUserinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
-    return this.users.userinfo(req.headers.authorization);
+    return this.users.userinfo(req.headers.authorization, formAccessToken(req));
   }
 }

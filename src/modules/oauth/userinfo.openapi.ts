@@ -1,5 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+} from '@nestjs/swagger';
 import { AccessTokenAuth } from '../../common/http/openapi-security';
 import { GROUP_CODES } from '../users/groups';
 import { oauthError, OAuthServerErrors } from './token.openapi';
@@ -110,14 +117,38 @@ const BEARER_ERRORS = (): MethodDecorator =>
     OAuthServerErrors(),
   );
 
-export const UserinfoDocs = (): MethodDecorator =>
+/** The form of a userinfo POST (RFC 6750 section 2.2). */
+export class UserinfoFormView {
+  @ApiPropertyOptional({
+    description:
+      'The access token, instead of the Authorization header (both at once: invalid_request)',
+  })
+  access_token?: string;
+}
+
+/** `formToken`: the POST, which also takes the token as the form parameter access_token. */
+export const UserinfoDocs = (options: { formToken?: boolean } = {}): MethodDecorator =>
   applyDecorators(
     ApiOperation({
       summary: "The signed-in user's profile",
-      description: 'Needs an access token with scope `read` or `profile`.',
+      description:
+        'Needs an access token with scope `read` or `profile` (or `openid`, docs/oidc.md).' +
+        (options.formToken
+          ? ' The token goes in the Authorization header or in the form parameter access_token (RFC 6750 section 2.2), not both.'
+          : ''),
     }),
     AccessTokenAuth(),
     ApiOkResponse({ type: UserInfoView }),
+    ...(options.formToken
+      ? [
+          ApiConsumes('application/x-www-form-urlencoded'),
+          ApiBody({ type: UserinfoFormView, required: false }),
+          oauthError(
+            400,
+            'invalid_request: the token sent both in the Authorization header and in the form, access_token repeated, or a body that is not a form',
+          ),
+        ]
+      : []),
     BEARER_ERRORS(),
   );
 
