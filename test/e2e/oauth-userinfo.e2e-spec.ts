@@ -175,6 +175,79 @@ describe('GET /api/oauth2/userinfo and /api/oauth2/user/emails', () => {
     });
   });
 
+  // RFC 6750 section 2.2: the form-encoded body parameter, POST only, never with the header too.
+  describe('the access token in a POST form body', () => {
+    const post = (path: string, form?: Record<string, string>, token?: string) => {
+      const req = t.http().post(path);
+      if (token !== undefined) void req.set('Authorization', `Bearer ${token}`);
+      return form === undefined ? req : req.type('form').send(form);
+    };
+
+    it.each(['/api/oauth2/userinfo', '/api/oidc/userinfo'])(
+      'answers %s as with the header',
+      async (path) => {
+        const { token, user } = await accessToken();
+        const res = await post(path, { access_token: token });
+        expect(res.status).toBe(200);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.body).toEqual((await get('/api/oauth2/userinfo', token)).body);
+        expect(res.body.id).toBe(Number(user.id));
+        // The header alone on a POST still works, with or without an unrelated form field.
+        expect((await post(path, undefined, token)).status).toBe(200);
+        expect((await post(path, { other: 'x' }, token)).status).toBe(200);
+      },
+    );
+
+    it.each(['/api/oauth2/userinfo', '/api/oidc/userinfo'])(
+      'refuses the token in both the header and the form on %s (invalid_request)',
+      async (path) => {
+        const { token } = await accessToken();
+        const res = await post(path, { access_token: token }, token);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({
+          error: 'invalid_request',
+          error_description:
+            'Send the access token in the Authorization header or the form, not both',
+        });
+        expect(res.headers['www-authenticate']).toBe(
+          'Bearer realm="oauth2", error="invalid_request", error_description="Send the access token in the Authorization header or the form, not both"',
+        );
+      },
+    );
+
+    it('gives a form token the errors of a header token', async () => {
+      const { token } = await accessToken('email');
+      const unknown = await post('/api/oauth2/userinfo', { access_token: 'x'.repeat(43) });
+      expect(unknown.status).toBe(401);
+      expect(unknown.body.error).toBe('invalid_token');
+      expect(unknown.headers['www-authenticate']).toBe(
+        'Bearer realm="oauth2", error="invalid_token", error_description="The access token is invalid, expired or revoked"',
+      );
+      const narrow = await post('/api/oauth2/userinfo', { access_token: token });
+      expect(narrow.status).toBe(403);
+      expect(narrow.body.error).toBe('insufficient_scope');
+      const empty = await post('/api/oauth2/userinfo', { access_token: '' });
+      expect(empty.status).toBe(401);
+      expect(empty.headers['www-authenticate']).toBe('Bearer realm="oauth2"');
+      const repeated = await t
+        .http()
+        .post('/api/oauth2/userinfo')
+        .type('form')
+        .send(`access_token=${token}&access_token=${token}`);
+      expect(repeated.status).toBe(400);
+      expect(repeated.body.error).toBe('invalid_request');
+    });
+
+    it('takes no form token on a GET (RFC 6750 section 2.2) nor at user emails (GET only)', async () => {
+      const { token } = await accessToken();
+      for (const path of ['/api/oauth2/userinfo', '/api/oauth2/user/emails']) {
+        const res = await t.http().get(path).type('form').send({ access_token: token });
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="oauth2"');
+      }
+    });
+  });
+
   it('does not take tokens from the query string', async () => {
     const { token } = await accessToken();
     const res = await t.http().get(`/api/oauth2/userinfo?access_token=${token}`);

@@ -65,6 +65,33 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
     expect(oauth.headers['cache-control']).toBe('public, max-age=300');
     expect(oauth.body).toEqual(oidc.body);
   });
+
+  // The issuer integrations of the original service configure (docs/oidc.md, "Two issuers").
+  it('serves the document of the issuer {base}/api/oidc with its own endpoints', async () => {
+    const canonical = await t.http().get('/.well-known/openid-configuration');
+    const alias = `${ISSUER}/api/oidc`;
+    for (const path of [
+      '/api/oidc/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server/api/oidc',
+    ]) {
+      const res = await t.http().get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=300');
+      expect(res.body).toEqual({
+        ...canonical.body,
+        issuer: alias,
+        authorization_endpoint: `${alias}/auth`,
+        token_endpoint: `${alias}/token`,
+        userinfo_endpoint: `${alias}/userinfo`,
+        jwks_uri: `${alias}/.well-known/jwks.json`,
+        end_session_endpoint: `${alias}/logout`,
+      });
+    }
+    const jwks = await t.http().get('/api/oidc/.well-known/jwks.json');
+    expect(jwks.status).toBe(200);
+    expect(jwks.headers['cache-control']).toBe('public, max-age=300');
+    expect(jwks.body).toEqual((await t.http().get('/api/oidc/jwks')).body);
+  });
 });
 
 // Fields other features add to the document (revocation, introspection, logout) are listed here

@@ -25,11 +25,12 @@ describe('openid-client against the service (discovery, id_token, userinfo, refr
     t.clock.advance((KEY_CACHE_SECONDS + 1) * 1000);
   });
 
-  async function wholeFlow(config: ClientConfig, username: string) {
+  async function wholeFlow(config: ClientConfig, username: string, issuer = base) {
+    expect(config.serverMetadata().issuer).toBe(issuer);
     const { tokens, nonce } = await openidFlow(oc, config, base, username);
     const claims = tokens.claims()!;
     expect(claims).toMatchObject({
-      iss: base,
+      iss: issuer,
       aud: config.clientMetadata().client_id,
       nonce,
       name: 'Alice',
@@ -43,6 +44,7 @@ describe('openid-client against the service (discovery, id_token, userinfo, refr
     expect(info).toMatchObject({ sub: claims.sub, preferred_username: username });
     const refreshed = await oc.refreshTokenGrant(config, tokens.refresh_token!);
     const again = refreshed.claims()!;
+    expect(again.iss).toBe(issuer);
     expect(again.sub).toBe(claims.sub);
     expect(again.aud).toBe(claims.aud);
     expect(again.auth_time).toBe(claims.auth_time);
@@ -87,23 +89,69 @@ describe('openid-client against the service (discovery, id_token, userinfo, refr
     await wholeFlow(config, 'carol');
   });
 
-  it('works through the original service paths, configured by hand', async () => {
+  // The issuer integrations of the original service configure: its own discovery document, whose
+  // endpoints are the /api/oidc paths; an authorization sent there answers as that issuer.
+  it('runs the whole flow from the discovery of the issuer {base}/api/oidc', async () => {
     const { application } = await oauthSetup(t.app, { authMethod: 'none' });
-    const config = new oc.Configuration(
-      {
-        issuer: base,
-        authorization_endpoint: `${base}/api/oidc/auth`,
-        token_endpoint: `${base}/api/oidc/token`,
-        userinfo_endpoint: `${base}/api/oidc/userinfo`,
-        jwks_uri: `${base}/api/oidc/jwks`,
-        authorization_response_iss_parameter_supported: true,
-      },
+    const issuer = `${base}/api/oidc`;
+    const config = await oc.discovery(new URL(issuer), application.clientId, undefined, oc.None(), {
+      execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks],
+    });
+    expect(config.serverMetadata()).toMatchObject({
+      authorization_endpoint: `${issuer}/auth`,
+      token_endpoint: `${issuer}/token`,
+      userinfo_endpoint: `${issuer}/userinfo`,
+      jwks_uri: `${issuer}/.well-known/jwks.json`,
+      end_session_endpoint: `${issuer}/logout`,
+    });
+    await wholeFlow(config, 'alice', issuer);
+  });
+
+  it('finds the {base}/api/oidc issuer by RFC 8414 discovery too', async () => {
+    const { application, clientSecret } = await oauthSetup(t.app, {
+      authMethod: 'secret',
+      username: 'bob',
+    });
+    const issuer = `${base}/api/oidc`;
+    const config = await oc.discovery(
+      new URL(issuer),
       application.clientId,
-      { token_endpoint_auth_method: 'none' },
-      oc.None(),
+      clientSecret!,
+      oc.ClientSecretBasic(clientSecret!),
+      {
+        algorithm: 'oauth2',
+        execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks],
+      },
     );
-    oc.allowInsecureRequests(config);
-    oc.enableNonRepudiationChecks(config);
-    await wholeFlow(config, 'alice');
+    await wholeFlow(config, 'bob', issuer);
+  });
+
+  it('keeps each issuer to its own flows, one user signing in to both', async () => {
+    const { application } = await oauthSetup(t.app, { authMethod: 'none' });
+    const discover = (issuer: string) =>
+      oc.discovery(new URL(issuer), application.clientId, undefined, oc.None(), {
+        execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks],
+      });
+    const alias = await openidFlow(oc, await discover(`${base}/api/oidc`), base, 'alice');
+    const canonical = await openidFlow(oc, await discover(base), base, 'alice');
+    expect(alias.tokens.claims()!.iss).toBe(`${base}/api/oidc`);
+    expect(canonical.tokens.claims()!.iss).toBe(base);
+  });
+
+  it('accepts an id_token of the {base}/api/oidc issuer as id_token_hint at its logout', async () => {
+    const { application } = await oauthSetup(t.app, { authMethod: 'none' });
+    const config = await oc.discovery(
+      new URL(`${base}/api/oidc`),
+      application.clientId,
+      undefined,
+      oc.None(),
+      { execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks] },
+    );
+    const { tokens } = await openidFlow(oc, config, base, 'alice');
+    const url = oc.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! });
+    // Nobody is signed in in this fetch: a valid hint signs out at once ("Signed out").
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Signed out');
   });
 });

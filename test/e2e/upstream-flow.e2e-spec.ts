@@ -148,10 +148,16 @@ describe('Upstream sign-in flow', () => {
     expect(res.body.upstreams).toEqual([
       {
         id: 1,
+        upstream_id: null,
+        upstream_name: 'Corp SSO',
         upstream_type: 'corp',
+        upstream_icon: null,
         upstream_user_id: 'corp-42',
-        username: 'dana',
+        upstream_username: 'dana',
+        upstream_email: 'dana@corp.example',
+        upstream_avatar: null,
         provider_data: { iss: upstream.issuer },
+        username: 'dana',
       },
     ]);
   });

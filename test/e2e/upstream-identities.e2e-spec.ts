@@ -1,3 +1,4 @@
+import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import {
   UpstreamIdentitiesService,
   type UpstreamAccount,
@@ -156,7 +157,7 @@ describe('Upstream identities (issue 11 items 3 and 6)', () => {
     });
   });
 
-  it('userinfo lists each bound identity with the exact element shape', async () => {
+  it('userinfo lists each bound identity with the fields integrations declare, typed', async () => {
     const setup = await oauthSetup(t.app, { username: 'alice' });
     const { verifier, challenge } = pkce();
     const { code } = await authorizeInteractively(browser(t.app), {
@@ -172,37 +173,78 @@ describe('Upstream identities (issue 11 items 3 and 6)', () => {
       client_id: setup.application.clientId,
       code_verifier: verifier,
     });
+    // github is configured (its display name is upstream_name); wechat's configuration is gone.
+    await t.app.get(UpstreamProvidersService).create({
+      id: 'github',
+      displayName: 'GitHub',
+      kind: 'github',
+      clientId: 'gh-client',
+      clientSecret: 'gh-secret',
+      settings: {},
+    });
     await identities.bind(setup.user.id, account());
     await identities.bind(setup.user.id, {
       providerId: 'wechat',
       subject: 'o6_bmjrPTlm6_2sgVt7hMZOPfL2M',
       profile: {
         username: 'Alice W',
-        email: null,
+        // Unverified: shown as what the provider said, never the user's own email.
+        email: 'alice.w@wechat.example',
         emailVerified: false,
         avatar: null,
         providerData: { unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL' },
       },
     });
+    // A snapshot of another shape (jsonb written by hand or an older version): types still hold.
+    await identities.bind(setup.user.id, account({}, '99'));
+    await t.dataSource.query(
+      `UPDATE upstream_identities SET profile = '{"username": 7, "providerData": [1]}' WHERE subject = '99'`,
+    );
     const res = await t
       .http()
       .get('/api/oauth2/userinfo')
       .set('Authorization', `Bearer ${token.body.access_token as string}`);
     expect(res.status).toBe(200);
+    expect(res.body.email).toBe('alice@example.org');
     expect(res.body.upstreams).toEqual([
       {
         id: 1,
+        upstream_id: null,
+        upstream_name: 'GitHub',
         upstream_type: 'github',
+        upstream_icon: null,
         upstream_user_id: '583231',
-        username: 'octocat',
+        upstream_username: 'octocat',
+        upstream_email: 'octocat@github.example',
+        upstream_avatar: 'https://avatars.example/u/583231',
         provider_data: { login: 'octocat' },
+        username: 'octocat',
       },
       {
         id: 2,
+        upstream_id: null,
+        upstream_name: null,
         upstream_type: 'wechat',
+        upstream_icon: null,
         upstream_user_id: 'o6_bmjrPTlm6_2sgVt7hMZOPfL2M',
-        username: 'Alice W',
+        upstream_username: 'Alice W',
+        upstream_email: 'alice.w@wechat.example',
+        upstream_avatar: null,
         provider_data: { unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL' },
+        username: 'Alice W',
+      },
+      {
+        id: 3,
+        upstream_id: null,
+        upstream_name: 'GitHub',
+        upstream_type: 'github',
+        upstream_icon: null,
+        upstream_user_id: '99',
+        upstream_username: null,
+        upstream_email: null,
+        upstream_avatar: null,
+        provider_data: {},
+        username: null,
       },
     ]);
   });

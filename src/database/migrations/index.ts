@@ -21,6 +21,7 @@ import { ConsoleMembers1795420000000 } from './1795420000000-ConsoleMembers';
 import { ChangeBoundConfirmations1795430000000 } from './1795430000000-ChangeBoundConfirmations';
 import { ClearUnsafeApplicationUrls1795431000000 } from './1795431000000-ClearUnsafeApplicationUrls';
 import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
+import { CodeIssuer1795470000000 } from './1795470000000-CodeIssuer';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   ChangeBoundConfirmations1795430000000,
   ClearUnsafeApplicationUrls1795431000000,
   OidcCodeAuthentication1795480000000,
+  CodeIssuer1795470000000,
 ];

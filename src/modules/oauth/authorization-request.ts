@@ -1,3 +1,4 @@
+import type { IssuerPath } from '../signing-keys/issuers';
 import type { OidcParams } from './steps/check-oidc-params';
 
 /**
@@ -19,4 +20,10 @@ export interface AuthorizationRequest extends OidcParams {
    * or null when absent: every method (steps/upstream-providers.ts).
    */
   upstreamProviders: string[] | null;
+  /**
+   * Set when the request came to the alias issuer's authorization endpoint (/api/oidc/auth): its
+   * answers and the code's id_tokens name that issuer (signing-keys/issuers.ts). Absent for
+   * PUBLIC_BASE_URL, so such requests seal as before.
+   */
+  issuerPath?: IssuerPath;
 }

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
+import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
 import type { AuthorizationRequest } from './authorization-request';
 import { GrantService } from './grant.service';
 import { OAuthError, PageError } from './oauth-error';
@@ -41,14 +42,16 @@ export class AuthorizeService {
 
   /**
    * `status`: 302 for GET, 303 for the POST form of the request (OIDC Core 3.1.2.1), whose every
-   * answer then leads the browser on with a GET.
+   * answer then leads the browser on with a GET. `issuerPath`: the alias issuer when the request
+   * came to its endpoint (/api/oidc/auth).
    */
   async start(
     query: Params,
     browser: BrowserContext,
     status: 302 | 303 = 302,
+    issuerPath: IssuerPath | null = null,
   ): Promise<PageResult> {
-    const checked = await this.check(query, status);
+    const checked = await this.check(query, status, issuerPath);
     if ('status' in checked) return checked;
     const { application, request } = checked;
     const current = await this.sessions.current(browser.sessionCookie);
@@ -82,15 +85,19 @@ export class AuthorizeService {
   async check(
     query: Params,
     status: 302 | 303 = 302,
+    issuerPath: IssuerPath | null = null,
   ): Promise<{ application: Application; request: AuthorizationRequest } | PageResult> {
     // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
     const application = await checkClient(query, this.applications);
     const redirectUri = checkRedirectUri(query, application);
     const state = typeof query.state === 'string' ? query.state : null;
     try {
-      return { application, request: validate(query, application, redirectUri) };
+      const request = validate(query, application, redirectUri);
+      return { application, request: issuerPath === null ? request : { ...request, issuerPath } };
     } catch (error) {
-      if (error instanceof OAuthError) return this.redirectError(redirectUri, state, error, status);
+      if (error instanceof OAuthError) {
+        return this.redirectError(redirectUri, state, error, status, issuerPath);
+      }
       throw error;
     }
   }
@@ -123,6 +130,7 @@ export class AuthorizeService {
         request.state,
         interactive(decision.error),
         status,
+        request.issuerPath,
       );
     return this.finish(application, signedIn, request, false, status);
   }
@@ -138,12 +146,19 @@ export class AuthorizeService {
     const outcome = await this.grants.grant(application, signedIn, request, consented);
     if ('error' in outcome) {
       const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);
-      return this.redirectError(request.redirectUri, request.state, error, status);
+      return this.redirectError(
+        request.redirectUri,
+        request.state,
+        error,
+        status,
+        request.issuerPath,
+      );
     }
     return this.redirectTo(
       request.redirectUri,
       { code: outcome.code, state: request.state },
       status,
+      request.issuerPath,
     );
   }
 
@@ -160,6 +175,7 @@ export class AuthorizeService {
         request.state,
         new OAuthError('login_required', 'The user is not signed in'),
         status,
+        request.issuerPath,
       );
     }
     return this.finish(application, signedIn, request, false, status);
@@ -170,25 +186,31 @@ export class AuthorizeService {
     state: string | null,
     error: OAuthError,
     status: 302 | 303,
+    issuerPath?: IssuerPath | null,
   ): PageResult {
     return this.redirectTo(
       redirectUri,
       { error: error.error, error_description: error.description, state },
       status,
+      issuerPath,
     );
   }
 
-  /** A redirect to the validated redirect_uri, always with `iss` (RFC 9207). */
+  /**
+   * A redirect to the validated redirect_uri, always with `iss` (RFC 9207): the issuer the
+   * request was sent to (signing-keys/issuers.ts).
+   */
   redirectTo(
     redirectUri: string,
     params: Record<string, string | null>,
     status: 302 | 303,
+    issuerPath?: IssuerPath | null,
   ): PageResult {
     const url = new URL(redirectUri);
     for (const [name, value] of Object.entries(params)) {
       if (value !== null) url.searchParams.set(name, value);
     }
-    url.searchParams.set('iss', this.config.publicBaseUrl);
+    url.searchParams.set('iss', issuerUrl(this.config.publicBaseUrl, issuerPath));
     return { status, location: url.toString(), formTarget: cspSourceOf(redirectUri) };
   }
 }

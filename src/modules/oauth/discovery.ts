@@ -1,4 +1,5 @@
 import { ACR_VALUE } from './oidc-claims';
+import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
 import { OAUTH_SCOPES } from './scopes';
 import { INTERACTIVE_PROMPTS } from './steps/check-prompt';
 import type { ProviderMetadata } from './metadata.openapi';
@@ -38,16 +39,25 @@ export const INTROSPECTION_AUTH_METHODS = ['client_secret_basic', 'client_secret
  * section 3) and as RFC 8414 authorization server metadata, so the two never disagree. RFC 8414
  * section 2 admits the OpenID fields, which are registered in its IANA registry. A feature that
  * adds an endpoint adds its field here.
+ *
+ * Under the alias issuer (`${base}/api/oidc`, signing-keys/issuers.ts) the document names that
+ * issuer and its endpoints under /api/oidc (the original service's paths), so that an
+ * authorization started there is answered as that issuer; revocation and introspection have no
+ * alias and stay where they are (docs/oidc.md, "Two issuers").
  */
-export function providerMetadata(base: string): ProviderMetadata {
+export function providerMetadata(
+  base: string,
+  issuerPath: IssuerPath | null = null,
+): ProviderMetadata {
+  const alias = issuerPath === null ? null : issuerUrl(base, issuerPath);
   return {
-    issuer: base,
-    authorization_endpoint: `${base}/oauth2/authorize`,
-    token_endpoint: `${base}/api/oauth2/token`,
-    userinfo_endpoint: `${base}/api/oauth2/userinfo`,
-    jwks_uri: `${base}/api/oidc/jwks`,
+    issuer: alias ?? base,
+    authorization_endpoint: alias === null ? `${base}/oauth2/authorize` : `${alias}/auth`,
+    token_endpoint: alias === null ? `${base}/api/oauth2/token` : `${alias}/token`,
+    userinfo_endpoint: alias === null ? `${base}/api/oauth2/userinfo` : `${alias}/userinfo`,
+    jwks_uri: alias === null ? `${base}/api/oidc/jwks` : `${alias}/.well-known/jwks.json`,
     // OpenID Connect RP-Initiated Logout 1.0 section 2.1.
-    end_session_endpoint: `${base}/oauth2/logout`,
+    end_session_endpoint: alias === null ? `${base}/oauth2/logout` : `${alias}/logout`,
     scopes_supported: [...OAUTH_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

@@ -130,6 +130,8 @@ export class GrantService {
       // OIDC Core 2 amr (RFC 8176) and acr, repeated by the id_tokens of this code's family.
       authMethod: session.authMethod,
       acr: request.acr ? ACR_VALUE : null,
+      // The issuer the request was sent to names the id_tokens of the code's family.
+      issuerPath: request.issuerPath ?? null,
       expiresAt: new Date(now.getTime() + this.config.authCodeTtlSeconds * 1000),
       createdAt: now,
     });

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
+import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import type { SessionAuthMethod } from './oauth-session.entity';
 import { AMR_OF, isOpenId, standardClaims, type ClaimSource } from './oidc-claims';
@@ -24,12 +25,14 @@ interface ClaimRow extends ClaimSource {
   auth_time: Date | null;
   auth_method: SessionAuthMethod | null;
   acr: string | null;
+  issuer_path: IssuerPath | null;
 }
 
 // One query, run only for grants with openid: the user's claims, the audience and, from the
-// family's code, the nonce, the sign-in time and method, and the acr.
+// family's code, the nonce, the sign-in time and method, the acr and the issuer the
+// authorization was sent to.
 const CLAIMS_SQL = `SELECT u.username, u.nickname, u.avatar, u.email, u.email_verified, a.client_id,
-    c.nonce, c.auth_time, c.auth_method, c.acr
+    c.nonce, c.auth_time, c.auth_method, c.acr, c.issuer_path
   FROM users u JOIN applications a ON a.id = $2 LEFT JOIN oauth_codes c ON c.id = $3
   WHERE u.id = $1`;
 
@@ -55,7 +58,8 @@ export class IdTokenService {
     if (!row) throw new Error(`No user ${subject.userId} for an id_token`);
     const iat = Math.floor(this.clock.now().getTime() / 1000);
     const payload = {
-      iss: this.config.publicBaseUrl,
+      // The issuer the client discovered: the one its authorization request was sent to.
+      iss: issuerUrl(this.config.publicBaseUrl, row.issuer_path),
       sub: subject.userId,
       aud: row.client_id,
       exp: iat + this.config.idTokenTtlSeconds,

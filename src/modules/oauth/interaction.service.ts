@@ -137,7 +137,13 @@ export class InteractionService {
     const { redirectUri, state } = pending.request;
     if (decision === 'deny') {
       const error = new OAuthError('access_denied', 'The user denied the authorization request');
-      return this.authorize.redirectError(redirectUri, state, error, 303);
+      return this.authorize.redirectError(
+        redirectUri,
+        state,
+        error,
+        303,
+        pending.request.issuerPath,
+      );
     }
     const application = await this.application(pending);
     return this.authorize.finish(application, signedIn, pending.request, true, 303);

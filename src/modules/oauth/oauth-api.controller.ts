@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { Public } from '../keys/auth.decorators';
 import { invalidRequest } from './oauth-error';
 import { OAuthExceptionFilter } from './oauth-exception.filter';
-import type { Params } from './steps/params';
+import { param, type Params } from './steps/params';
 import { TokenResponse } from './token-issuer';
 import { TokenEndpointDocs } from './token.openapi';
 import { TokenService } from './token.service';
@@ -38,13 +38,16 @@ export class OAuthApiController {
     return this.users.userinfo(req.headers.authorization);
   }
 
-  /** OIDC Core 5.3.1: userinfo also answers POST (the token still only in the header). */
+  /**
+   * OIDC Core 5.3.1: userinfo also answers POST, with the token in the header or in the form
+   * (RFC 6750 section 2.2).
+   */
   @Post('userinfo')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @UserinfoDocs()
+  @UserinfoDocs({ formToken: true })
   postUserinfo(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
-    return this.users.userinfo(req.headers.authorization);
+    return this.users.userinfo(req.headers.authorization, formAccessToken(req));
   }
 
   @Get('user/emails')
@@ -53,6 +56,16 @@ export class OAuthApiController {
   emails(@Req() req: Request): Promise<UserEmailEntry[]> {
     return this.users.emails(req.headers.authorization);
   }
+}
+
+/**
+ * The `access_token` form parameter of a userinfo POST (RFC 6750 section 2.2: only in a body of
+ * type application/x-www-form-urlencoded; the body reader refuses other types on these paths),
+ * or undefined. Sent twice, it is refused like any repeated parameter (`invalid_request`).
+ */
+export function formAccessToken(req: Request): string | undefined {
+  if (!req.is('application/x-www-form-urlencoded')) return undefined;
+  return param((req.body ?? {}) as Params, 'access_token');
 }
 
 /** RFC 6749 section 4.1.3 (and RFC 7009 section 2.1, RFC 7662 section 2.1): form-encoded only. */

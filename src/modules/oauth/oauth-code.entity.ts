@@ -8,6 +8,7 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { Application } from '../applications/application.entity';
+import type { IssuerPath } from '../signing-keys/issuers';
 import { User } from '../users/user.entity';
 import type { SessionAuthMethod } from './oauth-session.entity';
 
@@ -66,6 +67,14 @@ export class OAuthCode {
   /** The acr stated in the id_token when the request asked for one (OIDC Core 2); else null. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   acr!: string | null;
+
+  /**
+   * The alias issuer path (`/api/oidc`) when the authorization was sent to its endpoint, else null
+   * (PUBLIC_BASE_URL): the `iss` of the id_tokens of this code and its refreshes
+   * (signing-keys/issuers.ts).
+   */
+  @Column({ name: 'issuer_path', type: 'varchar', length: 16, nullable: true })
+  issuerPath!: IssuerPath | null;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;

@@ -22,7 +22,7 @@ import { LoginThrottle } from './login-throttle';
 import { LoginService } from './login.service';
 import { PasswordCheckQueue } from './password-check-queue';
 import { LogoutService } from './logout.service';
-import { MetadataController } from './metadata.controller';
+import { AliasMetadataController, MetadataController } from './metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
 import { OidcApiAliasController, OidcPageAliasController } from './oidc-aliases.controller';
 import { OAuthCode } from './oauth-code.entity';
@@ -62,6 +62,7 @@ import { UserinfoService } from './userinfo.service';
     OAuthApiController,
     TokenManagementController,
     MetadataController,
+    AliasMetadataController,
     OidcPageAliasController,
     OidcApiAliasController,
   ],

@@ -13,8 +13,9 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
+import { ALIAS_ISSUER_PATH } from '../signing-keys/issuers';
 import { AuthorizeService } from './authorize.service';
-import { formBody } from './oauth-api.controller';
+import { formAccessToken, formBody } from './oauth-api.controller';
 import { OAuthExceptionFilter } from './oauth-exception.filter';
 import { PageExceptionFilter } from './page-exception.filter';
 import { browserContext, sendPage } from './page-result';
@@ -60,7 +61,9 @@ export class OidcPageAliasController {
   @AuthorizeDocs()
   @ApiOperation({ summary: `${ALIAS}GET /oauth2/authorize` })
   async authorizeAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.authorizeService.start(req.query, browserContext(req, this.secure));
+    // The alias issuer's authorization endpoint: the grant answers as that issuer (docs/oidc.md).
+    const browser = browserContext(req, this.secure);
+    const result = await this.authorizeService.start(req.query, browser, 302, ALIAS_ISSUER_PATH);
     sendPage(res, result, this.secure);
   }
 
@@ -69,7 +72,8 @@ export class OidcPageAliasController {
   @ApiOperation({ summary: `${ALIAS}POST /oauth2/authorize` })
   async authorizePostAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
     const browser = browserContext(req, this.secure);
-    sendPage(res, await this.authorizeService.start(formOf(req), browser, 303), this.secure);
+    const result = await this.authorizeService.start(formOf(req), browser, 303, ALIAS_ISSUER_PATH);
+    sendPage(res, result, this.secure);
   }
 
   @Get('logout')
@@ -113,9 +117,9 @@ export class OidcApiAliasController {
   @Post('userinfo')
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
-  @UserinfoDocs()
+  @UserinfoDocs({ formToken: true })
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/userinfo` })
   postUserinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
-    return this.users.userinfo(req.headers.authorization);
+    return this.users.userinfo(req.headers.authorization, formAccessToken(req));
   }
 }

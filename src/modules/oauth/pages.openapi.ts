@@ -10,7 +10,7 @@ import {
   ApiSecurity,
 } from '@nestjs/swagger';
 import { SessionAuth } from '../../common/http/openapi-security';
-import { OAUTH_SCOPES } from './scopes';
+import { DEFAULT_SCOPE, OAUTH_SCOPES } from './scopes';
 import { MAX_STATE_LENGTH } from './steps/check-state';
 
 // Documentation of the browser side of OAuth (docs/oauth.md): /oauth2/authorize and the login,
@@ -32,7 +32,7 @@ const redirect = (status: 302 | 303, description: string): MethodDecorator =>
 const OptionalSession = (): MethodDecorator => applyDecorators(SessionAuth(), ApiSecurity({}));
 
 const REDIRECT_ERRORS =
-  'invalid_request, unsupported_response_type, invalid_scope, access_denied; with prompt=none also login_required, consent_required, interaction_required; with openid, request_not_supported and request_uri_not_supported';
+  'invalid_request, unsupported_response_type, access_denied; with prompt=none also login_required, consent_required, interaction_required; with openid, request_not_supported and request_uri_not_supported';
 
 /** The hidden `request` field or query parameter: the sealed, validated authorization request. */
 const SEALED_REQUEST =
@@ -64,10 +64,15 @@ export const AuthorizeDocs = (): MethodDecorator =>
         format: 'uri',
       },
     ),
-    query('scope', true, `Space-separated list of ${OAUTH_SCOPES.join(', ')}`, {
-      type: 'string',
-      example: 'read',
-    }),
+    query(
+      'scope',
+      false,
+      `Space-separated list of ${OAUTH_SCOPES.join(', ')}; other values are ignored, and without any of these the scope is ${DEFAULT_SCOPE}`,
+      {
+        type: 'string',
+        example: 'read',
+      },
+    ),
     query('state', false, 'Recommended; returned unchanged on the redirect', {
       type: 'string',
       maxLength: MAX_STATE_LENGTH,

@@ -1,4 +1,4 @@
-import { formatScope, parseScope } from './scopes';
+import { refreshScope } from './scopes';
 import type { Params } from './steps/params';
 import { CODE_VERIFIER } from './steps/verify-pkce';
 
@@ -42,9 +42,8 @@ export function publicRefreshRequest(
   const clientId = publicClientId(body, authorization);
   const refreshToken = text(body, 'refresh_token');
   if (clientId === undefined || refreshToken === undefined) return null;
-  if (body.scope === undefined || body.scope === '') return { clientId, refreshToken, scope: null };
-  const scopes = typeof body.scope === 'string' ? parseScope(body.scope) : null;
-  return scopes === null ? null : { clientId, refreshToken, scope: formatScope(scopes) };
+  if (body.scope !== undefined && typeof body.scope !== 'string') return null;
+  return { clientId, refreshToken, scope: refreshScope(body.scope) };
 }
 
 function publicClientId(body: Params, authorization: string | undefined): string | undefined {

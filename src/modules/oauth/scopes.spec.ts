@@ -1,15 +1,32 @@
-import { formatScope, parseScope, scopeAllows, scopeCovers, scopeUnion } from './scopes';
+import {
+  formatScope,
+  knownScopes,
+  refreshScope,
+  scopeAllows,
+  scopeCovers,
+  scopeUnion,
+} from './scopes';
 
 describe('scopes', () => {
-  describe('parseScope', () => {
-    it('accepts read and space-separated lists in canonical order', () => {
-      expect(parseScope('read')).toEqual(['read']);
-      expect(parseScope('email  read read')).toEqual(['read', 'email']);
+  describe('knownScopes', () => {
+    it('reads space-separated lists in canonical order, each scope once', () => {
+      expect(knownScopes('read')).toEqual(['read']);
+      expect(knownScopes('email  read read')).toEqual(['read', 'email']);
     });
-    it('refuses empty and unknown scopes', () => {
-      expect(parseScope('')).toBeNull();
-      expect(parseScope('   ')).toBeNull();
-      expect(parseScope('read admin')).toBeNull();
+    it('ignores values the service does not define', () => {
+      expect(knownScopes('read write')).toEqual(['read']);
+      expect(knownScopes('openid offline_access profile')).toEqual(['openid', 'profile']);
+      expect(knownScopes('READ')).toEqual([]);
+      expect(knownScopes('write')).toEqual([]);
+      expect(knownScopes('')).toEqual([]);
+      expect(knownScopes(undefined)).toEqual([]);
+    });
+  });
+  describe('refreshScope', () => {
+    it('is the canonical known scope, or null (keep the grant) when none is named', () => {
+      expect(refreshScope('email read write')).toBe('read email');
+      expect(refreshScope('write')).toBeNull();
+      expect(refreshScope(undefined)).toBeNull();
     });
   });
   it('covers, unites and allows', () => {

@@ -19,18 +19,31 @@ export const PROFILE_SCOPES: readonly OAuthScope[] = ['read', 'profile'];
 export const USERINFO_SCOPES: readonly OAuthScope[] = ['openid', ...PROFILE_SCOPES];
 export const EMAILS_SCOPES: readonly OAuthScope[] = ['read', 'email'];
 
-function isOAuthScope(value: string): value is OAuthScope {
-  return (OAUTH_SCOPES as readonly string[]).includes(value);
+/**
+ * The scope granted when an authorization request names no scope this service defines, the
+ * parameter absent included (RFC 6749 section 3.3: a pre-defined default; docs/oauth.md, "Scopes").
+ */
+export const DEFAULT_SCOPE: OAuthScope = 'read';
+
+/**
+ * The scopes of a scope parameter (RFC 6749 section 3.3: space-delimited, order irrelevant) that
+ * this service defines, each once, in canonical order. Other values are ignored, not refused:
+ * RFC 6749 section 3.3 lets the server grant less than asked, and OIDC Core 3.1.2.1 says values
+ * that are not understood SHOULD be ignored (`read write` is `read`). Empty when none is defined.
+ */
+export function knownScopes(raw: string | undefined): OAuthScope[] {
+  const names = raw === undefined ? [] : raw.split(' ');
+  return OAUTH_SCOPES.filter((scope) => names.includes(scope));
 }
 
 /**
- * Parses a scope parameter (RFC 6749 section 3.3: space-delimited, order irrelevant) into the
- * canonical list, or null when it is empty or names an unknown scope.
+ * The scope a refresh asks for (RFC 6749 section 6) in canonical form, or null to keep the
+ * grant's: values this service does not define are ignored as at the authorization endpoint, and
+ * a parameter that names none of its scopes counts as omitted.
  */
-export function parseScope(raw: string): OAuthScope[] | null {
-  const names = raw.split(' ').filter((name) => name !== '');
-  if (names.length === 0 || !names.every(isOAuthScope)) return null;
-  return OAUTH_SCOPES.filter((scope) => names.includes(scope));
+export function refreshScope(raw: string | undefined): string | null {
+  const scopes = knownScopes(raw);
+  return scopes.length === 0 ? null : formatScope(scopes);
 }
 
 /** The canonical text of a scope list: known scopes, each once, in a fixed order. */

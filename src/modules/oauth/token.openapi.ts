@@ -69,7 +69,7 @@ export class RefreshTokenGrantForm extends ClientCredentialFields {
   refresh_token!: string;
 
   @ApiPropertyOptional({
-    description: `${SCOPE_TEXT}; may narrow the granted scope, never widen it (invalid_scope)`,
+    description: `${SCOPE_TEXT}; may narrow the granted scope, never widen it (invalid_scope); other values are ignored, and a scope naming none of these keeps the granted one`,
   })
   scope?: string;
 }

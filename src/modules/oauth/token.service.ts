@@ -16,7 +16,7 @@ import {
 import { revokeReplayedCode } from './redeem-code';
 import type { RedeemingClient } from './redeeming-client';
 import { lockRefreshToken, type RotatedGrant } from './rotate-refresh';
-import { formatScope, parseScope } from './scopes';
+import { refreshScope } from './scopes';
 import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
 import { nonEmptyParam, type Params } from './steps/params';
 import { CODE_VERIFIER } from './steps/verify-pkce';
@@ -157,9 +157,7 @@ export class TokenService {
     const refreshToken = nonEmptyParam(body, 'refresh_token');
     const requested = nonEmptyParam(body, 'scope');
     if (refreshToken === undefined) throw invalidRequest('refresh_token is required');
-    const requestedScopes = requested === undefined ? undefined : parseScope(requested);
-    if (requestedScopes === null) throw new OAuthError('invalid_scope', 'Unknown scope requested');
-    const scope = requestedScopes === undefined ? null : formatScope(requestedScopes);
+    const scope = refreshScope(requested);
     const tokens = this.issuer.mint();
     const reuseSeconds = this.config.refreshTokenReuseSeconds;
     const rotation = { refreshToken, client: { id: client.id }, scope, tokens, reuseSeconds };

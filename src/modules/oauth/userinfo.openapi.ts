@@ -1,5 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProperty,
+  ApiPropertyOptional,
+} from '@nestjs/swagger';
 import { AccessTokenAuth } from '../../common/http/openapi-security';
 import { GROUP_CODES } from '../users/groups';
 import { oauthError, OAuthServerErrors } from './token.openapi';
@@ -31,21 +38,53 @@ export class UserInfoView implements UserInfo {
   upstreams!: UserinfoUpstreamView[];
 }
 
-/** One bound upstream account (issue 11 item 6): the element shape of the original service. */
+/** One bound upstream account: the element shape integrations of the original service declare. */
 export class UserinfoUpstreamView implements UserinfoUpstream {
-  @ApiProperty({ type: 'integer', description: 'Upstream identity id' }) id!: number;
+  @ApiProperty({ type: 'integer', description: 'Upstream identity id (the binding)' }) id!: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Always null: a provider is named by its string id (upstream_type)',
+  })
+  upstream_id!: number | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The provider's configured display name (null once its configuration is removed)",
+  })
+  upstream_name!: string | null;
   @ApiProperty({ description: 'Provider id, as clients name it in upstream_providers' })
   upstream_type!: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Always null: no icon is configured',
+  })
+  upstream_icon!: string | null;
   @ApiProperty({ description: "The provider's stable user id (subject)" })
   upstream_user_id!: string;
   @ApiProperty({ type: 'string', nullable: true, description: 'Username at the provider' })
-  username!: string | null;
+  upstream_username!: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Email the provider gave at the last sign-in, verified or not',
+  })
+  upstream_email!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Avatar URL at the provider' })
+  upstream_avatar!: string | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: "Non-secret profile fields of the provider (e.g. WeChat's unionid)",
+    description: "Non-secret profile fields of the provider (e.g. WeChat's unionid); {} when none",
   })
   provider_data!: Record<string, unknown>;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Username at the provider (the same as upstream_username; the earlier name)',
+  })
+  username!: string | null;
 }
 
 /** User email entry (spec section 2). */
@@ -78,14 +117,38 @@ const BEARER_ERRORS = (): MethodDecorator =>
     OAuthServerErrors(),
   );
 
-export const UserinfoDocs = (): MethodDecorator =>
+/** The form of a userinfo POST (RFC 6750 section 2.2). */
+export class UserinfoFormView {
+  @ApiPropertyOptional({
+    description:
+      'The access token, instead of the Authorization header (both at once: invalid_request)',
+  })
+  access_token?: string;
+}
+
+/** `formToken`: the POST, which also takes the token as the form parameter access_token. */
+export const UserinfoDocs = (options: { formToken?: boolean } = {}): MethodDecorator =>
   applyDecorators(
     ApiOperation({
       summary: "The signed-in user's profile",
-      description: 'Needs an access token with scope `read` or `profile`.',
+      description:
+        'Needs an access token with scope `read` or `profile` (or `openid`, docs/oidc.md).' +
+        (options.formToken
+          ? ' The token goes in the Authorization header or in the form parameter access_token (RFC 6750 section 2.2), not both.'
+          : ''),
     }),
     AccessTokenAuth(),
     ApiOkResponse({ type: UserInfoView }),
+    ...(options.formToken
+      ? [
+          ApiConsumes('application/x-www-form-urlencoded'),
+          ApiBody({ type: UserinfoFormView, required: false }),
+          oauthError(
+            400,
+            'invalid_request: the token sent both in the Authorization header and in the form, access_token repeated, or a body that is not a form',
+          ),
+        ]
+      : []),
     BEARER_ERRORS(),
   );
 

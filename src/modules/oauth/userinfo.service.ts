@@ -134,11 +134,18 @@ export class UserinfoService {
     });
   }
 
-  async userinfo(authorization: string | undefined): Promise<UserInfo | OidcUserInfo> {
+  /**
+   * `formToken`: the `access_token` form parameter of a POST (RFC 6750 section 2.2), undefined
+   * for a GET or a POST without one.
+   */
+  async userinfo(
+    authorization: string | undefined,
+    formToken?: string,
+  ): Promise<UserInfo | OidcUserInfo> {
     // The challenge keeps naming read and profile, as before openid existed (docs/oidc.md).
     const owner = await this.authenticate(
       (tokenHash) => this.lookups.run(tokenHash),
-      authorization,
+      presentedToken(authorization, formToken),
       USERINFO_SCOPES,
       PROFILE_SCOPES,
     );
@@ -168,7 +175,7 @@ export class UserinfoService {
   async emails(authorization: string | undefined): Promise<UserEmailEntry[]> {
     const owner = await this.authenticate(
       (tokenHash) => this.ownerOf(OWNER, tokenHash),
-      authorization,
+      presentedToken(authorization, undefined),
       EMAILS_SCOPES,
     );
     const rows = await this.dataSource.query<UserEmailEntry[]>(
@@ -191,16 +198,10 @@ export class UserinfoService {
    */
   private async authenticate(
     find: (tokenHash: string) => Promise<TokenOwner | null>,
-    authorization: string | undefined,
+    token: string,
     anyOf: readonly OAuthScope[],
     named: readonly OAuthScope[] = anyOf,
   ): Promise<TokenOwner> {
-    if (authorization === undefined || authorization.trim() === '') {
-      throw new OAuthError('invalid_token', 'An access token is required', REALM);
-    }
-    const token = BEARER.exec(authorization)?.[1];
-    if (token === undefined)
-      throw invalidToken('The Authorization header must be Bearer <access token>');
     const owner = await find(sha256Hex(token));
     if (!owner) throw invalidToken('The access token is invalid, expired or revoked');
     if (!scopeAllows(owner.scope, anyOf)) {
@@ -224,6 +225,31 @@ export class UserinfoService {
     ]);
     return rows[0] ?? null;
   }
+}
+
+/**
+ * The access token of a request: from the Authorization header (RFC 6750 section 2.1) or from the
+ * `access_token` form parameter of a POST (section 2.2, `formToken`; an empty one counts as not
+ * sent). Both at once is `invalid_request` (section 3.1: more than one method); neither is the
+ * challenge without an error code (section 3.1).
+ */
+function presentedToken(authorization: string | undefined, formToken: string | undefined): string {
+  const header = authorization !== undefined && authorization.trim() !== '';
+  const form = formToken !== undefined && formToken !== '';
+  if (header && form) {
+    const description = 'Send the access token in the Authorization header or the form, not both';
+    throw new OAuthError(
+      'invalid_request',
+      description,
+      `${REALM}, error="invalid_request", error_description="${description}"`,
+    );
+  }
+  if (form) return formToken;
+  if (!header) throw new OAuthError('invalid_token', 'An access token is required', REALM);
+  const token = BEARER.exec(authorization)?.[1];
+  if (token === undefined)
+    throw invalidToken('The Authorization header must be Bearer <access token>');
+  return token;
 }
 
 function invalidToken(description: string): OAuthError {

@@ -1,4 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '../keys/auth.decorators';
 import { JwkSetView } from './jwks.openapi';
@@ -11,7 +11,20 @@ import { KEY_CACHE_SECONDS, SigningKeysService } from './signing-keys.service';
  */
 export const JWKS_MAX_AGE_SECONDS = 300;
 
-/** The JWK Set of the OpenID Provider (`jwks_uri` of discovery), at the original service's path. */
+const JwksDocs = (): MethodDecorator =>
+  applyDecorators(
+    Header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`),
+    ApiOperation({
+      summary: 'JSON Web Key Set (RFC 7517) of the id_token signing keys',
+      description:
+        `The next, active and still-published retired RS256 keys, public members only; ` +
+        `application/json, cacheable for ${JWKS_MAX_AGE_SECONDS} s. A key is published one ` +
+        `rotation before it signs; an instance notices a rotation within ${KEY_CACHE_SECONDS} s.`,
+    }),
+    ApiOkResponse({ type: JwkSetView }),
+  );
+
+/** The JWK Set of the OpenID Provider (`jwks_uri` of discovery), at the original service's paths. */
 @ApiTags('OAuth 2.0')
 @Public()
 @Controller('api/oidc')
@@ -19,16 +32,15 @@ export class JwksController {
   constructor(private readonly keys: SigningKeysService) {}
 
   @Get('jwks')
-  @Header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`)
-  @ApiOperation({
-    summary: 'JSON Web Key Set (RFC 7517) of the id_token signing keys',
-    description:
-      `The next, active and still-published retired RS256 keys, public members only; ` +
-      `application/json, cacheable for ${JWKS_MAX_AGE_SECONDS} s. A key is published one ` +
-      `rotation before it signs; an instance notices a rotation within ${KEY_CACHE_SECONDS} s.`,
-  })
-  @ApiOkResponse({ type: JwkSetView })
+  @JwksDocs()
   jwks(): Promise<JwkSetView> {
+    return this.keys.jwks();
+  }
+
+  /** The `jwks_uri` of the `/api/oidc` issuer's discovery document (signing-keys/issuers.ts). */
+  @Get('.well-known/jwks.json')
+  @JwksDocs()
+  wellKnownJwks(): Promise<JwkSetView> {
     return this.keys.jwks();
   }
 }

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { JoseCryptoKey, loadJose } from './jose';
+import { issuerUrls } from './issuers';
 import { GeneratedKey, KeyMaterial, SIGNING_ALG, SigningKeyUnavailableError } from './key-material';
 import type { PublicJwk, SigningKey } from './signing-key.entity';
 import { isPublished, SigningKeyView, toSigningKeyView } from './signing-key-view';
@@ -64,7 +65,8 @@ export class SigningKeysService {
   }
 
   /**
-   * The payload of a JWS signed by one of our published keys with iss = our issuer, or null.
+   * The payload of a JWS signed by one of our published keys with iss = one of our issuers
+   * (issuers.ts), or null.
    * `ignoreExpiry`: OIDC RP-Initiated Logout 1.0 section 2 accepts an expired id_token_hint.
    */
   async verify(
@@ -88,7 +90,7 @@ export class SigningKeysService {
     const published = keys.filter((key) => isPublished(key, now)).map((key) => key.publicJwk);
     try {
       const { payload } = await jose.jwtVerify(jws, jose.createLocalJWKSet({ keys: published }), {
-        issuer: this.config.publicBaseUrl,
+        issuer: issuerUrls(this.config.publicBaseUrl),
         algorithms: [SIGNING_ALG],
         currentDate: now,
         clockTolerance: CLOCK_SKEW_SECONDS,

@@ -1,16 +1,11 @@
-import { OAuthError } from '../oauth-error';
-import { OAUTH_SCOPES, formatScope, parseScope } from '../scopes';
+import { DEFAULT_SCOPE, formatScope, knownScopes } from '../scopes';
 import { param, type Params } from './params';
 
-/** scope is required (spec section 4.2) and every name must be a supported scope (scopes.ts). */
+/**
+ * The scope to grant: the requested scopes this service defines (others are ignored), or
+ * DEFAULT_SCOPE when the request names none of them or omits scope (RFC 6749 section 3.3).
+ */
 export function checkScope(params: Params): string {
-  const raw = param(params, 'scope');
-  const scopes = raw === undefined ? null : parseScope(raw);
-  if (scopes === null) {
-    throw new OAuthError(
-      'invalid_scope',
-      `The scope must be a space-separated list of: ${OAUTH_SCOPES.join(', ')}`,
-    );
-  }
-  return formatScope(scopes);
+  const scopes = knownScopes(param(params, 'scope'));
+  return formatScope(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]);
 }
