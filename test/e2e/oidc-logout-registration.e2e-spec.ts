@@ -1,6 +1,13 @@
 import { runCommand } from '../../src/cli/run-command';
 import { adminCommands } from '../factories';
 import { consoleWorld, type ConsoleWorld } from '../utils/console';
+import {
+  CONFIRMATION_HEADER,
+  confirmationToken,
+  newAuthenticator,
+  registerPasskey,
+} from '../utils/passkeys';
+import type { SoftwareAuthenticator } from '../utils/software-authenticator';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 // URIs the registration rule (applications/redirect-uri.ts) refuses, for redirect URIs and
@@ -80,16 +87,28 @@ describe('post-logout redirect URIs: registration', () => {
 
   describe('console API postLogoutRedirectUris', () => {
     let w: ConsoleWorld;
+    let authenticator: SoftwareAuthenticator;
     beforeEach(async () => {
       w = await consoleWorld(t);
+      authenticator = newAuthenticator();
+      await registerPasskey(w.admin, authenticator);
     });
     const path = () => `/api/console/applications/${w.applicationId}`;
+    /** Changing where logouts may return to is a client setting: confirmed with a passkey. */
+    const confirmed = async (postLogoutRedirectUris: string[]): Promise<string> =>
+      confirmationToken(w.admin, authenticator, {
+        action: 'client_settings.update',
+        applicationId: w.applicationId,
+        settings: { postLogoutRedirectUris },
+      });
 
     it('an admin sets and clears them; the admin detail shows them, a viewer cannot change them', async () => {
       const uris = ['https://rp.example/bye', 'http://127.0.0.1:8123/bye'];
+      const sent = [...uris, uris[0]];
       const set = await w.admin
         .request('patch', path())
-        .send({ postLogoutRedirectUris: [...uris, uris[0]] });
+        .set(CONFIRMATION_HEADER, await confirmed(sent))
+        .send({ postLogoutRedirectUris: sent });
       expect(set.status).toBe(200);
       expect(set.body).toMatchObject({ role: 'admin', postLogoutRedirectUris: uris });
       const detail = await w.admin.request('get', path()).expect(200);
@@ -100,7 +119,10 @@ describe('post-logout redirect URIs: registration', () => {
       const viewer = await w.viewer.request('patch', path()).send({ postLogoutRedirectUris: [] });
       expect(viewer.status).toBe(403);
 
-      const cleared = await w.admin.request('patch', path()).send({ postLogoutRedirectUris: [] });
+      const cleared = await w.admin
+        .request('patch', path())
+        .set(CONFIRMATION_HEADER, await confirmed([]))
+        .send({ postLogoutRedirectUris: [] });
       expect(cleared.status).toBe(200);
       expect(cleared.body.postLogoutRedirectUris).toEqual([]);
     });

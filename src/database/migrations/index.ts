@@ -15,13 +15,13 @@ import { UnbindConfirmationTarget1795390000000 } from './1795390000000-UnbindCon
 import { SigningKeys1795400000000 } from './1795400000000-SigningKeys';
 import { OidcCodeClaims1795401000000 } from './1795401000000-OidcCodeClaims';
 import { PostLogoutRedirectUris1795402000000 } from './1795402000000-PostLogoutRedirectUris';
-import { TokenGenerations1795440000000 } from './1795440000000-TokenGenerations';
-import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-UnverifiedUpstreamEmails';
 import { ConsoleMembers1795420000000 } from './1795420000000-ConsoleMembers';
 import { ChangeBoundConfirmations1795430000000 } from './1795430000000-ChangeBoundConfirmations';
 import { ClearUnsafeApplicationUrls1795431000000 } from './1795431000000-ClearUnsafeApplicationUrls';
-import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
+import { TokenGenerations1795440000000 } from './1795440000000-TokenGenerations';
+import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-UnverifiedUpstreamEmails';
 import { CodeIssuer1795470000000 } from './1795470000000-CodeIssuer';
+import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -43,10 +43,10 @@ export const MIGRATIONS = [
   OidcCodeClaims1795401000000,
   PostLogoutRedirectUris1795402000000,
   ConsoleMembers1795420000000,
-  TokenGenerations1795440000000,
-  UnverifiedUpstreamEmails1795450000000,
   ChangeBoundConfirmations1795430000000,
   ClearUnsafeApplicationUrls1795431000000,
-  OidcCodeAuthentication1795480000000,
+  TokenGenerations1795440000000,
+  UnverifiedUpstreamEmails1795450000000,
   CodeIssuer1795470000000,
+  OidcCodeAuthentication1795480000000,
 ];
