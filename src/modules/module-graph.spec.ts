@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /**
- * Issue 9: dependencies between feature folders run one way. A key belongs to an application,
+ * Dependencies between feature folders run one way. A key belongs to an application,
  * so `keys` may import `applications` but never the reverse; shared helpers live in src/common,
  * which imports no feature. This reads the relative imports of every file under src/modules
  * (specs included) and fails on any cycle between folders.

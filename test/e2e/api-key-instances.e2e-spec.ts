@@ -11,7 +11,7 @@ const INVALID = { error: 'invalid_api_key', message: 'The API key is invalid' };
 /**
  * Spec sections 3 and 5: revocation, rotation (once the grace period is over) and deletion take
  * effect on the very next request on EVERY instance of the service, not only on the one that made
- * the change (issue 13: no per-instance cache of key validity). Each key is first used on the
+ * the change (no per-instance cache of key validity). Each key is first used on the
  * other instance, so anything that instance might remember about it is warm. The same holds for
  * what the request is charged: a changed limit applies at once, and the 401s of a key revoked in
  * use count against the client address only, never its application's bucket (docs/rate-limit.md).

@@ -134,7 +134,7 @@ describe('API key lifecycle', () => {
     expect(rows[0].last_used_at).toBeNull();
   });
 
-  // Issue 8 item 7; spec section 5: a deactivated key is 401 invalid_api_key (docs/api-keys.md).
+  // Spec section 5: a deactivated key is 401 invalid_api_key (docs/api-keys.md).
   it('rejects the keys of a disabled application like any unusable key, and accepts them once it is re-enabled', async () => {
     const { application } = await createApplication(t.app);
     const { plaintext, apiKey } = await createApiKey(t.app, application.id, ['user:read']);

@@ -52,7 +52,7 @@ describe('application API authentication', () => {
     expect(res.body).toEqual(invalidKeyBody);
   });
 
-  // Issue 13: key lookups that arrive together go as one statement (api-keys.service.ts).
+  // Key lookups that arrive together go as one statement (api-keys.service.ts).
   it('reads several keys in one statement as one by one, in order, a repeated key answered each time on its own', async () => {
     const { application } = await createApplication(t.app);
     const one = await createApiKey(t.app, application.id, [], 'one');
@@ -132,7 +132,7 @@ describe('application API authentication', () => {
     }
   });
 
-  // Spec section 4.1, issue 8 item 9: every route states its scopes (or explicitly none).
+  // Spec section 4.1 and docs/api-keys.md: every route states its scopes (or explicitly none).
   it('declares the scopes of exactly the eight routes of section 4.1 and denies each without a key', async () => {
     const declared = t.app
       .get(ScopeDeclarationCheck)

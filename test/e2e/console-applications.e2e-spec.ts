@@ -20,7 +20,7 @@ interface AuditEntry {
   createdAt: string;
 }
 
-/** Issue 10, console API: applications, their settings, client secret and deletion; the owner rule. */
+/** Console API: applications, their settings, client secret and deletion; the owner rule. */
 describe('console applications', () => {
   const start = new Date(Date.UTC(2030, 0, 1, 12, 0, 0));
   let t: TestApp;

@@ -12,7 +12,7 @@ import { PASSWORD } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { launchChromium } from '../utils/chromium';
 
-// The console in a real browser (issue 10): Debian's Chromium driven by playwright-core, with the
+// The console in a real browser: Debian's Chromium driven by playwright-core, with the
 // Chrome DevTools Protocol's virtual authenticator standing in for a platform passkey. Chromium
 // is required, never skipped (scripts/test-prerequisites.sh installs it).
 // CONSOLE_SCREENSHOTS=1 also writes the screenshots of docs/console.md to docs/console/.

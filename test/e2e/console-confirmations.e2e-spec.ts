@@ -31,7 +31,7 @@ interface World {
 }
 
 /**
- * Issue 10, "Confirmation exchange": POST /api/console/confirmations and its answer, and what
+ * The confirmation exchange: POST /api/console/confirmations and its answer, and what
  * the token then allows. The operations that spend tokens on key, secret and application
  * routes are slice C's; passkey.register and passkey.remove are in console-passkeys.e2e-spec.ts.
  */

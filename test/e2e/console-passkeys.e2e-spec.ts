@@ -23,7 +23,7 @@ const MINUTE = 60_000;
 const PASSKEYS = '/api/console/account/passkeys';
 
 /**
- * Issue 10, "Passkeys": registering (first after a recent password sign-in, later ones with a
+ * Passkeys (docs/console.md): registering (first after a recent password sign-in, later ones with a
  * confirmation), renaming and removing passkeys, and signing in to the console with one.
  */
 describe('Console passkeys', () => {
@@ -102,7 +102,7 @@ describe('Console passkeys', () => {
     });
 
     it('an upstream provider sign-in within 5 minutes counts like a password sign-in', async () => {
-      // Accounts created through a provider have no password (issue 11).
+      // Accounts created through a provider have no password (docs/upstreams.md).
       const client = await signedIn('upstream');
       await client.request('post', `${PASSKEYS}/options`).send({}).expect(200);
       const later = await signedIn('upstream');

@@ -3,7 +3,7 @@ import { listRoutes } from '../utils/routes';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /**
- * Issue 10, "Who may do what": every route under /api/console for each kind of caller. A role
+ * Who may do what: every route under /api/console for each kind of caller. A role
  * that passes the role check is probed without changing anything where the route would change
  * something: an invalid body (400) or no passkey confirmation (403
  * passkey_confirmation_required), the checks that come right after the role (docs/console.md,

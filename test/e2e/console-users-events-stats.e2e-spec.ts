@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 
 /**
  * Users, events and stats in the console answer what /api/v1/app answers for the same
- * application (issue 10: the same services, no second query path), and the console's changes
+ * application (the same services, no second query path), and the console's changes
  * to users are audited.
  */
 describe('console users, events and stats', () => {

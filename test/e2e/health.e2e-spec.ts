@@ -43,7 +43,7 @@ describe('operations endpoints', () => {
     );
   });
 
-  // Issue 9, item 5: the response classes are the one definition of each shape; the document
+  // The response classes are the one definition of each shape; the document
   // must list exactly the fields of spec section 2 and point each route's 200 at that class.
   it('documents the spec section 2 shapes as the routes answer them', async () => {
     const doc = (await t.http().get('/api/docs-json').expect(200)).body as OpenApiDoc;

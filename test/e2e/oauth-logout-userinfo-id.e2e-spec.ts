@@ -13,7 +13,7 @@ import {
 } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** Issue 8 item 9: logout needs the sign-out form's CSRF token; userinfo ids are exact. */
+/** Logout needs the sign-out form's CSRF token; userinfo ids are exact. */
 describe('Logout CSRF and exact userinfo ids', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -16,7 +16,7 @@ import {
 } from '../utils/oauth';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** The schemes and the fragment every registration surface refuses (issue 12 item 6). */
+/** The schemes and the fragment every registration surface refuses (docs/oidc.md). */
 const REFUSED = [
   'javascript:alert(1)',
   'data:text/html,hi',
@@ -27,7 +27,7 @@ const REFUSED = [
   'splitdns://callback#frag',
 ];
 
-/** Issue 12 item 6: native apps (RFC 8252) — private-use schemes and loopback ports. */
+/** Native apps (RFC 8252) — private-use schemes and loopback ports. */
 describe('Native apps: private-use schemes and loopback redirects (RFC 8252)', () => {
   let t: TestApp;
   const cli = (...argv: string[]) =>

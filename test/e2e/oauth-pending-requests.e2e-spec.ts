@@ -30,7 +30,7 @@ async function rowCounts(dataSource: DataSource): Promise<Record<string, number>
 }
 
 /**
- * Issue 8 item 3: a pending authorization request travels sealed with the browser until a
+ * A pending authorization request travels sealed with the browser until a
  * signed-in person answers it; anonymous requests store nothing.
  */
 describe('Pending authorization requests without server-side storage', () => {

@@ -21,7 +21,7 @@ const NOTHING: PurgeCounts = {
   signingKeys: 0,
 };
 
-/** Issue 8 item 3: expired codes, sessions, spent requests and tokens are purged, live ones kept. */
+/** Expired codes, sessions, spent requests and tokens are purged, live ones kept. */
 describe('Purge of expired OAuth rows', () => {
   let t: TestApp;
   // A second instance on the same database exists only with DATABASE_URL: the embedded database

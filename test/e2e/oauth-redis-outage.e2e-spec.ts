@@ -15,7 +15,7 @@ import { RedisServer } from '../utils/redis-server';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /**
- * Issue 8 item 2: sign-in, consent, silent authentication and the token endpoint do not depend
+ * Sign-in, consent, silent authentication and the token endpoint do not depend
  * on Redis (sessions live in PostgreSQL, ADR 0003). Each test has its own redis-server child and
  * its own app; nothing here asserts a duration (a paused Redis may slow the rate limiter and the
  * login throttle until they notice, see ADR 0002).

@@ -23,7 +23,7 @@ const REPLAYED = {
 };
 
 /**
- * Issue 12 item 7: a refresh token presented again by its client within the reuse interval after
+ * A refresh token presented again by its client within the reuse interval after
  * its rotation gets a fresh pair of the same family (two tabs refreshing at once); after the
  * interval a replay still revokes the family (RFC 9700 section 4.14.2). With the interval off,
  * oauth-refresh.e2e-spec.ts.

@@ -24,7 +24,7 @@ import { usingRealServices } from '../utils/test-env';
 type Res = Awaited<ReturnType<typeof tokenRequest>>;
 
 /**
- * Issue 13, group commit: concurrent code exchanges and refreshes go as one statement and one
+ * Group commit: concurrent code exchanges and refreshes go as one statement and one
  * commit (src/modules/oauth/token-batches.ts), and each request still gets the answer it would
  * have got alone. Every case runs on PostgreSQL and on the embedded PGlite.
  */

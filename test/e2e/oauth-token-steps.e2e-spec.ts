@@ -14,7 +14,7 @@ import {
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /**
- * Issue 9, item 2: each step of the token endpoint, violated alone, fails the request with that
+ * Each step of the token endpoint, violated alone, fails the request with that
  * step's error, and nothing is issued. One case per step of the registries (src/modules/oauth/
  * token-steps.ts); a step without a case here fails the first test of its block.
  */
@@ -227,7 +227,7 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
       for (const row of revoked) expect(row.revoked_at !== null).toBe(expectRevoked);
     });
 
-    // Issue 12 item 7: the reuse interval is the step's condition, so the one statement and the
+    // The reuse interval is the step's condition, so the one statement and the
     // step-by-step path (its lock statement and firstFailure) agree at both edges.
     it.each([
       [REUSE_SECONDS, true],

@@ -132,7 +132,7 @@ describe('GET /api/oauth2/userinfo and /api/oauth2/user/emails', () => {
     expect((await get('/api/oauth2/user/emails', token)).status).toBe(200);
   });
 
-  // Issue 13: lookups that arrive together go as one statement (userinfo.service.ts).
+  // Lookups that arrive together go as one statement (userinfo.service.ts).
   it('answers every token of one batch statement as the single statement would, in order, repeats included', async () => {
     const alice = await accessToken('read', 'alice');
     const bob = await accessToken('read', 'bob');

@@ -16,7 +16,7 @@ type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
 type Jwks = { keys: { kid: string }[] };
 
 /**
- * Issue 12 ("Tests it must have"): key rotation with a client that cached the JWKS, and an
+ * Required tests of OpenID Connect: key rotation with a client that cached the JWKS, and an
  * id_token signed by a retired key verifying until it expires (docs/oidc.md, "Signing keys").
  */
 describe('OpenID Connect key rotation seen by relying parties', () => {

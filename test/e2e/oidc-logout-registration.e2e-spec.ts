@@ -16,7 +16,7 @@ const REFUSED = ['http://evil.example/bye', 'https://rp.example/bye#x', 'javascr
 
 /**
  * Registration of post_logout_redirect_uris (OpenID Connect RP-Initiated Logout 1.0 section 3,
- * issue 12 item 5): the CLI and the console API accept and refuse them as redirect URIs.
+ * docs/oidc.md): the CLI and the console API accept and refuse them as redirect URIs.
  */
 describe('post-logout redirect URIs: registration', () => {
   let t: TestApp;

@@ -31,7 +31,7 @@ type OpenIdClient = typeof import('openid-client', { with: { 'resolution-mode': 
 const BYE = 'https://client.example/bye';
 const STATE = 'st 1/ä&x=y';
 
-/** OpenID Connect RP-Initiated Logout 1.0 at /oauth2/logout (issue 12 item 5; docs/oidc.md). */
+/** OpenID Connect RP-Initiated Logout 1.0 at /oauth2/logout (docs/oidc.md). */
 describe('RP-initiated logout (end_session_endpoint)', () => {
   let t: TestApp;
   beforeAll(async () => {

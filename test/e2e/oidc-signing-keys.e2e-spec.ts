@@ -15,7 +15,7 @@ import { testEnv, usingRealServices } from '../utils/test-env';
 const PUBLIC_MEMBERS = ['alg', 'e', 'kid', 'kty', 'n', 'use'];
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'];
 
-/** Issue 12 item 2: keys published before they sign, kept until their tokens expire. */
+/** Signing keys published before they sign, kept until their tokens expire. */
 describe('OpenID Connect signing keys (JWKS, rotation, several instances)', () => {
   let t: TestApp;
   // A second instance on the same database: a second app with DATABASE_URL; on the embedded

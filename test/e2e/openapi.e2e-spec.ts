@@ -28,7 +28,7 @@ const operations = (doc: OpenApiDoc): RouteInfo[] =>
 
 const key = (route: RouteInfo): string => `${route.method} ${route.path}`;
 
-describe('OpenAPI document (issue 10)', () => {
+describe('OpenAPI document', () => {
   let t: TestApp;
   let served: OpenApiDoc;
   beforeAll(async () => {

@@ -58,7 +58,7 @@ describe('rate limit shared by two instances on one Redis', () => {
     return plaintext;
   }
 
-  // Issue 8 item 1: with both cores busy, replies from Redis queue behind the burst; a slow
+  // With both cores busy, replies from Redis queue behind the burst; a slow
   // reply must be waited for, never taken for a dead Redis (docs/adr/0002).
   it('admits exactly 600 of 1000 concurrent requests spread over both instances while both cores are busy', async () => {
     const key = await sharedKey();

@@ -160,7 +160,7 @@ describe('rate limit of the application API', () => {
   });
 });
 
-/** Issue 8 item 5 at the default budget (60 failed authentications per address and minute). */
+/** The address bucket at the default budget (60 failed authentications per address and minute). */
 describe('failed-authentication bucket of a shared address', () => {
   let t: TestApp;
   beforeAll(async () => {

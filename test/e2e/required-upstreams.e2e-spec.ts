@@ -5,7 +5,7 @@ import { authorizeParams, authorizePath, oauthSetup, pkce, query } from '../util
 import { createUser } from '../factories';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** The application setting requiredUpstreams through the console API (issue 11 item 5). */
+/** The application setting requiredUpstreams through the console API (docs/upstreams.md). */
 describe('Console: required upstreams setting', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -14,7 +14,7 @@ import { startOidcStandIn, type OidcStandIn } from '../utils/upstream-standins/o
 import { createTestApp, TestApp } from '../utils/test-app';
 import { launchChromium } from '../utils/chromium';
 
-// Sign-in through an upstream provider in a real browser (issue 11): Debian's Chromium driven by
+// Sign-in through an upstream provider in a real browser: Debian's Chromium driven by
 // playwright-core, as in oauth-browser.e2e-spec.ts; never skipped.
 
 /** A free loopback port: the service's PUBLIC_BASE_URL must name the port it listens on. */

@@ -14,7 +14,7 @@ import { startGithubStandIn, type GithubStandIn } from '../utils/upstream-standi
 import { visitUpstream } from '../utils/upstream-standins/browser';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** The sign-in flow through the github kind and U1's GitHub stand-in on loopback (issue 11). */
+/** The sign-in flow through the github kind and the GitHub stand-in on loopback. */
 describe('Upstream sign-in flow with GitHub', () => {
   let t: TestApp;
   let github: GithubStandIn;

@@ -28,7 +28,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 
 const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
 
-/** Sign-in through an upstream provider, end to end over HTTP (issue 11 items 2-4). */
+/** Sign-in through an upstream provider, end to end over HTTP (docs/upstreams.md). */
 describe('Upstream sign-in flow', () => {
   let t: TestApp;
   let upstream: OidcStandIn;
@@ -110,7 +110,7 @@ describe('Upstream sign-in flow', () => {
     ]);
     const sessions = await t.dataSource.query('SELECT auth_method FROM oauth_sessions');
     expect(sessions).toEqual([{ auth_method: 'upstream' }]);
-    // Issue 11 item 7: an ordinary authorization, with the events of a password login.
+    // An ordinary authorization, with the events of a password login.
     const events = await t.dataSource.query('SELECT event_type FROM events ORDER BY id');
     expect(events).toEqual([
       { event_type: 'authorization_granted' },

@@ -34,7 +34,7 @@ function account(overrides: Partial<UpstreamAccount['profile']> = {}, subject = 
   };
 }
 
-describe('Upstream identities (issue 11 items 3 and 6)', () => {
+describe('Upstream identities', () => {
   let t: TestApp;
   let identities: UpstreamIdentitiesService;
   beforeAll(async () => {

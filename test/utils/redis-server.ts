@@ -55,7 +55,7 @@ export class RedisServer {
     ];
     const child = spawn('redis-server', args, { stdio: 'ignore' });
     this.child = child;
-    // A missing binary is a failure of the test, never a reason to skip it (issue 8, CI).
+    // A missing binary is a failure of the test, never a reason to skip it (in CI too).
     let spawnError: Error | undefined;
     child.once('error', (error) => (spawnError = error));
     const deadline = Date.now() + 5_000;

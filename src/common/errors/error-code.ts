@@ -23,7 +23,7 @@ export enum ErrorCode {
   ServiceUnavailable = 'service_unavailable',
   DatabaseUnavailable = 'database_unavailable',
   InternalError = 'internal_error',
-  // Owner console (issue 10, docs/console.md).
+  // Owner console (docs/console.md).
   Unauthenticated = 'unauthenticated',
   InvalidCredentials = 'invalid_credentials',
   CsrfFailed = 'csrf_failed',

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Pending authorization requests travel sealed with the browser (issue 8 item 3, ADR 0003): the
+ * Pending authorization requests travel sealed with the browser (ADR 0003): the
  * table of parked requests goes; what remains server-side is the set of requests already
  * answered (single use), keyed by the SHA-256 of the request id, kept until the request expires.
  * Requests parked at upgrade time are dropped: their users start the sign-in again.

@@ -25,7 +25,7 @@ const COLLISIONS_SQL = `
   ORDER BY 1, 2`;
 
 /**
- * Usernames and emails are unique whatever their case (issue 8, item 8): "Alice" and "alice"
+ * Usernames and emails are unique whatever their case: "Alice" and "alice"
  * are one account, and sign-in accepts either spelling. The case-sensitive unique indexes are
  * replaced by unique indexes on lower(...), which also serve the case-insensitive look-ups of
  * the login form. The username keeps the case it was created with; emails are stored

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Owner console (issue 10): sessions remember how the user signed in (a first passkey needs a
+ * Owner console: sessions remember how the user signed in (a first passkey needs a
  * password sign-in within 5 minutes; existing sessions were all password sign-ins), and the
  * audit log of console changes. audit_log.application_id has no foreign key so the record of
  * an application's deletion outlives it (docs/console.md, "Audit log").

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Owner console passkeys (issue 10, docs/console.md "Passkeys and confirmations"): registered
+ * Owner console passkeys (docs/console.md "Passkeys and confirmations"): registered
  * credentials, the single-use WebAuthn challenges (registration, sign-in, confirmation), and the
  * confirmation tokens they yield, stored as SHA-256 hashes. Expired ceremonies and tokens are
  * removed by the purge job.

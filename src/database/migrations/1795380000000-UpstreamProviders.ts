@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Configured upstream identity providers (issue 11 item 1); the client secret is encrypted. */
+/** Configured upstream identity providers (docs/upstreams.md); the client secret is encrypted. */
 export class UpstreamProviders1795380000000 implements MigrationInterface {
   name = 'UpstreamProviders1795380000000';
 

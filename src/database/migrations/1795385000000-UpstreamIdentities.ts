@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Upstream identities (issue 11 item 3): (provider id, subject) → user, with a profile snapshot.
+ * Upstream identities (docs/upstreams.md): (provider id, subject) → user, with a profile snapshot.
  * Users created by an upstream sign-in may have no email (the provider gave none, or one that
  * another account holds): they keep email '' — so the case-insensitive unique index on
  * users.email leaves '' out (docs/upstreams.md, "Accounts").

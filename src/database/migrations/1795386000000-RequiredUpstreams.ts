@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The application setting naming upstream providers a user must have bound to authorize (issue
- * 11 item 5; docs/upstreams-flow.md, "Required upstream"). Empty: nothing required.
+ * The application setting naming upstream providers a user must have bound to authorize
+ * (docs/upstreams.md, "Required upstream"). Empty: nothing required.
  */
 export class RequiredUpstreams1795386000000 implements MigrationInterface {
   name = 'RequiredUpstreams1795386000000';

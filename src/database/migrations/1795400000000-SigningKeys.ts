@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * OpenID Connect signing keys (issue 12 item 2): the private key AES-256-GCM encrypted, at most
+ * OpenID Connect signing keys (docs/oidc.md): the private key AES-256-GCM encrypted, at most
  * one active and one next key (partial unique indexes), retired keys until `published_until`.
  */
 export class SigningKeys1795400000000 implements MigrationInterface {

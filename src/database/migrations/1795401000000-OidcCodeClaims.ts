@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * OpenID Connect (issue 12, docs/oidc.md): a code carries the request's `nonce` (OIDC Core
+ * OpenID Connect (docs/oidc.md): a code carries the request's `nonce` (OIDC Core
  * 3.1.2.1, returned in the id_token) and `auth_time`, the sign-in time of the session that
  * granted it (OIDC Core 2), which the id_tokens of the code's refreshes repeat (OIDC Core 12.2).
  */

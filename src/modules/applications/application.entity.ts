@@ -80,7 +80,7 @@ export class Application {
   requireVerifiedEmail!: boolean;
 
   /**
-   * Upstream provider ids a user must have bound (one of them) to authorize (issue 11 item 5);
+   * Upstream provider ids a user must have bound (one of them) to authorize (docs/upstreams.md);
    * empty: none required. Missing with prompt=none is interaction_required.
    */
   @Column({ name: 'required_upstreams', type: 'text', array: true, default: () => "'{}'" })

@@ -24,7 +24,7 @@ export interface NewApplication {
   ownerId?: string;
 }
 
-/** What the console's settings form may change (issue 10); absent fields stay as they are. */
+/** What the console's settings form may change; absent fields stay as they are. */
 export interface ApplicationSettings {
   name?: string;
   description?: string;
@@ -36,7 +36,7 @@ export interface ApplicationSettings {
   isPublic?: boolean;
   enabled?: boolean;
   requireVerifiedEmail?: boolean;
-  /** Upstream provider ids a user must have bound (issue 11 item 5); the caller checks they exist. */
+  /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }
 

@@ -13,7 +13,7 @@ import { User } from '../users/user.entity';
 export type AuditDetails = Record<string, string | number | boolean | null | string[]>;
 
 /**
- * One state change made in the console (issue 10): who, what, when, from which address.
+ * One state change made in the console: who, what, when, from which address.
  * `application_id` has no foreign key on purpose: the record of an application's deletion,
  * and what led to it, outlive the application. Account-level changes (passkeys) have none.
  */

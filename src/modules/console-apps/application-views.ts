@@ -19,7 +19,7 @@ export class ApplicationSummary {
 
 /**
  * One application. Admins and the owner also get the client and its settings; a viewer gets
- * the summary fields only (no client id, redirect URIs or settings; issue 10).
+ * the summary fields only (no client id, redirect URIs or settings; docs/console.md).
  */
 export class ApplicationDetail extends ApplicationSummary {
   @ApiPropertyOptional({ description: 'admin and owner only' }) clientId?: string;

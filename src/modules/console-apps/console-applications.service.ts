@@ -24,7 +24,7 @@ import {
 import { ConsoleScope } from './console-scope';
 
 /**
- * The console's applications (issue 10): the rules live in ApplicationsService; this adds the
+ * The console's applications: the rules live in ApplicationsService; this adds the
  * roles, the passkey confirmations and the audit records. Order of every write: role (404/403)
  * → body (400) → confirmation (403) → the change → its audit record, the last three in one
  * transaction (docs/security.md, "Audit log").

@@ -29,7 +29,7 @@ export const CONSOLE_CSP =
   "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
- * The console's pages (issue 10): server-rendered shells that the browser script fills through
+ * The console's pages: server-rendered shells that the browser script fills through
  * /api/console. @Public() lets them past the API-key guard; the JSON API they call checks the
  * session, so a shell reveals nothing without one.
  */

@@ -5,7 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { ConsoleActor } from './console-session';
 
-/** A console role in one application; owner ⊃ admin ⊃ viewer (issue 10, "Who may do what"). */
+/** A console role in one application; owner ⊃ admin ⊃ viewer (docs/console.md, "Roles"). */
 export const CONSOLE_ROLES = ['owner', 'admin', 'viewer'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 

@@ -3,7 +3,7 @@ import { rfc3339 } from '../../common/http/timestamps';
 
 /**
  * The response shapes of GET /events, defined once: these classes are both the feed's return
- * types and, through their decorators, the OpenAPI schemas (issue 9, item 5).
+ * types and, through their decorators, the OpenAPI schemas.
  */
 
 /** Spec section 2, Event. */

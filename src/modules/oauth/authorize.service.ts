@@ -65,7 +65,7 @@ export class AuthorizeService {
         : null;
     if (request.prompt === 'none') return this.silent(application, signedIn, request, status);
     if (!signedIn) {
-      // Anonymous: nothing is stored, the request travels sealed (issue 8 item 3).
+      // Anonymous: nothing is stored, the request travels sealed (ADR 0003).
       const sealed = this.pending.create(request);
       return { status, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
     }
@@ -119,7 +119,7 @@ export class AuthorizeService {
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
     }
     if (decision.kind === 'denied' && decision.missingUpstreams) {
-      // Issue 11 item 5: ask the signed-in user to bind one of the required providers.
+      // Required upstream: ask the signed-in user to bind one of the required providers.
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/bind-upstream?request=${encodeURIComponent(sealed)}` };
     }

@@ -75,7 +75,7 @@ export class InteractionService {
     return { ...next, cookies: [...(next.cookies ?? []), cookie] };
   }
 
-  /** Issue 11 item 5: the signed-in user lacks a required upstream binding. */
+  /** The signed-in user lacks a required upstream binding (docs/upstreams.md). */
   async showBindUpstream(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
     const pending = await this.findPending(requestId);
     const user = await this.sessions.currentUser(browser.sessionCookie);

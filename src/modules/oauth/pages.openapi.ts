@@ -333,7 +333,7 @@ export const ShowBindUpstreamDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Bind a required upstream provider (HTML)',
       description:
-        'Shown to a signed-in user when the application requires a bound account of a provider the user lacks (issue 11 item 5): one form per required provider, posting to /api/auth/upstream/{providerId}/bind; after binding the authorization continues.',
+        'Shown to a signed-in user when the application requires a bound account of a provider the user lacks: one form per required provider, posting to /api/auth/upstream/{providerId}/bind; after binding the authorization continues.',
     }),
     OptionalSession(),
     sealedQuery(),

@@ -23,7 +23,7 @@ export interface Pending {
 
 /**
  * Validated authorization requests waiting while the user signs in or consents. Nothing is
- * stored for them (issue 8 item 3): the browser carries the request sealed (sealed-request.ts).
+ * stored for them (ADR 0003): the browser carries the request sealed (sealed-request.ts).
  * Only an answered request leaves a row, so that it cannot be answered twice.
  */
 @Injectable()

@@ -117,7 +117,7 @@ export const exchangeStatement = (kind: ClientKind): string =>
 
 /**
  * The same exchange for a batch of codes in one statement and one commit (docs/performance-
- * oauth.md, "Issue 13: group commit"): the items are the rows `i` (batchInputSql), the client and
+ * oauth.md, "Group commit"): the items are the rows `i` (batchInputSql), the client and
  * every step are evaluated per item, and each consumed code answers its own row, `ord` naming
  * the item. A code absent from the answer was not consumed. The codes must be distinct (an
  * UPDATE joining one row twice is undefined); the caller sorts them so that concurrent batches

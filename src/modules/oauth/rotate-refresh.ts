@@ -119,7 +119,7 @@ export const rotateStatement = (kind: ClientKind): string =>
 
 /**
  * The same rotation for a batch of refresh tokens in one statement and one commit (docs/
- * performance-oauth.md, "Issue 13: group commit"): the items are the rows `i`, the client and
+ * performance-oauth.md, "Group commit"): the items are the rows `i`, the client and
  * every step are evaluated per item, and each rotated token answers its own row (`ord`). The
  * tokens must be distinct; the caller sorts them so that batches lock in one order.
  *

@@ -75,7 +75,7 @@ const inputColumn = (name: string): string =>
   `in_${name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`;
 
 /**
- * The batch form of the same statement (docs/performance-oauth.md, "Issue 13: group commit"):
+ * The batch form of the same statement (docs/performance-oauth.md, "Group commit"):
  * each `:name` reads its column of the input row `i`, so the steps' conditions are evaluated per
  * item. See batchInputSql for `i`.
  */

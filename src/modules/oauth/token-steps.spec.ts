@@ -51,7 +51,7 @@ function stepsInFolder(): { file: string; name: string; step: AnyStep }[] {
 
 const squash = (sql: string): string => sql.replace(/\s+/g, ' ');
 
-describe('token endpoint steps (issue 9, item 2)', () => {
+describe('token endpoint steps', () => {
   it('lists every step of steps/ in a registry, so the fast path enforces it', () => {
     const registered = new Set<unknown>([...EXCHANGE_STEPS, ...REFRESH_STEPS]);
     const found = stepsInFolder();
@@ -193,7 +193,7 @@ describe('token endpoint steps (issue 9, item 2)', () => {
     expect([...new Set(used)].sort()).toEqual([1, 2, 3, 4, 5]);
   });
 
-  describe('the reuse interval (issue 12 item 7)', () => {
+  describe('the reuse interval', () => {
     it('is part of the replay step, so both paths obey it', () => {
       const holds = bindParams(refreshTokenNotReplayed.holds, REFRESH_PARAMS);
       expect(holds).toBe('t.rotated_at IS NULL OR t.rotated_at >= $5');

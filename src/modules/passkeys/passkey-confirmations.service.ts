@@ -19,7 +19,7 @@ import {
 import { isRecentPrimarySignIn } from './recent-sign-in';
 import { RelyingParty } from './relying-party';
 
-/** Console operations that need a passkey confirmation (issue 10; docs/console.md). */
+/** Console operations that need a passkey confirmation (docs/console.md). */
 export const CONFIRMATION_ACTIONS = [
   'key.create',
   'key.rotate',
@@ -73,7 +73,7 @@ export const ACTION_TARGET_FIELDS: Readonly<
   'upstream.bind': ['providerId'],
 };
 
-/** A confirmation token is good for this long after the assertion (the issue: at most 5 minutes). */
+/** A confirmation token is good for this long after the assertion (the rule: at most 5 minutes). */
 export const CONFIRMATION_TTL_MS = 5 * 60_000;
 
 /** Ids of applications, keys and upstream identities are `integer` columns. */

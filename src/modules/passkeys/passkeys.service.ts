@@ -52,7 +52,7 @@ function parseName(value: unknown, fallback?: string): string {
 }
 
 /**
- * Passkeys of console accounts (issue 10; docs/console.md "Passkeys and confirmations"):
+ * Passkeys of console accounts (docs/console.md "Passkeys and confirmations"):
  * registration, discoverable sign-in, and the account page's list, rename and remove.
  */
 @Injectable()

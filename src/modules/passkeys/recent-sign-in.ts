@@ -1,6 +1,6 @@
 import type { ConsoleActor } from '../console/console-session';
 
-/** "Registering the first passkey needs a password sign-in within the last 5 minutes" (issue 10). */
+/** A first passkey needs a password sign-in within the last 5 minutes (docs/console.md). */
 export const RECENT_SIGN_IN_MS = 5 * 60_000;
 
 /**

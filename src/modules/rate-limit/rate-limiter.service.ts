@@ -42,7 +42,7 @@ export class RateLimiter {
   /**
    * After a failed authentication: charges the client address; 429 instead of 401 once over.
    * Only failures are charged, so a valid key is never refused because other callers at the
-   * same address (a NAT, a proxy) failed (issue 8 item 5).
+   * same address (a NAT, a proxy) failed (docs/rate-limit.md).
    */
   async chargeFailedAuthentication(request: Request, response: Response): Promise<void> {
     if (!this.config.rateLimitEnabled) return;

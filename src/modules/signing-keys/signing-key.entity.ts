@@ -20,7 +20,7 @@ export type PublicJwk = {
   use: 'sig';
 };
 
-/** One RS256 key pair of the OpenID Connect provider (issue 12 item 2). */
+/** One RS256 key pair of the OpenID Connect provider (docs/oidc.md, "Signing keys"). */
 @Entity({ name: 'signing_keys' })
 @Check('chk_signing_keys_state', `"state" IN ('next', 'active', 'retired')`)
 // At most one active and one next key, whatever the instances do (the lock is the first guard).

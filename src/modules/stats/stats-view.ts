@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 
 /**
  * The response shape of GET /stats, defined once: these classes are both StatsService's return
- * type and, through their decorators, the OpenAPI schema (issue 9, item 5).
+ * type and, through their decorators, the OpenAPI schema.
  */
 
 export class DailyAuthCount {

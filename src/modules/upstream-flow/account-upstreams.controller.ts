@@ -53,7 +53,7 @@ export class BindStartView {
   @ApiProperty({ description: "The provider's authorization URL" }) location!: string;
 }
 
-/** The account page's bound upstream accounts (issue 11 item 3). */
+/** The account page's bound upstream accounts (docs/upstreams.md). */
 @ApiTags('console')
 @SessionAuth()
 @ConsoleRoute()

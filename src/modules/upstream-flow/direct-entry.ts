@@ -1,7 +1,7 @@
 import type { Params } from '../oauth/steps/params';
 
 /**
- * The authorization request named by direct entry's `redirect` (issue 11 item 4), as query
+ * The authorization request named by direct entry's `redirect` (docs/upstreams.md), as query
  * parameters; null unless it is exactly this service's /oauth2/authorize (same origin, same
  * path), so the route can never send a browser anywhere else.
  */

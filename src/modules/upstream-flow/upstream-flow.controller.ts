@@ -15,7 +15,7 @@ import { UpstreamFlowService } from './upstream-flow.service';
 import { continueToProviderPage } from './upstream-pages';
 
 /**
- * Browser routes of upstream sign-in (issue 11 items 2 and 4): pages and redirects, not an API,
+ * Browser routes of upstream sign-in and direct entry: pages and redirects, not an API,
  * so they answer with HTML error pages like the OAuth login page.
  */
 @UpstreamTags()

@@ -14,7 +14,7 @@ import { UpstreamFlowController } from './upstream-flow.controller';
 import { UpstreamFlowService } from './upstream-flow.service';
 
 /**
- * Sign-in through upstream providers (issue 11 items 2 and 4). Its own folder, not under
+ * Sign-in through upstream providers, and direct entry. Its own folder, not under
  * upstreams/: it continues OAuth requests (imports oauth), while oauth imports upstreams for the
  * login page and userinfo, and feature folders must not import each other both ways.
  */

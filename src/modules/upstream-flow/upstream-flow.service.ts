@@ -40,7 +40,7 @@ import { upstreamFailure } from './upstream-pages';
 export const CALLBACKS_PER_ADDRESS = 60;
 
 /**
- * Sign-in through an upstream provider (issue 11 item 2): start sends the browser to the
+ * Sign-in through an upstream provider (docs/upstreams.md): start sends the browser to the
  * provider with fresh state (+ PKCE verifier and nonce) sealed in a cookie; the callback checks
  * them, has the provider kind complete the exchange, finds or creates the user, signs in and
  * continues the authorization request exactly as POST /oauth2/login does.
@@ -85,7 +85,7 @@ export class UpstreamFlowService {
   }
 
   /**
-   * Binding another provider to the signed-in user (issue 11 item 3), started from the console
+   * Binding another provider to the signed-in user (docs/upstreams.md), started from the console
    * (POST with its CSRF token, so no other site can start it and bind its own upstream account
    * to the victim's).
    */
@@ -104,7 +104,7 @@ export class UpstreamFlowService {
   }
 
   /**
-   * POST /api/auth/upstream/{providerId}/bind from the bind-upstream page (issue 11 item 5): the
+   * POST /api/auth/upstream/{providerId}/bind from the bind-upstream page (required upstream): the
    * signed-in user binds a provider the application requires, then the request continues.
    */
   async startBindForRequest(
@@ -153,8 +153,8 @@ export class UpstreamFlowService {
   }
 
   /**
-   * GET /api/auth/upstream/{providerId}?redirect=<this service's /oauth2/authorize URL> (issue 11
-   * item 4): validates that authorization request and starts the provider at once.
+   * GET /api/auth/upstream/{providerId}?redirect=<this service's /oauth2/authorize URL> (direct
+   * entry): validates that authorization request and starts the provider at once.
    */
   async direct(
     providerId: string,

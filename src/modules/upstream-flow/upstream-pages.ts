@@ -14,7 +14,7 @@ export type UpstreamFailure =
 
 const AGAIN = 'Return to the application and start again.';
 
-/** The clear page each failure of an upstream sign-in ends on (issue 11 item 2). */
+/** The clear page each failure of an upstream sign-in ends on (docs/upstreams.md, "Errors"). */
 export function upstreamFailure(
   failure: UpstreamFailure,
   providerName = 'the provider',

@@ -5,7 +5,7 @@ import { GROUP_CODES } from './groups';
 
 /**
  * The response shapes of /api/v1/app/users, defined once: these classes are both the services'
- * return types and, through their decorators, the OpenAPI schemas (issue 9, item 5).
+ * return types and, through their decorators, the OpenAPI schemas.
  */
 const TIMESTAMP = { format: 'date-time', nullable: true, type: String } as const;
 

@@ -1,7 +1,7 @@
 // GET /console/account: the signed-in user and their passkeys (register, rename, remove).
 // The first passkey needs a recent password sign-in; later ones and removals are confirmed with
-// an existing passkey (issue 10). Also the connected upstream accounts: connect, and disconnect
-// confirmed with a passkey, connect with a passkey or a fresh password sign-in (issue 11).
+// an existing passkey. Also the connected upstream accounts: connect, and disconnect
+// confirmed with a passkey, connect with a passkey or a fresh password sign-in (docs/upstreams.md).
 import {
   $,
   ApiError,

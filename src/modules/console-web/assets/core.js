@@ -1,6 +1,6 @@
 // The console's shared browser code: the JSON API client (session cookie + X-CSRF-Token),
 // small DOM helpers, WebAuthn JSON <-> ArrayBuffer conversion, and the passkey confirmation
-// dialog every key, secret, delete and passkey operation goes through (issue 10).
+// dialog every key, secret, delete and passkey operation goes through (docs/console.md).
 // Plain ES module, no framework, no build step; served from /console/assets/.
 
 /** An error answered by the API: `{error, message}` with the HTTP status. */

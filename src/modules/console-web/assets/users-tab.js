@@ -47,7 +47,7 @@ async function loadUsers(ctx, state) {
 function userRow(ctx, state, user) {
   const label = user.nickname ? `${user.username} (${user.nickname})` : user.username;
   const reload = () => loadUsers(ctx, state);
-  // The owner's own row: nobody may take admin away from the owner or disable them (issue 10).
+  // The owner's own row: nobody may take admin away from the owner or disable them.
   const editable = ctx.isAdmin && !(ctx.isOwner && user.userId === ctx.session.user.id);
   return el(
     'tr',

@@ -9,7 +9,7 @@ export interface BindUpstreamPageModel {
   providers: { displayName: string; action: string }[];
 }
 
-/** Issue 11 item 5: the application needs an upstream account bound to this user first. */
+/** Required upstream: the application needs an upstream account bound to this user first. */
 export function bindUpstreamPage(model: BindUpstreamPageModel): string {
   const forms: Html[] = model.providers.map(
     (provider) =>

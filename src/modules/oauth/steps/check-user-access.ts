@@ -8,7 +8,7 @@ import { scopeCovers } from '../scopes';
 export type AccessDecision =
   | { kind: 'grant'; relation: AppUser | null }
   | { kind: 'consent'; relation: AppUser | null }
-  /** missingUpstreams: denied only for lack of a required upstream binding (issue 11 item 5). */
+  /** missingUpstreams: denied only for lack of a required upstream binding. */
   | { kind: 'denied'; error: OAuthError; missingUpstreams?: string[] };
 
 /**
@@ -59,7 +59,7 @@ export async function checkUserAccess(
     : { kind: 'consent', relation };
 }
 
-/** Issue 11 item 5: one of the application's required upstream providers is bound. */
+/** One of the application's required upstream providers is bound (docs/upstreams.md). */
 async function hasRequiredUpstream(
   manager: EntityManager,
   application: Application,

@@ -50,7 +50,7 @@ export function offeredSignIn(
   };
 }
 
-/** Whether the request allows this provider (issue 11 item 2: others cannot complete it). */
+/** Whether the request allows this provider (others cannot complete it). */
 export function allowsProvider(
   requested: string[] | null | undefined,
   provider: UpstreamProvider,

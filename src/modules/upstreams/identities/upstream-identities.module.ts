@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { UpstreamIdentity } from './upstream-identity.entity';
 import { UpstreamIdentitiesService } from './upstream-identities.service';
 
-/** Bound upstream accounts (issue 11 item 3): used by the sign-in flow, userinfo and the console. */
+/** Bound upstream accounts: used by the sign-in flow, userinfo and the console. */
 @Module({
   imports: [TypeOrmModule.forFeature([UpstreamIdentity])],
   providers: [UpstreamIdentitiesService],

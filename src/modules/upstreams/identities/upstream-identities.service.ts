@@ -66,8 +66,8 @@ export class UpstreamIdentitiesService {
   }
 
   /**
-   * The user bound to this provider account, or a new user for an unknown one (issue 11
-   * item 3). The snapshot and last-use time are refreshed on every sign-in.
+   * The user bound to this provider account, or a new user for an unknown one
+   * (docs/upstreams.md, "Accounts"). The snapshot and last-use time are refreshed on every sign-in.
    */
   async signIn(account: UpstreamAccount): Promise<SignInOutcome> {
     const existing = await this.signInExisting(account);

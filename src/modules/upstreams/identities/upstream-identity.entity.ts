@@ -10,7 +10,7 @@ import {
 } from 'typeorm';
 import { User } from '../../users/user.entity';
 
-/** What the provider told us at the last sign-in, minus anything secret (issue 11 item 3). */
+/** What the provider told us at the last sign-in, minus anything secret. */
 export interface UpstreamProfileSnapshot {
   username: string | null;
   email: string | null;

@@ -3,7 +3,7 @@ const ALLOWED = /[^A-Za-z0-9_.-]+/g;
 const MAX = 64;
 
 /**
- * A local username derived from the upstream one (issue 11 item 3): characters outside the
+ * A local username derived from the upstream one (docs/upstreams.md): characters outside the
  * local rule dropped, a leading non-alphanumeric stripped, padded when too short. Falls back to
  * the provider id when the upstream gave nothing usable (WeChat nicknames are often all CJK).
  */

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
 import type { UpstreamKind, UpstreamProviderSettings } from './upstream-provider';
 
 /**
- * One configured upstream identity provider (issue 11 item 1). The id is what clients put in
+ * One configured upstream identity provider (docs/upstreams.md). The id is what clients put in
  * `upstream_providers` and what appears in the callback URL, so it is chosen by the operator.
  */
 @Entity({ name: 'upstream_providers' })

@@ -1,5 +1,5 @@
 /**
- * The interface between upstream provider configuration (slice U1) and the sign-in flow (U2).
+ * The interface between upstream provider configuration and the sign-in flow.
  * A kind is a protocol client; a provider is one configured instance of a kind.
  */
 /**
