@@ -38,9 +38,13 @@ describe('OpenID Connect authorization request by POST', () => {
   const post = (agent: Agent, body: string | Record<string, string>, path = '/oauth2/authorize') =>
     agent.post(path).type('form').send(body);
 
-  it.each(['/oauth2/authorize', '/api/oidc/auth'])(
-    'runs the whole flow from a POST to %s without any CSRF token',
-    async (path) => {
+  // Each authorization endpoint answers as its own issuer (docs/oidc.md, the two issuers).
+  it.each([
+    ['/oauth2/authorize', ISSUER],
+    ['/api/oidc/auth', `${ISSUER}/api/oidc`],
+  ])(
+    'runs the whole flow from a POST to %s without any CSRF token, as the issuer %s',
+    async (path, issuer) => {
       const agent = browser(t.app);
       const { verifier, challenge } = pkce();
       const res = await post(agent, form(challenge, { nonce: 'n-post' }), path);
@@ -58,12 +62,12 @@ describe('OpenID Connect authorization request by POST', () => {
         });
       expectStatus(afterLogin, 303);
       const { code, state, iss } = await approveFrom(agent, afterLogin.headers.location);
-      expect({ state, iss }).toEqual({ state: 'st-123', iss: ISSUER });
+      expect({ state, iss }).toEqual({ state: 'st-123', iss: issuer });
       const tokens = await exchangeCode(t.app, clientId, code, verifier);
       const claims = JSON.parse(
         Buffer.from(tokens.id_token!.split('.')[1], 'base64url').toString(),
-      ) as { nonce: string };
-      expect(claims.nonce).toBe('n-post');
+      ) as { nonce: string; iss: string };
+      expect({ nonce: claims.nonce, iss: claims.iss }).toEqual({ nonce: 'n-post', iss: issuer });
     },
   );
 
