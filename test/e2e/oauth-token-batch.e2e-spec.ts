@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { sha256Hex } from '../../src/common/crypto/hash';
-import { s256 } from '../../src/modules/oauth/opaque-token';
+import { s256 } from '../../src/common/crypto/opaque-token';
 import { redeemCodes } from '../../src/modules/oauth/redeem-code';
 import { rotateRefreshTokens } from '../../src/modules/oauth/rotate-refresh';
 import { TOKEN_BATCHES_IN_FLIGHT, TokenBatches } from '../../src/modules/oauth/token-batches';

@@ -6,7 +6,7 @@ import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
-import type { SessionAuthMethod } from './oauth-session.entity';
+import type { SessionAuthMethod } from '../sessions/oauth-session.entity';
 import { AMR_OF, isOpenId, standardClaims, type ClaimSource } from './oidc-claims';
 import type { TokenResponse } from './token-issuer';
 

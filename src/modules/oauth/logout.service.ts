@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Csrf } from './csrf';
+import { Csrf } from '../sessions/csrf';
 import { EndSessionService, type EndSessionRequest, type ReturnLink } from './end-session.service';
 import { PageError } from './oauth-error';
-import { CLEAR_SESSION, cspSourceOf, type BrowserContext, type PageResult } from './page-result';
+import { CLEAR_SESSION, type BrowserContext } from '../sessions/cookies';
+import { cspSourceOf, type PageResult } from './page-result';
 import { logoutPage, signedOutPage } from './pages/logout.page';
-import { SessionService } from './session.service';
+import { SessionService } from '../sessions/session.service';
 import type { Params } from './steps/params';
 
 /**

@@ -21,7 +21,8 @@ import {
   SubmitConsentDocs,
   SubmitLoginDocs,
 } from './pages.openapi';
-import { browserContext, sendPage, type BrowserContext, type PageResult } from './page-result';
+import { browserContext, type BrowserContext } from '../sessions/cookies';
+import { sendPage, type PageResult } from './page-result';
 import type { Params } from './steps/params';
 
 /** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */

@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import type { AuthorizationRequest } from './authorization-request';
 import { PageError } from './oauth-error';
-import { newOpaqueToken } from './opaque-token';
+import { newOpaqueToken } from '../../common/crypto/opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
 import { MAX_SEALED_LENGTH, RequestSealer } from './sealed-request';
 

@@ -3,12 +3,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Application } from '../applications/application.entity';
 import { AuthorizeService, requestGone } from './authorize.service';
-import { Csrf } from './csrf';
+import { Csrf } from '../sessions/csrf';
 import { PageError } from './oauth-error';
-import { CLEAR_SESSION, cspSourceOf, type BrowserContext, type PageResult } from './page-result';
+import { CLEAR_SESSION, type BrowserContext } from '../sessions/cookies';
+import { cspSourceOf, type PageResult } from './page-result';
 import { selectAccountPage } from './pages/select-account.page';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
-import { SessionService } from './session.service';
+import { SessionService } from '../sessions/session.service';
 import type { Params } from './steps/params';
 
 /**

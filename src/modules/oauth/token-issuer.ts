@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
-import { newOpaqueToken } from './opaque-token';
+import { newOpaqueToken } from '../../common/crypto/opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
 import { insertEventSql } from '../events/event-sql';
 import { insertTokenSql, markRotatedSql } from '../tokens/token-sql';

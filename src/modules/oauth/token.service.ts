@@ -7,7 +7,7 @@ import { EventsService } from '../events/events.service';
 import { TokensRepository } from '../tokens/tokens.repository';
 import { IdTokenService } from './id-token.service';
 import { OAuthError, invalidRequest } from './oauth-error';
-import { s256 } from './opaque-token';
+import { s256 } from '../../common/crypto/opaque-token';
 import {
   publicCodeRequest,
   publicRefreshRequest,

@@ -35,7 +35,7 @@ import { UpstreamProvidersService } from '../upstreams/providers/upstream-provid
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { PageError } from '../oauth/oauth-error';
-import { setBrowserCookie } from '../oauth/page-result';
+import { setBrowserCookie } from '../sessions/cookies';
 import { UpstreamFlowService } from './upstream-flow.service';
 
 /** One upstream account bound to the signed-in user, as the console's account page shows it. */

@@ -8,15 +8,16 @@ import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
 import { AuditLog } from '../audit/audit-log.service';
 import { AuthorizeService, requestGone } from '../oauth/authorize.service';
-import { Csrf } from '../oauth/csrf';
+import { Csrf } from '../sessions/csrf';
 import { PageError } from '../oauth/oauth-error';
-import type { BrowserContext, PageResult } from '../oauth/page-result';
+import type { PageResult } from '../oauth/page-result';
+import type { BrowserContext } from '../sessions/cookies';
 import {
   PendingAuthorizationsService,
   type Pending,
 } from '../oauth/pending-authorizations.service';
 import { messagePage } from '../oauth/pages/html';
-import { SessionService } from '../oauth/session.service';
+import { SessionService } from '../sessions/session.service';
 import type { Params } from '../oauth/steps/params';
 import { allowsProvider } from '../oauth/steps/upstream-providers';
 import { AddressQuota } from '../rate-limit/address-quota';

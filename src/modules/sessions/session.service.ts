@@ -5,7 +5,7 @@ import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { User } from '../users/user.entity';
 import { OAuthSession, type SessionAuthMethod } from './oauth-session.entity';
-import { newOpaqueToken } from './opaque-token';
+import { newOpaqueToken } from '../../common/crypto/opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
 
 export interface NewSession {

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, hkdfSync } from 'node:crypto';
 import { constantTimeEqual } from '../../common/crypto/constant-time';
 import { AppConfig } from '../../config/app-config';
-import { newOpaqueToken } from './opaque-token';
-import type { BrowserContext, CookieSpec } from './page-result';
+import { newOpaqueToken } from '../../common/crypto/opaque-token';
+import type { BrowserContext, CookieSpec } from './cookies';
 
 /** A form's CSRF token, and the cookie to set when the browser had none of ours yet. */
 export interface CsrfForm {

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config/app-config';
 import { Csrf } from './csrf';
-import type { BrowserContext } from './page-result';
+import type { BrowserContext } from './cookies';
 
 const config = { sessionSecret: 'x'.repeat(40) } as AppConfig;
 const browser = (csrfCookie?: string, sessionCookie?: string): BrowserContext => ({
