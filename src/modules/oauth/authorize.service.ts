@@ -7,10 +7,10 @@ import { Application } from '../applications/application.entity';
 import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
 import type { AuthorizationRequest } from './authorization-request';
 import { GrantService } from './grant.service';
-import { OAuthError, PageError } from './oauth-error';
+import { OAuthError, PageError } from './shared/oauth-error';
 import type { BrowserContext } from '../sessions/cookies';
-import type { PageResult } from './page-result';
-import { cspSourceOf } from './page-result';
+import type { PageResult } from './shared/page-result';
+import { cspSourceOf } from './shared/page-result';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService, type CurrentSession } from '../sessions/session.service';
 import { checkApplicationEnabled } from './steps/check-application-enabled';
@@ -23,7 +23,7 @@ import { checkRequestObject } from './steps/check-request-object';
 import { checkResponseType } from './steps/check-response-type';
 import { checkScope } from './steps/check-scope';
 import { checkState } from './steps/check-state';
-import type { Params } from './steps/params';
+import type { Params } from './shared/params';
 import { readUpstreamProviders } from './steps/upstream-providers';
 
 /**

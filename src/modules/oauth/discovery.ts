@@ -1,6 +1,6 @@
-import { ACR_VALUE } from './oidc-claims';
+import { ACR_VALUE } from './shared/oidc-claims';
 import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
-import { OAUTH_SCOPES } from './scopes';
+import { OAUTH_SCOPES } from './shared/scopes';
 import { INTERACTIVE_PROMPTS } from './steps/check-prompt';
 import type { ProviderMetadata } from './metadata.openapi';
 

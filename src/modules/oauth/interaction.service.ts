@@ -7,15 +7,15 @@ import { AuthorizeService, requestGone } from './authorize.service';
 import { Csrf } from '../sessions/csrf';
 import { GrantService } from './grant.service';
 import { LoginService } from '../sessions/login.service';
-import { OAuthError, PageError } from './oauth-error';
+import { OAuthError, PageError } from './shared/oauth-error';
 import type { BrowserContext } from '../sessions/cookies';
-import { cspSourceOf, type PageResult } from './page-result';
+import { cspSourceOf, type PageResult } from './shared/page-result';
 import { consentPage } from './pages/consent.page';
 import { bindUpstreamPage } from './pages/bind-upstream.page';
 import { loginPage } from './pages/login.page';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService } from '../sessions/session.service';
-import type { Params } from './steps/params';
+import type { Params } from './shared/params';
 import { offeredSignIn, type OfferedSignIn } from './steps/upstream-providers';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 

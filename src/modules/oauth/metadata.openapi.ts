@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CLAIMS_SUPPORTED, INTROSPECTION_AUTH_METHODS, REVOCATION_AUTH_METHODS } from './discovery';
-import { ACR_VALUE } from './oidc-claims';
-import { OAUTH_SCOPES } from './scopes';
+import { ACR_VALUE } from './shared/oidc-claims';
+import { OAUTH_SCOPES } from './shared/scopes';
 import { INTERACTIVE_PROMPTS } from './steps/check-prompt';
 
 /**

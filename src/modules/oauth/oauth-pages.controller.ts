@@ -22,8 +22,8 @@ import {
   SubmitLoginDocs,
 } from './pages.openapi';
 import { browserContext, type BrowserContext } from '../sessions/cookies';
-import { sendPage, type PageResult } from './page-result';
-import type { Params } from './steps/params';
+import { sendPage, type PageResult } from './shared/page-result';
+import type { Params } from './shared/params';
 
 /** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
 @ApiTags('OAuth 2.0 browser endpoints')

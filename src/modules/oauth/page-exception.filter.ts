@@ -6,8 +6,8 @@ import {
   isDatabaseUnavailable,
   logDatabaseUnavailable,
 } from '../../database/connection-errors';
-import { OAuthError, PageError } from './oauth-error';
-import { sendPage } from './page-result';
+import { OAuthError, PageError } from './shared/oauth-error';
+import { sendPage } from './shared/page-result';
 import { messagePage } from './pages/html';
 
 /** Failures of the authorize, login and consent pages are HTML pages, never redirects. */

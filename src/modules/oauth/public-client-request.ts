@@ -1,5 +1,5 @@
-import { refreshScope } from './scopes';
-import type { Params } from './steps/params';
+import { refreshScope } from './shared/scopes';
+import type { Params } from './shared/params';
 import { CODE_VERIFIER } from './steps/verify-pkce';
 
 /**

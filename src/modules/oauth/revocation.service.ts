@@ -7,7 +7,7 @@ import { EventsService } from '../events/events.service';
 import type { TokenKind } from '../tokens/token-sql';
 import { TokensRepository, type RevokedGrant } from '../tokens/tokens.repository';
 import { authenticateClient } from './steps/authenticate-client';
-import type { Params } from './steps/params';
+import type { Params } from './shared/params';
 import { readPresentedToken } from './token-type-hint';
 
 /**

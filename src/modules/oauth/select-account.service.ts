@@ -4,13 +4,13 @@ import { Repository } from 'typeorm';
 import { Application } from '../applications/application.entity';
 import { AuthorizeService, requestGone } from './authorize.service';
 import { Csrf } from '../sessions/csrf';
-import { PageError } from './oauth-error';
+import { PageError } from './shared/oauth-error';
 import { CLEAR_SESSION, type BrowserContext } from '../sessions/cookies';
-import { cspSourceOf, type PageResult } from './page-result';
+import { cspSourceOf, type PageResult } from './shared/page-result';
 import { selectAccountPage } from './pages/select-account.page';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService } from '../sessions/session.service';
-import type { Params } from './steps/params';
+import type { Params } from './shared/params';
 
 /**
  * prompt=select_account (OIDC Core 3.1.2.1): the signed-in user continues as themselves, or

@@ -4,8 +4,8 @@ import type { Request } from 'express';
 import { Public } from '../keys/auth.decorators';
 import { IntrospectionDocs } from './introspection.openapi';
 import { Introspection, IntrospectionService } from './introspection.service';
-import { formBody } from './oauth-api.controller';
-import { OAuthExceptionFilter } from './oauth-exception.filter';
+import { formBody } from './shared/params';
+import { OAuthExceptionFilter } from './shared/oauth-exception.filter';
 import { RevocationDocs } from './revocation.openapi';
 import { RevocationService } from './revocation.service';
 

@@ -1,7 +1,7 @@
 import type { QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
-import type { OAuthError } from './oauth-error';
+import type { OAuthError } from './shared/oauth-error';
 
 /**
  * One rule of a successful code exchange or refresh (src/modules/oauth/steps/): its condition,

@@ -6,7 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { EventsService } from '../events/events.service';
 import { TokensRepository } from '../tokens/tokens.repository';
 import { IdTokenService } from './id-token.service';
-import { OAuthError, invalidRequest } from './oauth-error';
+import { OAuthError, invalidRequest } from './shared/oauth-error';
 import { s256 } from '../../common/crypto/opaque-token';
 import {
   publicCodeRequest,
@@ -16,9 +16,9 @@ import {
 import { revokeReplayedCode } from './redeem-code';
 import type { RedeemingClient } from './redeeming-client';
 import { lockRefreshToken, type RotatedGrant } from './rotate-refresh';
-import { refreshScope } from './scopes';
+import { refreshScope } from './shared/scopes';
 import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
-import { nonEmptyParam, type Params } from './steps/params';
+import { nonEmptyParam, type Params } from './shared/params';
 import { CODE_VERIFIER } from './steps/verify-pkce';
 import { TokenBatches } from './token-batches';
 import { MintedTokens, TokenIssuer, TokenResponse } from './token-issuer';

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
 import { PageExceptionFilter } from '../oauth/page-exception.filter';
-import { sendPage, type PageResult } from '../oauth/page-result';
+import { sendPage, type PageResult } from '../oauth/shared/page-result';
 import { browserContext, readCookie } from '../sessions/cookies';
 import {
   BindRequiredUpstreamDocs,

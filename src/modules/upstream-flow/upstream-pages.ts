@@ -1,4 +1,4 @@
-import { PageError } from '../oauth/oauth-error';
+import { PageError } from '../oauth/shared/oauth-error';
 import { html, layout } from '../oauth/pages/html';
 
 export type UpstreamFailure =

@@ -1,4 +1,4 @@
-import { OAuthError } from '../oauth-error';
+import { OAuthError } from '../shared/oauth-error';
 import type { TokenStep } from '../token-step';
 
 // A code is bound to the client it was issued to, to the exact redirect_uri of the authorization

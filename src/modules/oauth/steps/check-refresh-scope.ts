@@ -1,4 +1,4 @@
-import { OAuthError } from '../oauth-error';
+import { OAuthError } from '../shared/oauth-error';
 import type { TokenStep } from '../token-step';
 
 /**

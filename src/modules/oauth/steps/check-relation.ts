@@ -1,5 +1,5 @@
 import { relationUsable } from '../../users/relation-sql';
-import { OAuthError } from '../oauth-error';
+import { OAuthError } from '../shared/oauth-error';
 import type { TokenStep } from '../token-step';
 
 /** The relation columns read together with the code or refresh token (alias `au`). */

@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import type { Application } from '../../applications/application.entity';
 import { AppUser } from '../../users/app-user.entity';
 import type { User } from '../../users/user.entity';
-import { OAuthError } from '../oauth-error';
-import { scopeCovers } from '../scopes';
+import { OAuthError } from '../shared/oauth-error';
+import { scopeCovers } from '../shared/scopes';
 
 export type AccessDecision =
   | { kind: 'grant'; relation: AppUser | null }

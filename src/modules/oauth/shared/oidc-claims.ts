@@ -1,4 +1,4 @@
-import type { SessionAuthMethod } from '../sessions/oauth-session.entity';
+import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import { splitScope } from './scopes';
 
 /** The claims `profile` releases that we hold (OIDC Core 5.4); the claims parameter maps to it. */

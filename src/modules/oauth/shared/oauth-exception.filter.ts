@@ -4,8 +4,8 @@ import {
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
   logDatabaseUnavailable,
-} from '../../database/connection-errors';
-import { SigningKeyUnavailableError } from '../signing-keys/key-material';
+} from '../../../database/connection-errors';
+import { SigningKeyUnavailableError } from '../../signing-keys/key-material';
 import { OAuthError, RefusedRequestError } from './oauth-error';
 
 /**
