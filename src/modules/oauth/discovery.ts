@@ -1,7 +1,7 @@
 import { ACR_VALUE } from './shared/oidc-claims';
 import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
 import { OAUTH_SCOPES } from './shared/scopes';
-import { INTERACTIVE_PROMPTS } from './steps/check-prompt';
+import { INTERACTIVE_PROMPTS } from './authorize/checks/check-prompt';
 import type { ProviderMetadata } from './metadata.openapi';
 
 /** The claims an id_token or userinfo response may carry (docs/oidc.md, "Claims"). */

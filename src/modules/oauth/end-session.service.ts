@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
 import { SigningKeysService } from '../signing-keys/signing-keys.service';
 import { PageError } from './shared/oauth-error';
-import { checkState } from './steps/check-state';
+import { checkState } from './authorize/checks/check-state';
 import { nonEmptyParam, type Params } from './shared/params';
 
 /** A validated RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0 section 2). */

@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
-import { AuthorizeService } from './authorize.service';
+import { AuthorizeService } from './authorize/authorize.service';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
 import { SelectAccountService } from './select-account.service';

@@ -14,7 +14,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
 import { ALIAS_ISSUER_PATH } from '../signing-keys/issuers';
-import { AuthorizeService } from './authorize.service';
+import { AuthorizeService } from './authorize/authorize.service';
 import { formAccessToken, formBody } from './shared/params';
 import { OAuthExceptionFilter } from './shared/oauth-exception.filter';
 import { PageExceptionFilter } from './page-exception.filter';

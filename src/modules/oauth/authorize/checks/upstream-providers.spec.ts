@@ -1,4 +1,4 @@
-import type { UpstreamProvider } from '../../upstreams/providers/upstream-provider';
+import type { UpstreamProvider } from '../../../upstreams/providers/upstream-provider';
 import { allowsProvider, offeredSignIn, readUpstreamProviders } from './upstream-providers';
 
 const provider = (id: string, enabled = true): UpstreamProvider =>

@@ -1,8 +1,8 @@
 import {
   PASSWORD_METHOD,
   type UpstreamProvider,
-} from '../../upstreams/providers/upstream-provider';
-import { param, type Params } from '../shared/params';
+} from '../../../upstreams/providers/upstream-provider';
+import { param, type Params } from '../../shared/params';
 
 const MAX_NAMES = 32;
 const MAX_NAME_LENGTH = 64;

@@ -1,4 +1,4 @@
-import { Aead } from '../../common/crypto/aead';
+import { Aead } from '../../../common/crypto/aead';
 import type { AuthorizationRequest } from './authorization-request';
 
 /** What the browser carries between /oauth2/authorize and the answer to the request. */

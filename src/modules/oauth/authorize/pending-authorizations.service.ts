@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../../common/clock';
+import { AppConfig } from '../../../config/app-config';
 import type { AuthorizationRequest } from './authorization-request';
-import { PageError } from './shared/oauth-error';
-import { newOpaqueToken } from '../../common/crypto/opaque-token';
-import { sha256Hex } from '../../common/crypto/hash';
+import { PageError } from '../shared/oauth-error';
+import { newOpaqueToken } from '../../../common/crypto/opaque-token';
+import { sha256Hex } from '../../../common/crypto/hash';
 import { MAX_SEALED_LENGTH, RequestSealer } from './sealed-request';
 
 /** How long a user has to sign in and consent before the request must be started again. */

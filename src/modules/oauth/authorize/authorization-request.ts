@@ -1,5 +1,5 @@
-import type { IssuerPath } from '../signing-keys/issuers';
-import type { OidcParams } from './steps/check-oidc-params';
+import type { IssuerPath } from '../../signing-keys/issuers';
+import type { OidcParams } from './checks/check-oidc-params';
 
 /**
  * An authorization request after every check of the /oauth2/authorize pipeline has passed.

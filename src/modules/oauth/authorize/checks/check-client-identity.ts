@@ -1,4 +1,4 @@
-import type { Application } from '../../applications/application.entity';
+import type { Application } from '../../../applications/application.entity';
 import type { AccessDecision } from './check-user-access';
 
 /**

@@ -1,6 +1,6 @@
-import type { Application } from '../../applications/application.entity';
-import { OAuthError } from '../shared/oauth-error';
-import { s256 } from '../../../common/crypto/opaque-token';
+import type { Application } from '../../../applications/application.entity';
+import { OAuthError } from '../../shared/oauth-error';
+import { s256 } from '../../../../common/crypto/opaque-token';
 import { checkPkce } from './check-pkce';
 import { checkPrompt } from './check-prompt';
 
