@@ -7,7 +7,7 @@ import { AppConfig } from '../../config/app-config';
 import { preparedQuery } from '../../database/prepared-query';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../tokens/token-sql';
 import { relationOf, relationUsable } from '../users/relation-sql';
-import { authenticateClient, invalidClient } from './steps/authenticate-client';
+import { authenticateClient, invalidClient } from './token/rules/authenticate-client';
 import type { Params } from './shared/params';
 import { readPresentedToken } from './token-type-hint';
 

@@ -4,9 +4,9 @@ import type { Request } from 'express';
 import { Public } from '../keys/auth.decorators';
 import { OAuthExceptionFilter } from './shared/oauth-exception.filter';
 import { formAccessToken, formBody } from './shared/params';
-import { TokenResponse } from './token-issuer';
-import { TokenEndpointDocs } from './token.openapi';
-import { TokenService } from './token.service';
+import { TokenResponse } from './token/token-issuer';
+import { TokenEndpointDocs } from './token/token.openapi';
+import { TokenService } from './token/token.service';
 import { UserEmailsDocs, UserinfoDocs } from './userinfo.openapi';
 import { OidcUserInfo, UserEmailEntry, UserInfo, UserinfoService } from './userinfo.service';
 

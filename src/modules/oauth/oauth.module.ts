@@ -10,7 +10,7 @@ import { User } from '../users/user.entity';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../users/users.module';
-import { IdTokenService } from './id-token.service';
+import { IdTokenService } from './token/id-token.service';
 import { AuthorizeService } from './authorize/authorize.service';
 import { EndSessionService } from './end-session.service';
 import { GrantService } from './authorize/grant.service';
@@ -28,10 +28,10 @@ import { PageExceptionFilter } from './page-exception.filter';
 import { PendingAuthorizationsService } from './authorize/pending-authorizations.service';
 import { RevocationService } from './revocation.service';
 import { SpentAuthorizationRequest } from './spent-authorization-request.entity';
-import { TokenIssuer } from './token-issuer';
+import { TokenIssuer } from './token/token-issuer';
 import { TokenManagementController } from './token-management.controller';
-import { TokenBatches } from './token-batches';
-import { TokenService } from './token.service';
+import { TokenBatches } from './token/token-batches';
+import { TokenService } from './token/token.service';
 import { UserinfoService } from './userinfo.service';
 
 /** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (spec section 4.2). */

@@ -23,9 +23,9 @@ import { sendPage } from './shared/page-result';
 import { LogoutService } from './logout.service';
 import { formOf } from './oauth-pages.controller';
 import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from './pages.openapi';
-import { TokenResponse } from './token-issuer';
-import { TokenEndpointDocs } from './token.openapi';
-import { TokenService } from './token.service';
+import { TokenResponse } from './token/token-issuer';
+import { TokenEndpointDocs } from './token/token.openapi';
+import { TokenService } from './token/token.service';
 import { UserinfoDocs } from './userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from './userinfo.service';
 

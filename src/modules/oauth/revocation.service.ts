@@ -6,7 +6,7 @@ import { sha256Hex } from '../../common/crypto/hash';
 import { EventsService } from '../events/events.service';
 import type { TokenKind } from '../tokens/token-sql';
 import { TokensRepository, type RevokedGrant } from '../tokens/tokens.repository';
-import { authenticateClient } from './steps/authenticate-client';
+import { authenticateClient } from './token/rules/authenticate-client';
 import type { Params } from './shared/params';
 import { readPresentedToken } from './token-type-hint';
 

@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { AccessTokenAuth } from '../../common/http/openapi-security';
 import { GROUP_CODES } from '../users/groups';
-import { oauthError, OAuthServerErrors } from './token.openapi';
+import { oauthError, OAuthServerErrors } from './token/token.openapi';
 import type { UserinfoUpstream } from '../upstreams/identities/upstream-identities.service';
 import type { UserEmailEntry, UserInfo } from './userinfo.service';
 

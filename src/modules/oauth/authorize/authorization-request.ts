@@ -17,7 +17,7 @@ export interface AuthorizationRequest extends OidcParams {
   prompt: 'none' | null;
   /**
    * The sign-in methods upstream_providers names (spec section 4.2; provider ids and `password`),
-   * or null when absent: every method (steps/upstream-providers.ts).
+   * or null when absent: every method (checks/upstream-providers.ts).
    */
   upstreamProviders: string[] | null;
   /**

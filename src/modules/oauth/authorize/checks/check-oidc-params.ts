@@ -10,7 +10,7 @@ export interface OidcParams {
   nonce?: string;
   /** Seconds; the session's sign-in must be at most this old (OIDC Core 3.1.2.1). */
   maxAge?: number;
-  /** prompt values besides none (steps/check-prompt.ts). */
+  /** prompt values besides none (check-prompt.ts). */
   prompts?: InteractivePrompt[];
   /** acr_values, or `acr` in the claims parameter, was sent: the id_token carries `acr`. */
   acr?: true;

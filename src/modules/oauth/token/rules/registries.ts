@@ -1,10 +1,6 @@
-import { checkRelation, type RelationState } from './steps/check-relation';
-import {
-  codeIssuedToClient,
-  codeNotExpired,
-  codeRedirectUriMatches,
-} from './steps/check-code-binding';
-import { refreshScopeNotWidened } from './steps/check-refresh-scope';
+import { checkRelation, type RelationState } from './check-relation';
+import { codeIssuedToClient, codeNotExpired, codeRedirectUriMatches } from './check-code-binding';
+import { refreshScopeNotWidened } from './check-refresh-scope';
 import {
   refreshTokenNotExpired,
   refreshTokenNotReplayed,
@@ -12,9 +8,9 @@ import {
   refreshTokenNotSuperseded,
   refreshTokenOfClient,
   type RefreshFailureContext,
-} from './steps/check-refresh-token';
-import { verifyPkce } from './steps/verify-pkce';
-import type { StepOutcomes, TokenStep } from './token-step';
+} from './check-refresh-token';
+import { verifyPkce } from './verify-pkce';
+import type { StepOutcomes, TokenStep } from './step';
 
 /** The consumed code (`c`) with its relation, as the exchange statement returns it. */
 export interface ExchangeRow extends RelationState, StepOutcomes {
@@ -43,8 +39,8 @@ export interface RefreshRow extends RelationState, StepOutcomes {
 
 /**
  * Every rule of a successful code exchange (RFC 6749 section 4.1.3, RFC 7636 section 4.6,
- * spec section 3), in the order failures are named. redeem-code.ts assembles its statement from
- * this list; a step that is not listed here is not a step (token-steps.spec.ts).
+ * spec section 3), in the order failures are named. grants/authorization-code.ts assembles its
+ * statement from this list; a step that is not listed here is not a step (registries.spec.ts).
  */
 export const EXCHANGE_STEPS: readonly TokenStep<ExchangeRow, ExchangeContext>[] = [
   codeIssuedToClient,

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/app-config';
-import { newOpaqueToken } from '../../common/crypto/opaque-token';
-import { sha256Hex } from '../../common/crypto/hash';
-import { insertEventSql } from '../events/event-sql';
-import { insertTokenSql, markRotatedSql } from '../tokens/token-sql';
+import { Clock } from '../../../common/clock';
+import { AppConfig } from '../../../config/app-config';
+import { newOpaqueToken } from '../../../common/crypto/opaque-token';
+import { sha256Hex } from '../../../common/crypto/hash';
+import { insertEventSql } from '../../events/event-sql';
+import { insertTokenSql, markRotatedSql } from '../../tokens/token-sql';
 
 /** The token response (spec section 2; RFC 6749 section 5.1). */
 export interface TokenResponse {

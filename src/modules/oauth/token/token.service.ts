@@ -1,29 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/app-config';
-import { EventsService } from '../events/events.service';
-import { TokensRepository } from '../tokens/tokens.repository';
+import { Clock } from '../../../common/clock';
+import { AppConfig } from '../../../config/app-config';
+import { EventsService } from '../../events/events.service';
+import { TokensRepository } from '../../tokens/tokens.repository';
 import { IdTokenService } from './id-token.service';
-import { OAuthError, invalidRequest } from './shared/oauth-error';
-import { s256 } from '../../common/crypto/opaque-token';
+import { OAuthError, invalidRequest } from '../shared/oauth-error';
+import { s256 } from '../../../common/crypto/opaque-token';
 import {
   publicCodeRequest,
   publicRefreshRequest,
   type PublicCodeRequest,
 } from './public-client-request';
-import { revokeReplayedCode } from './redeem-code';
+import { revokeReplayedCode } from './grants/authorization-code';
 import type { RedeemingClient } from './redeeming-client';
-import { lockRefreshToken, type RotatedGrant } from './rotate-refresh';
-import { refreshScope } from './shared/scopes';
-import { authenticateClient, type OAuthClient } from './steps/authenticate-client';
-import { nonEmptyParam, type Params } from './shared/params';
-import { CODE_VERIFIER } from './steps/verify-pkce';
+import { lockRefreshToken, type RotatedGrant } from './grants/refresh-token';
+import { refreshScope } from '../shared/scopes';
+import { authenticateClient, type OAuthClient } from './rules/authenticate-client';
+import { nonEmptyParam, type Params } from '../shared/params';
+import { CODE_VERIFIER } from './rules/verify-pkce';
 import { TokenBatches } from './token-batches';
 import { MintedTokens, TokenIssuer, TokenResponse } from './token-issuer';
-import { firstFailure } from './token-step';
-import { EXCHANGE_STEPS, REFRESH_STEPS } from './token-steps';
+import { firstFailure } from './rules/step';
+import { EXCHANGE_STEPS, REFRESH_STEPS } from './rules/registries';
 
 type Outcome = TokenResponse | OAuthError;
 type StepByStepRefresh = {
@@ -34,7 +34,7 @@ type CodeRequest = Omit<PublicCodeRequest, 'clientId' | 'verifier'> & { verifier
 
 /**
  * POST /api/oauth2/token (spec section 4.2; RFC 6749 sections 4.1.3 and 6). A successful exchange
- * or refresh is one SQL statement assembled from the steps in token-steps.ts; when it issues
+ * or refresh is one SQL statement assembled from the steps in rules/registries.ts; when it issues
  * nothing, the first step that did not hold names the failure (docs/oauth.md, "Token endpoint").
  */
 @Injectable()

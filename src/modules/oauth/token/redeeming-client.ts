@@ -1,4 +1,4 @@
-import { publicClientIdSql } from '../applications/client-sql';
+import { publicClientIdSql } from '../../applications/client-sql';
 
 /**
  * The client presenting a code or refresh token to the one-statement paths: one already

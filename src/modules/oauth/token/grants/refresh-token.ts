@@ -1,14 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { sha256Hex } from '../../common/crypto/hash';
-import { preparedQuery } from '../../database/prepared-query';
-import { insertEventSql } from '../events/event-sql';
+import { sha256Hex } from '../../../../common/crypto/hash';
+import { preparedQuery } from '../../../../database/prepared-query';
+import { insertEventSql } from '../../../events/event-sql';
 import {
   insertTokenSql,
   lockByRefreshHashSql,
   REFRESH_TOKEN_COLUMNS,
   rotateTokenSql,
-} from '../tokens/token-sql';
-import { relationOf } from '../users/relation-sql';
+} from '../../../tokens/token-sql';
+import { relationOf } from '../../../users/relation-sql';
 import {
   CLIENT_CTE,
   CLIENT_SQL,
@@ -16,19 +16,18 @@ import {
   clientParam,
   type ClientKind,
   type RedeemingClient,
-} from './redeeming-client';
-import type { MintedTokens } from './token-issuer';
+} from '../redeeming-client';
+import type { MintedTokens } from '../token-issuer';
 import {
-  allHold,
   batchInputSql,
   batchParams,
   bindParams,
-  outcomeColumns,
   positionalParams,
   runBatchStatement,
-} from './token-step';
-import { reuseSince } from './steps/check-refresh-token';
-import { REFRESH_STEPS, type RefreshRow } from './token-steps';
+} from './statement';
+import { allHold, outcomeColumns } from '../rules/step';
+import { reuseSince } from '../rules/check-refresh-token';
+import { REFRESH_STEPS, type RefreshRow } from '../rules/registries';
 
 export interface Rotation {
   refreshToken: string;
@@ -36,7 +35,7 @@ export interface Rotation {
   /** The requested scope in canonical form, or null to keep the token's scope. */
   scope: string | null;
   tokens: MintedTokens;
-  /** REFRESH_TOKEN_REUSE_SECONDS (steps/check-refresh-token.ts). */
+  /** REFRESH_TOKEN_REUSE_SECONDS (rules/check-refresh-token.ts). */
   reuseSeconds: number;
 }
 

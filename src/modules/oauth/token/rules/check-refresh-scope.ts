@@ -1,5 +1,5 @@
-import { OAuthError } from '../shared/oauth-error';
-import type { TokenStep } from '../token-step';
+import { OAuthError } from '../../shared/oauth-error';
+import type { TokenStep } from './step';
 
 /**
  * RFC 6749 section 6: a refresh may narrow the scope, never widen it. `:scope` is the requested

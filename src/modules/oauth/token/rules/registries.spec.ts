@@ -5,27 +5,25 @@ import {
   exchangeStatement,
   EXCHANGE_INPUTS,
   EXCHANGE_PARAMS,
-} from './redeem-code';
+} from '../grants/authorization-code';
 import {
   LOCK_STATEMENT,
   REFRESH_INPUTS,
   REFRESH_PARAMS,
   rotateBatchStatement,
   rotateStatement,
-} from './rotate-refresh';
+} from '../grants/refresh-token';
 import {
-  allHold,
   batchInputSql,
   batchParams,
   batchValues,
   bindParams,
   inHashOrder,
-  outcomeColumn,
-  type TokenStep,
-} from './token-step';
-import { EXCHANGE_STEPS, REFRESH_STEPS } from './token-steps';
-import { refreshTokenNotReplayed, reuseSince } from './steps/check-refresh-token';
-import { markRotatedSql } from '../tokens/token-sql';
+} from '../grants/statement';
+import { allHold, outcomeColumn, type TokenStep } from './step';
+import { EXCHANGE_STEPS, REFRESH_STEPS } from './registries';
+import { refreshTokenNotReplayed, reuseSince } from './check-refresh-token';
+import { markRotatedSql } from '../../../tokens/token-sql';
 
 type AnyStep = TokenStep<never, never>;
 
@@ -35,9 +33,9 @@ const isTokenStep = (value: unknown): value is AnyStep =>
   typeof (value as AnyStep).holds === 'string' &&
   typeof (value as AnyStep).failure === 'function';
 
-/** Every TokenStep exported by a file of steps/. */
+/** Every TokenStep exported by a file of rules/ (this folder). */
 function stepsInFolder(): { file: string; name: string; step: AnyStep }[] {
-  const dir = join(__dirname, 'steps');
+  const dir = __dirname;
   return readdirSync(dir)
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
     .flatMap((file) => {
@@ -52,7 +50,7 @@ function stepsInFolder(): { file: string; name: string; step: AnyStep }[] {
 const squash = (sql: string): string => sql.replace(/\s+/g, ' ');
 
 describe('token endpoint steps', () => {
-  it('lists every step of steps/ in a registry, so the fast path enforces it', () => {
+  it('lists every step of rules/ in a registry, so the fast path enforces it', () => {
     const registered = new Set<unknown>([...EXCHANGE_STEPS, ...REFRESH_STEPS]);
     const found = stepsInFolder();
     expect(found.length).toBeGreaterThanOrEqual(registered.size);

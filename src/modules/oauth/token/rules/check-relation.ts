@@ -1,6 +1,6 @@
-import { relationUsable } from '../../users/relation-sql';
-import { OAuthError } from '../shared/oauth-error';
-import type { TokenStep } from '../token-step';
+import { relationUsable } from '../../../users/relation-sql';
+import { OAuthError } from '../../shared/oauth-error';
+import type { TokenStep } from './step';
 
 /** The relation columns read together with the code or refresh token (alias `au`). */
 export interface RelationState {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { sha256Hex } from '../../common/crypto/hash';
-import { preparedQuery } from '../../database/prepared-query';
-import { insertEventSql } from '../events/event-sql';
-import type { EventsService } from '../events/events.service';
-import { insertTokenSql } from '../tokens/token-sql';
-import type { TokensRepository } from '../tokens/tokens.repository';
-import { relationOf } from '../users/relation-sql';
+import { sha256Hex } from '../../../../common/crypto/hash';
+import { preparedQuery } from '../../../../database/prepared-query';
+import { insertEventSql } from '../../../events/event-sql';
+import type { EventsService } from '../../../events/events.service';
+import { insertTokenSql } from '../../../tokens/token-sql';
+import type { TokensRepository } from '../../../tokens/tokens.repository';
+import { relationOf } from '../../../users/relation-sql';
 import {
   CLIENT_CTE,
   CLIENT_SQL,
@@ -14,18 +14,17 @@ import {
   clientParam,
   type ClientKind,
   type RedeemingClient,
-} from './redeeming-client';
-import type { MintedTokens } from './token-issuer';
+} from '../redeeming-client';
+import type { MintedTokens } from '../token-issuer';
 import {
-  allHold,
   batchInputSql,
   batchParams,
   bindParams,
-  outcomeColumns,
   positionalParams,
   runBatchStatement,
-} from './token-step';
-import { EXCHANGE_STEPS, type ExchangeRow } from './token-steps';
+} from './statement';
+import { allHold, outcomeColumns } from '../rules/step';
+import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
 
 /** The consumed code and each step's outcome; `issued` when every step held. */
 export interface ConsumedCode extends ExchangeRow {
@@ -94,7 +93,7 @@ const CONSUMED_COLUMNS = `c.id, c.application_id, c.user_id, c.code_challenge, c
  * Consume the code (if the client qualifies), evaluate every exchange step against it and its
  * relation, and only if all hold insert the token pair (tokens module) and the `token_issued`
  * event (events module). The statement returns each step's outcome, from which the failure is
- * named (token-steps.ts).
+ * named (rules/registries.ts).
  */
 export const exchangeStatement = (kind: ClientKind): string =>
   bindParams(

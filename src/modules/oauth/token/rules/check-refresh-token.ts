@@ -1,6 +1,6 @@
-import { supersededTokenSql } from '../../tokens/token-sql';
-import { OAuthError } from '../shared/oauth-error';
-import type { TokenStep } from '../token-step';
+import { supersededTokenSql } from '../../../tokens/token-sql';
+import { OAuthError } from '../../shared/oauth-error';
+import type { TokenStep } from './step';
 
 // The presented refresh token (`t` in the refresh statements) must belong to the presenting
 // client (`cl`), be neither revoked nor already rotated (but for the reuse interval), and not

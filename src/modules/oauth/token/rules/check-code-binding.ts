@@ -1,5 +1,5 @@
-import { OAuthError } from '../shared/oauth-error';
-import type { TokenStep } from '../token-step';
+import { OAuthError } from '../../shared/oauth-error';
+import type { TokenStep } from './step';
 
 // A code is bound to the client it was issued to, to the exact redirect_uri of the authorization
 // request (RFC 6749 section 4.1.3) and to its short lifetime. Three rules, checked in this order;

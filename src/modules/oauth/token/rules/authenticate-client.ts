@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
-import type { ClientAuthMethod } from '../../applications/application.entity';
-import { constantTimeEqual } from '../../../common/crypto/constant-time';
-import { sha256Hex } from '../../../common/crypto/hash';
-import { preparedQuery } from '../../../database/prepared-query';
-import { OAuthError, invalidRequest } from '../shared/oauth-error';
-import { nonEmptyParam, type Params } from '../shared/params';
+import type { ClientAuthMethod } from '../../../applications/application.entity';
+import { constantTimeEqual } from '../../../../common/crypto/constant-time';
+import { sha256Hex } from '../../../../common/crypto/hash';
+import { preparedQuery } from '../../../../database/prepared-query';
+import { OAuthError, invalidRequest } from '../../shared/oauth-error';
+import { nonEmptyParam, type Params } from '../../shared/params';
 
 /** RFC 6749 section 5.2: invalid_client is 401 with a challenge for the scheme the client may use. */
 export const invalidClient = (description: string): OAuthError =>

@@ -1,5 +1,5 @@
-import { OAuthError } from '../shared/oauth-error';
-import type { TokenStep } from '../token-step';
+import { OAuthError } from '../../shared/oauth-error';
+import type { TokenStep } from './step';
 
 // RFC 7636 section 4.1: 43 to 128 unreserved characters.
 export const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;

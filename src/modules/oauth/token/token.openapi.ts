@@ -9,13 +9,13 @@ import {
   ApiResponse,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { ClientAuth } from '../../common/http/openapi-security';
-import type { OAuthErrorCode } from './shared/oauth-error';
-import { OAUTH_SCOPES } from './shared/scopes';
+import { ClientAuth } from '../../../common/http/openapi-security';
+import type { OAuthErrorCode } from '../shared/oauth-error';
+import { OAUTH_SCOPES } from '../shared/scopes';
 import type { TokenResponse } from './token-issuer';
 
 // Documentation of POST /api/oauth2/token only (spec sections 2, 4.2, 5; RFC 6749 sections
-// 4.1.3, 5, 6; RFC 7636). The endpoint reads the form itself (token.service.ts and steps/), so
+// 4.1.3, 5, 6; RFC 7636). The endpoint reads the form itself (token.service.ts and rules/), so
 // these classes describe it and validate nothing.
 
 const SCOPE_TEXT = `Space-separated list of ${OAUTH_SCOPES.join(', ')}`;

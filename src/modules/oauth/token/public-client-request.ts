@@ -1,6 +1,6 @@
-import { refreshScope } from './shared/scopes';
-import type { Params } from './shared/params';
-import { CODE_VERIFIER } from './steps/verify-pkce';
+import { refreshScope } from '../shared/scopes';
+import type { Params } from '../shared/params';
+import { CODE_VERIFIER } from './rules/verify-pkce';
 
 /**
  * Token requests that the one-statement paths can serve as they are: a public client named by

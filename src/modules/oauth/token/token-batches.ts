@@ -5,15 +5,20 @@ import {
   NaturalBatcher,
   STATEMENT_BATCHING,
   type BatchStats,
-} from '../../database/natural-batcher';
-import { redeemCode, redeemCodes, type ConsumedCode, type Redemption } from './redeem-code';
+} from '../../../database/natural-batcher';
+import {
+  redeemCode,
+  redeemCodes,
+  type ConsumedCode,
+  type Redemption,
+} from './grants/authorization-code';
 import { clientKind, type ClientKind } from './redeeming-client';
 import {
   rotateRefreshToken,
   rotateRefreshTokens,
   type RotatedGrant,
   type Rotation,
-} from './rotate-refresh';
+} from './grants/refresh-token';
 
 /** The largest batch of exchanges or refreshes in one statement. */
 export const TOKEN_BATCH_MAX_SIZE = STATEMENT_BATCHING.maxSize;
