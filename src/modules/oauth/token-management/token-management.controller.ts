@@ -1,11 +1,11 @@
 import { Controller, Header, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../keys/auth.decorators';
+import { Public } from '../../keys/auth.decorators';
 import { IntrospectionDocs } from './introspection.openapi';
 import { Introspection, IntrospectionService } from './introspection.service';
-import { formBody } from './shared/params';
-import { OAuthExceptionFilter } from './shared/oauth-exception.filter';
+import { formBody } from '../shared/params';
+import { OAuthExceptionFilter } from '../shared/oauth-exception.filter';
 import { RevocationDocs } from './revocation.openapi';
 import { RevocationService } from './revocation.service';
 

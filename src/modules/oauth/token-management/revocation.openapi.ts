@@ -7,8 +7,8 @@ import {
   ApiPropertyOptional,
   ApiResponse,
 } from '@nestjs/swagger';
-import { ClientAuth } from '../../common/http/openapi-security';
-import { oauthError, OAuthServerErrors } from './token/token.openapi';
+import { ClientAuth } from '../../../common/http/openapi-security';
+import { oauthError, OAuthServerErrors } from '../token/token.openapi';
 
 // Documentation of POST /api/oauth2/revoke (RFC 7009). RevocationService reads the form itself;
 // these classes describe it and validate nothing.

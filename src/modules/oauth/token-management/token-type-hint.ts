@@ -1,6 +1,6 @@
-import type { TokenKind } from '../tokens/token-sql';
-import { invalidRequest } from './shared/oauth-error';
-import { nonEmptyParam, param, type Params } from './shared/params';
+import type { TokenKind } from '../../tokens/token-sql';
+import { invalidRequest } from '../shared/oauth-error';
+import { nonEmptyParam, param, type Params } from '../shared/params';
 
 /** The presented token of a revocation or introspection request, and where to look for it first. */
 export interface PresentedToken {

@@ -7,7 +7,7 @@ import {
   ApiPropertyOptional,
   ApiResponse,
 } from '@nestjs/swagger';
-import { ClientAuth } from '../../common/http/openapi-security';
+import { ClientAuth } from '../../../common/http/openapi-security';
 import { TokenHintForm, TokenRequestErrors } from './revocation.openapi';
 
 // Documentation of POST /api/oauth2/introspect (RFC 7662). IntrospectionService builds the body.

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { sha256Hex } from '../../common/crypto/hash';
-import { AppConfig } from '../../config/app-config';
-import { preparedQuery } from '../../database/prepared-query';
-import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../tokens/token-sql';
-import { relationOf, relationUsable } from '../users/relation-sql';
-import { authenticateClient, invalidClient } from './token/rules/authenticate-client';
-import type { Params } from './shared/params';
+import { Clock } from '../../../common/clock';
+import { sha256Hex } from '../../../common/crypto/hash';
+import { AppConfig } from '../../../config/app-config';
+import { preparedQuery } from '../../../database/prepared-query';
+import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
+import { relationOf, relationUsable } from '../../users/relation-sql';
+import { authenticateClient, invalidClient } from '../token/rules/authenticate-client';
+import type { Params } from '../shared/params';
 import { readPresentedToken } from './token-type-hint';
 
 /** RFC 7662 section 2.2: an active token's fields. */

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { sha256Hex } from '../../common/crypto/hash';
-import { EventsService } from '../events/events.service';
-import type { TokenKind } from '../tokens/token-sql';
-import { TokensRepository, type RevokedGrant } from '../tokens/tokens.repository';
-import { authenticateClient } from './token/rules/authenticate-client';
-import type { Params } from './shared/params';
+import { Clock } from '../../../common/clock';
+import { sha256Hex } from '../../../common/crypto/hash';
+import { EventsService } from '../../events/events.service';
+import type { TokenKind } from '../../tokens/token-sql';
+import { TokensRepository, type RevokedGrant } from '../../tokens/tokens.repository';
+import { authenticateClient } from '../token/rules/authenticate-client';
+import type { Params } from '../shared/params';
 import { readPresentedToken } from './token-type-hint';
 
 /**
