@@ -7,8 +7,13 @@ import { formAccessToken, formBody } from './shared/params';
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
 import { TokenService } from './token/token.service';
-import { UserEmailsDocs, UserinfoDocs } from './userinfo.openapi';
-import { OidcUserInfo, UserEmailEntry, UserInfo, UserinfoService } from './userinfo.service';
+import { UserEmailsDocs, UserinfoDocs } from './userinfo/userinfo.openapi';
+import {
+  OidcUserInfo,
+  UserEmailEntry,
+  UserInfo,
+  UserinfoService,
+} from './userinfo/userinfo.service';
 
 /** Token, user info and user emails endpoints (spec section 4.2). */
 @ApiTags('OAuth 2.0')

@@ -32,7 +32,7 @@ import { TokenIssuer } from './token/token-issuer';
 import { TokenManagementController } from './token-management/token-management.controller';
 import { TokenBatches } from './token/token-batches';
 import { TokenService } from './token/token.service';
-import { UserinfoService } from './userinfo.service';
+import { UserinfoService } from './userinfo/userinfo.service';
 
 /** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (spec section 4.2). */
 @Module({

@@ -26,8 +26,8 @@ import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from './pages.openap
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
 import { TokenService } from './token/token.service';
-import { UserinfoDocs } from './userinfo.openapi';
-import { UserinfoService, type OidcUserInfo, type UserInfo } from './userinfo.service';
+import { UserinfoDocs } from './userinfo/userinfo.openapi';
+import { UserinfoService, type OidcUserInfo, type UserInfo } from './userinfo/userinfo.service';
 
 /** The aliases whose bodies are read like /api/oauth2's (app.setup.ts). */
 export const OIDC_API_ALIASES = ['/api/oidc/token', '/api/oidc/userinfo'];

@@ -1,31 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { NaturalBatcher, STATEMENT_BATCHING } from '../../database/natural-batcher';
-import { preparedQuery } from '../../database/prepared-query';
-import { impliedGroups, isGroupCode } from '../users/groups';
-import { OAuthError } from './shared/oauth-error';
-import { sha256Hex } from '../../common/crypto/hash';
+import { Clock } from '../../../common/clock';
+import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
+import { preparedQuery } from '../../../database/prepared-query';
+import { impliedGroups, isGroupCode } from '../../users/groups';
+import { OAuthError } from '../shared/oauth-error';
+import { sha256Hex } from '../../../common/crypto/hash';
 import {
   isOpenId,
   standardClaims,
   userinfoProfileClaims,
   type StandardClaims,
-} from './shared/oidc-claims';
+} from '../shared/oidc-claims';
 import {
   EMAILS_SCOPES,
   OAuthScope,
   PROFILE_SCOPES,
   USERINFO_SCOPES,
   scopeAllows,
-} from './shared/scopes';
-import { relationOf, relationUsable } from '../users/relation-sql';
-import type { UserinfoUpstream } from '../upstreams/identities/upstream-identities.service';
+} from '../shared/scopes';
+import { relationOf, relationUsable } from '../../users/relation-sql';
+import type { UserinfoUpstream } from '../../upstreams/identities/upstream-identities.service';
 import {
   userinfoUpstreamsJoin,
   userinfoUpstreamsOf,
-} from '../upstreams/identities/userinfo-upstreams-sql';
+} from '../../upstreams/identities/userinfo-upstreams-sql';
 
 /** User info (spec section 2). */
 export interface UserInfo {
