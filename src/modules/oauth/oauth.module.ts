@@ -18,9 +18,12 @@ import { InteractionService } from './interaction.service';
 import { SelectAccountService } from './select-account.service';
 import { IntrospectionService } from './token-management/introspection.service';
 import { LogoutService } from './logout.service';
-import { AliasMetadataController, MetadataController } from './metadata.controller';
+import { AliasMetadataController, MetadataController } from './discovery/metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
-import { OidcApiAliasController, OidcPageAliasController } from './oidc-aliases.controller';
+import {
+  OidcApiAliasController,
+  OidcPageAliasController,
+} from './discovery/oidc-aliases.controller';
 import { OAuthCode } from './oauth-code.entity';
 import { OAuthPagesController } from './oauth-pages.controller';
 import { OAuthSession } from '../sessions/oauth-session.entity';

@@ -1,38 +1,13 @@
-import { ACR_VALUE } from './shared/oidc-claims';
-import { issuerUrl, type IssuerPath } from '../signing-keys/issuers';
-import { OAUTH_SCOPES } from './shared/scopes';
-import { INTERACTIVE_PROMPTS } from './authorize/checks/check-prompt';
+import { ACR_VALUE } from '../shared/oidc-claims';
+import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
+import { OAUTH_SCOPES } from '../shared/scopes';
+import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
 import type { ProviderMetadata } from './metadata.openapi';
-
-/** The claims an id_token or userinfo response may carry (docs/oidc.md, "Claims"). */
-export const CLAIMS_SUPPORTED = [
-  'iss',
-  'sub',
-  'aud',
-  'exp',
-  'iat',
-  'auth_time',
-  'nonce',
-  'at_hash',
-  'acr',
-  'amr',
-  'name',
-  'preferred_username',
-  'nickname',
-  'picture',
-  'updated_at',
-  'email',
-  'email_verified',
-] as const;
-
-/** RFC 7009 section 5: public clients may revoke their own tokens (by client_id). */
-export const REVOCATION_AUTH_METHODS = [
-  'client_secret_basic',
-  'client_secret_post',
-  'none',
-] as const;
-/** RFC 7662 section 2.1: introspection needs an authenticated (`secret`) client. */
-export const INTROSPECTION_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+import {
+  CLAIMS_SUPPORTED,
+  INTROSPECTION_AUTH_METHODS,
+  REVOCATION_AUTH_METHODS,
+} from './supported-values';
 
 /**
  * The one metadata document, served both as OpenID Provider Metadata (OIDC Discovery 1.0

@@ -1,8 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CLAIMS_SUPPORTED, INTROSPECTION_AUTH_METHODS, REVOCATION_AUTH_METHODS } from './discovery';
-import { ACR_VALUE } from './shared/oidc-claims';
-import { OAUTH_SCOPES } from './shared/scopes';
-import { INTERACTIVE_PROMPTS } from './authorize/checks/check-prompt';
+import {
+  CLAIMS_SUPPORTED,
+  INTROSPECTION_AUTH_METHODS,
+  REVOCATION_AUTH_METHODS,
+} from './supported-values';
+import { ACR_VALUE } from '../shared/oidc-claims';
+import { OAUTH_SCOPES } from '../shared/scopes';
+import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
 
 /**
  * OpenID Provider Metadata (OIDC Discovery 1.0 section 3), which is also this service's RFC 8414
