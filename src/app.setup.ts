@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
-import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/shared/body-errors';
+import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
 import {
   AUTHORIZE_PATHS,
   OIDC_API_ALIASES,

@@ -12,12 +12,12 @@ import { UpstreamProvidersModule } from '../upstreams/providers/upstream-provide
 import { UsersModule } from '../users/users.module';
 import { IdTokenService } from './token/id-token.service';
 import { AuthorizeService } from './authorize/authorize.service';
-import { EndSessionService } from './end-session.service';
+import { EndSessionService } from './interaction/end-session.service';
 import { GrantService } from './authorize/grant.service';
-import { InteractionService } from './interaction.service';
-import { SelectAccountService } from './select-account.service';
+import { InteractionService } from './interaction/interaction.service';
+import { SelectAccountService } from './interaction/select-account.service';
 import { IntrospectionService } from './token-management/introspection.service';
-import { LogoutService } from './logout.service';
+import { LogoutService } from './interaction/logout.service';
 import { AliasMetadataController, MetadataController } from './discovery/metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
 import {
@@ -25,9 +25,9 @@ import {
   OidcPageAliasController,
 } from './discovery/oidc-aliases.controller';
 import { OAuthCode } from './oauth-code.entity';
-import { OAuthPagesController } from './oauth-pages.controller';
+import { OAuthPagesController } from './interaction/oauth-pages.controller';
 import { OAuthSession } from '../sessions/oauth-session.entity';
-import { PageExceptionFilter } from './page-exception.filter';
+import { PageExceptionFilter } from './interaction/page-exception.filter';
 import { PendingAuthorizationsService } from './authorize/pending-authorizations.service';
 import { RevocationService } from './token-management/revocation.service';
 import { SpentAuthorizationRequest } from './spent-authorization-request.entity';

@@ -1,26 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Application } from '../applications/application.entity';
-import type { User } from '../users/user.entity';
-import { AuthorizeService, requestGone } from './authorize/authorize.service';
-import { Csrf } from '../sessions/csrf';
-import { GrantService } from './authorize/grant.service';
-import { LoginService } from '../sessions/login.service';
-import { OAuthError, PageError } from './shared/oauth-error';
-import type { BrowserContext } from '../sessions/cookies';
-import { cspSourceOf, type PageResult } from './shared/page-result';
+import { Application } from '../../applications/application.entity';
+import type { User } from '../../users/user.entity';
+import { AuthorizeService, requestGone } from '../authorize/authorize.service';
+import { Csrf } from '../../sessions/csrf';
+import { GrantService } from '../authorize/grant.service';
+import { LoginService } from '../../sessions/login.service';
+import { OAuthError, PageError } from '../shared/oauth-error';
+import type { BrowserContext } from '../../sessions/cookies';
+import { cspSourceOf, type PageResult } from '../shared/page-result';
 import { consentPage } from './pages/consent.page';
 import { bindUpstreamPage } from './pages/bind-upstream.page';
 import { loginPage } from './pages/login.page';
 import {
   PendingAuthorizationsService,
   type Pending,
-} from './authorize/pending-authorizations.service';
-import { SessionService } from '../sessions/session.service';
-import type { Params } from './shared/params';
-import { offeredSignIn, type OfferedSignIn } from './authorize/checks/upstream-providers';
-import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
+} from '../authorize/pending-authorizations.service';
+import { SessionService } from '../../sessions/session.service';
+import type { Params } from '../shared/params';
+import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
+import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 
 const LOGIN_FAILED = 'The username or password is incorrect.';
 const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';

@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Application } from '../applications/application.entity';
-import { AuthorizeService, requestGone } from './authorize/authorize.service';
-import { Csrf } from '../sessions/csrf';
-import { PageError } from './shared/oauth-error';
-import { CLEAR_SESSION, type BrowserContext } from '../sessions/cookies';
-import { cspSourceOf, type PageResult } from './shared/page-result';
+import { Application } from '../../applications/application.entity';
+import { AuthorizeService, requestGone } from '../authorize/authorize.service';
+import { Csrf } from '../../sessions/csrf';
+import { PageError } from '../shared/oauth-error';
+import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
+import { cspSourceOf, type PageResult } from '../shared/page-result';
 import { selectAccountPage } from './pages/select-account.page';
 import {
   PendingAuthorizationsService,
   type Pending,
-} from './authorize/pending-authorizations.service';
-import { SessionService } from '../sessions/session.service';
-import type { Params } from './shared/params';
+} from '../authorize/pending-authorizations.service';
+import { SessionService } from '../../sessions/session.service';
+import type { Params } from '../shared/params';
 
 /**
  * prompt=select_account (OIDC Core 3.1.2.1): the signed-in user continues as themselves, or

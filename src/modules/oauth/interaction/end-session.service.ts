@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { Repository } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { Aead } from '../../common/crypto/aead';
-import { AppConfig } from '../../config/app-config';
-import { Application } from '../applications/application.entity';
-import { SigningKeysService } from '../signing-keys/signing-keys.service';
-import { PageError } from './shared/oauth-error';
-import { checkState } from './authorize/checks/check-state';
-import { nonEmptyParam, type Params } from './shared/params';
+import { Clock } from '../../../common/clock';
+import { Aead } from '../../../common/crypto/aead';
+import { AppConfig } from '../../../config/app-config';
+import { Application } from '../../applications/application.entity';
+import { SigningKeysService } from '../../signing-keys/signing-keys.service';
+import { PageError } from '../shared/oauth-error';
+import { checkState } from '../authorize/checks/check-state';
+import { nonEmptyParam, type Params } from '../shared/params';
 
 /** A validated RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0 section 2). */
 export interface EndSessionRequest {

@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../../config/app-config';
-import { Public } from '../keys/auth.decorators';
-import { AuthorizeService } from './authorize/authorize.service';
+import { AppConfig } from '../../../config/app-config';
+import { Public } from '../../keys/auth.decorators';
+import { AuthorizeService } from '../authorize/authorize.service';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
 import { SelectAccountService } from './select-account.service';
@@ -21,9 +21,9 @@ import {
   SubmitConsentDocs,
   SubmitLoginDocs,
 } from './pages.openapi';
-import { browserContext, type BrowserContext } from '../sessions/cookies';
-import { sendPage, type PageResult } from './shared/page-result';
-import type { Params } from './shared/params';
+import { browserContext, type BrowserContext } from '../../sessions/cookies';
+import { sendPage, type PageResult } from '../shared/page-result';
+import type { Params } from '../shared/params';
 
 /** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
 @ApiTags('OAuth 2.0 browser endpoints')

@@ -9,9 +9,9 @@ import {
   ApiResponse,
   ApiSecurity,
 } from '@nestjs/swagger';
-import { SessionAuth } from '../../common/http/openapi-security';
-import { DEFAULT_SCOPE, OAUTH_SCOPES } from './shared/scopes';
-import { MAX_STATE_LENGTH } from './authorize/checks/check-state';
+import { SessionAuth } from '../../../common/http/openapi-security';
+import { DEFAULT_SCOPE, OAUTH_SCOPES } from '../shared/scopes';
+import { MAX_STATE_LENGTH } from '../authorize/checks/check-state';
 
 // Documentation of the browser side of OAuth (docs/oauth.md): /oauth2/authorize and the login,
 // consent and logout pages. These answer HTML pages and redirects, never JSON.

@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS, splitScope, type OAuthScope } from '../shared/scopes';
+import { SCOPE_DESCRIPTIONS, splitScope, type OAuthScope } from '../../shared/scopes';
 import { html, layout } from './html';
 
 export interface ConsentPageModel {

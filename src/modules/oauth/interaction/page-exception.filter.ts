@@ -1,13 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig } from '../../../config/app-config';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
   logDatabaseUnavailable,
-} from '../../database/connection-errors';
-import { OAuthError, PageError } from './shared/oauth-error';
-import { sendPage } from './shared/page-result';
+} from '../../../database/connection-errors';
+import { OAuthError, PageError } from '../shared/oauth-error';
+import { sendPage } from '../shared/page-result';
 import { messagePage } from './pages/html';
 
 /** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
