@@ -71,7 +71,7 @@ export class AuthorizeService {
       return { status, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
     }
     if (request.prompts?.includes('select_account')) {
-      // OIDC Core 3.1.2.1: offer the signed-in account or another one (interaction.service.ts).
+      // OIDC Core 3.1.2.1: offer the signed-in account or another one (interaction/interaction.service.ts).
       const sealed = this.pending.create(request);
       return { status, location: `/oauth2/select-account?request=${encodeURIComponent(sealed)}` };
     }
