@@ -6,7 +6,10 @@ import { Logger } from 'nestjs-pino';
 import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
-import { AUTHORIZE_PATHS, OIDC_API_ALIASES } from './modules/oauth/oidc-aliases.controller';
+import {
+  AUTHORIZE_PATHS,
+  OIDC_API_ALIASES,
+} from './modules/oauth/discovery/oidc-aliases.controller';
 import { createOpenApiDocument, OPENAPI_PATH } from './openapi/openapi-document';
 
 /** Options of NestFactory.create: bodies are parsed by configureApp, not Nest's default parsers. */

@@ -4,7 +4,7 @@ import { ConsoleMember } from '../modules/console/console-member.entity';
 import { AuthEvent } from '../modules/events/event.entity';
 import { ApiKey } from '../modules/keys/api-key.entity';
 import { OAuthCode } from '../modules/oauth/oauth-code.entity';
-import { OAuthSession } from '../modules/oauth/oauth-session.entity';
+import { OAuthSession } from '../modules/sessions/oauth-session.entity';
 import { OAuthToken } from '../modules/tokens/oauth-token.entity';
 import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-request.entity';
 import { PasskeyCeremony } from '../modules/passkeys/passkey-ceremony.entity';

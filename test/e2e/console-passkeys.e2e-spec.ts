@@ -16,7 +16,7 @@ import {
   registerPasskey,
 } from '../utils/passkeys';
 import type { CeremonyOverrides, SoftwareAuthenticator } from '../utils/software-authenticator';
-import type { SessionAuthMethod } from '../../src/modules/oauth/oauth-session.entity';
+import type { SessionAuthMethod } from '../../src/modules/sessions/oauth-session.entity';
 import { createTestApp, type TestApp } from '../utils/test-app';
 
 const MINUTE = 60_000;

@@ -11,7 +11,7 @@ import {
   pkce,
   query,
 } from '../utils/oauth';
-import { SessionService } from '../../src/modules/oauth/session.service';
+import { SessionService } from '../../src/modules/sessions/session.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /**

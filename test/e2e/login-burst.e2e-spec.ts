@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PasswordCheckQueue } from '../../src/modules/oauth/password-check-queue';
+import { PasswordCheckQueue } from '../../src/modules/sessions/password-check-queue';
 import { createUser } from '../factories';
 import { FixedClock } from '../utils/fixed-clock';
 import { browser, oauthSetup, openLogin, pkce, PASSWORD } from '../utils/oauth';

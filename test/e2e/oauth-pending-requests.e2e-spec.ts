@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { PENDING_TTL_SECONDS } from '../../src/modules/oauth/pending-authorizations.service';
-import { MAX_STATE_LENGTH } from '../../src/modules/oauth/steps/check-state';
+import { PENDING_TTL_SECONDS } from '../../src/modules/oauth/authorize/pending-authorizations.service';
+import { MAX_STATE_LENGTH } from '../../src/modules/oauth/authorize/checks/check-state';
 import {
   authorizeParams,
   authorizePath,

@@ -2,11 +2,11 @@ import type { Pool } from 'pg';
 import type { QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { sha256Hex } from '../../src/common/crypto/hash';
-import { s256 } from '../../src/modules/oauth/opaque-token';
-import { redeemCodes } from '../../src/modules/oauth/redeem-code';
-import { rotateRefreshTokens } from '../../src/modules/oauth/rotate-refresh';
-import { TOKEN_BATCHES_IN_FLIGHT, TokenBatches } from '../../src/modules/oauth/token-batches';
-import { TokenIssuer } from '../../src/modules/oauth/token-issuer';
+import { s256 } from '../../src/common/crypto/opaque-token';
+import { redeemCodes } from '../../src/modules/oauth/token/grants/authorization-code';
+import { rotateRefreshTokens } from '../../src/modules/oauth/token/grants/refresh-token';
+import { TOKEN_BATCHES_IN_FLIGHT, TokenBatches } from '../../src/modules/oauth/token/token-batches';
+import { TokenIssuer } from '../../src/modules/oauth/token/token-issuer';
 import {
   authorizeInteractively,
   authorizeParams,
@@ -25,7 +25,7 @@ type Res = Awaited<ReturnType<typeof tokenRequest>>;
 
 /**
  * Group commit: concurrent code exchanges and refreshes go as one statement and one
- * commit (src/modules/oauth/token-batches.ts), and each request still gets the answer it would
+ * commit (src/modules/oauth/token/token-batches.ts), and each request still gets the answer it would
  * have got alone. Every case runs on PostgreSQL and on the embedded PGlite.
  */
 describe('Token endpoint group commit', () => {

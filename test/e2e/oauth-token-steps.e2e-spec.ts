@@ -1,6 +1,6 @@
-import { lockRefreshToken } from '../../src/modules/oauth/rotate-refresh';
-import { firstFailure } from '../../src/modules/oauth/token-step';
-import { EXCHANGE_STEPS, REFRESH_STEPS } from '../../src/modules/oauth/token-steps';
+import { lockRefreshToken } from '../../src/modules/oauth/token/grants/refresh-token';
+import { firstFailure } from '../../src/modules/oauth/token/rules/step';
+import { EXCHANGE_STEPS, REFRESH_STEPS } from '../../src/modules/oauth/token/rules/registries';
 import { createApplication } from '../factories';
 import {
   authorizeInteractively,
@@ -16,7 +16,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 /**
  * Each step of the token endpoint, violated alone, fails the request with that
  * step's error, and nothing is issued. One case per step of the registries (src/modules/oauth/
- * token-steps.ts); a step without a case here fails the first test of its block.
+ * token/rules/registries.ts); a step without a case here fails the first test of its block.
  */
 /** REFRESH_TOKEN_REUSE_SECONDS by default (.env.example). */
 const REUSE_SECONDS = 10;

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../../src/common/crypto/hash';
-import { userinfoOwners } from '../../src/modules/oauth/userinfo.service';
+import { userinfoOwners } from '../../src/modules/oauth/userinfo/userinfo.service';
 import { createUser } from '../factories';
 import {
   authorizeInteractively,

@@ -1,4 +1,4 @@
-import { SessionService } from '../../src/modules/oauth/session.service';
+import { SessionService } from '../../src/modules/sessions/session.service';
 import {
   approveFrom,
   authorizeInteractively,

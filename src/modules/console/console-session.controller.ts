@@ -10,7 +10,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { ApiErrorResponse, RETRY_AFTER } from '../../common/errors/error-body.openapi';
 import { ErrorCode } from '../../common/errors/error-code';
-import { LoginService } from '../oauth/login.service';
+import { LoginService } from '../sessions/login.service';
 import {
   ConsoleActor,
   ConsoleRoute,

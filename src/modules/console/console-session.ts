@@ -17,9 +17,9 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { isJsonContentType } from '../../common/http/json-body';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
-import type { SessionAuthMethod } from '../oauth/oauth-session.entity';
-import { browserCookieFlags, cookieName, setBrowserCookie } from '../oauth/page-result';
-import { SessionService, type CurrentSession } from '../oauth/session.service';
+import type { SessionAuthMethod } from '../sessions/oauth-session.entity';
+import { browserCookieFlags, cookieName, setBrowserCookie } from '../sessions/cookies';
+import { SessionService, type CurrentSession } from '../sessions/session.service';
 import type { User } from '../users/user.entity';
 import type { ConsoleSessionView } from './session-view';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OAuthModule } from '../oauth/oauth.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { UsersModule } from '../users/users.module';
 import { ConsoleAccess } from './console-access.service';
 import { ConsoleMembers } from './console-members.service';
@@ -12,7 +12,7 @@ import { ConsoleSessionGuard, ConsoleSessions } from './console-session';
  * dependencies, ConsoleAccess and ConsoleMembers (table console_members).
  */
 @Module({
-  imports: [OAuthModule, UsersModule],
+  imports: [SessionsModule, UsersModule],
   controllers: [ConsoleSessionController],
   providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess, ConsoleMembers],
   exports: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess, ConsoleMembers],

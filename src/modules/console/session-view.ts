@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SESSION_AUTH_METHODS } from '../oauth/oauth-session.entity';
+import { SESSION_AUTH_METHODS } from '../sessions/oauth-session.entity';
 
 /** The signed-in account, as the console shows it. */
 export class ConsoleUserView {

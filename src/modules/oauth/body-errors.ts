@@ -5,9 +5,9 @@ import {
   FORM_BODY_LIMIT,
   onBodyError,
 } from '../../common/http/request-body';
-import { OAuthError, RefusedRequestError } from './oauth-error';
-import { sendOAuthError } from './oauth-exception.filter';
-import { sendErrorPage } from './page-exception.filter';
+import { OAuthError, RefusedRequestError } from './shared/oauth-error';
+import { sendOAuthError } from './shared/oauth-exception.filter';
+import { sendErrorPage } from './interaction/page-exception.filter';
 
 const DESCRIPTIONS: Record<BodyFailure, string> = {
   too_large: `The request body is larger than ${FORM_BODY_LIMIT / 1024} kB`,

@@ -2,14 +2,18 @@ import { Controller, Get, Header, HttpCode, Post, Req, UseFilters } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../keys/auth.decorators';
-import { invalidRequest } from './oauth-error';
-import { OAuthExceptionFilter } from './oauth-exception.filter';
-import { param, type Params } from './steps/params';
-import { TokenResponse } from './token-issuer';
-import { TokenEndpointDocs } from './token.openapi';
-import { TokenService } from './token.service';
-import { UserEmailsDocs, UserinfoDocs } from './userinfo.openapi';
-import { OidcUserInfo, UserEmailEntry, UserInfo, UserinfoService } from './userinfo.service';
+import { OAuthExceptionFilter } from './shared/oauth-exception.filter';
+import { formAccessToken, formBody } from './shared/params';
+import { TokenResponse } from './token/token-issuer';
+import { TokenEndpointDocs } from './token/token.openapi';
+import { TokenService } from './token/token.service';
+import { UserEmailsDocs, UserinfoDocs } from './userinfo/userinfo.openapi';
+import {
+  OidcUserInfo,
+  UserEmailEntry,
+  UserInfo,
+  UserinfoService,
+} from './userinfo/userinfo.service';
 
 /** Token, user info and user emails endpoints (spec section 4.2). */
 @ApiTags('OAuth 2.0')
@@ -56,22 +60,4 @@ export class OAuthApiController {
   emails(@Req() req: Request): Promise<UserEmailEntry[]> {
     return this.users.emails(req.headers.authorization);
   }
-}
-
-/**
- * The `access_token` form parameter of a userinfo POST (RFC 6750 section 2.2: only in a body of
- * type application/x-www-form-urlencoded; the body reader refuses other types on these paths),
- * or undefined. Sent twice, it is refused like any repeated parameter (`invalid_request`).
- */
-export function formAccessToken(req: Request): string | undefined {
-  if (!req.is('application/x-www-form-urlencoded')) return undefined;
-  return param((req.body ?? {}) as Params, 'access_token');
-}
-
-/** RFC 6749 section 4.1.3 (and RFC 7009 section 2.1, RFC 7662 section 2.1): form-encoded only. */
-export function formBody(req: Request): Params {
-  if (!req.is('application/x-www-form-urlencoded')) {
-    throw invalidRequest('Content-Type must be application/x-www-form-urlencoded');
-  }
-  return (req.body ?? {}) as Params;
 }

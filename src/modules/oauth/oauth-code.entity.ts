@@ -10,7 +10,7 @@ import {
 import { Application } from '../applications/application.entity';
 import type { IssuerPath } from '../signing-keys/issuers';
 import { User } from '../users/user.entity';
-import type { SessionAuthMethod } from './oauth-session.entity';
+import type { SessionAuthMethod } from '../sessions/oauth-session.entity';
 
 /**
  * An authorization code (RFC 6749 section 4.1.2), stored as a SHA-256 hash and bound to the

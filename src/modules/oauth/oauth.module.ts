@@ -3,41 +3,39 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
 import { EventsModule } from '../events/events.module';
-import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { User } from '../users/user.entity';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../users/users.module';
-import { IdTokenService } from './id-token.service';
-import { AuthorizeService } from './authorize.service';
-import { Csrf } from './csrf';
-import { EndSessionService } from './end-session.service';
-import { GrantService } from './grant.service';
-import { InteractionService } from './interaction.service';
-import { SelectAccountService } from './select-account.service';
-import { IntrospectionService } from './introspection.service';
-import { LoginThrottle } from './login-throttle';
-import { LoginService } from './login.service';
-import { PasswordCheckQueue } from './password-check-queue';
-import { LogoutService } from './logout.service';
-import { AliasMetadataController, MetadataController } from './metadata.controller';
+import { IdTokenService } from './token/id-token.service';
+import { AuthorizeService } from './authorize/authorize.service';
+import { EndSessionService } from './interaction/end-session.service';
+import { GrantService } from './authorize/grant.service';
+import { InteractionService } from './interaction/interaction.service';
+import { SelectAccountService } from './interaction/select-account.service';
+import { IntrospectionService } from './token-management/introspection.service';
+import { LogoutService } from './interaction/logout.service';
+import { AliasMetadataController, MetadataController } from './discovery/metadata.controller';
 import { OAuthApiController } from './oauth-api.controller';
-import { OidcApiAliasController, OidcPageAliasController } from './oidc-aliases.controller';
+import {
+  OidcApiAliasController,
+  OidcPageAliasController,
+} from './discovery/oidc-aliases.controller';
 import { OAuthCode } from './oauth-code.entity';
-import { OAuthPagesController } from './oauth-pages.controller';
-import { OAuthSession } from './oauth-session.entity';
-import { PageExceptionFilter } from './page-exception.filter';
-import { PendingAuthorizationsService } from './pending-authorizations.service';
-import { RevocationService } from './revocation.service';
-import { SessionService } from './session.service';
+import { OAuthPagesController } from './interaction/oauth-pages.controller';
+import { OAuthSession } from '../sessions/oauth-session.entity';
+import { PageExceptionFilter } from './interaction/page-exception.filter';
+import { PendingAuthorizationsService } from './authorize/pending-authorizations.service';
+import { RevocationService } from './token-management/revocation.service';
 import { SpentAuthorizationRequest } from './spent-authorization-request.entity';
-import { TokenIssuer } from './token-issuer';
-import { TokenManagementController } from './token-management.controller';
-import { TokenBatches } from './token-batches';
-import { TokenService } from './token.service';
-import { UserinfoService } from './userinfo.service';
+import { TokenIssuer } from './token/token-issuer';
+import { TokenManagementController } from './token-management/token-management.controller';
+import { TokenBatches } from './token/token-batches';
+import { TokenService } from './token/token.service';
+import { UserinfoService } from './userinfo/userinfo.service';
 
 /** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (spec section 4.2). */
 @Module({
@@ -52,7 +50,7 @@ import { UserinfoService } from './userinfo.service';
     EventsModule,
     TokensModule, // issues, rotates and revokes oauth_tokens
     UsersModule, // records an authorization on the relation
-    RateLimitModule, // LoginThrottle counts failures in its LimiterStore
+    SessionsModule, // the pages' sessions, password login and CSRF tokens
     UpstreamIdentitiesModule, // userinfo's upstreams; upstream sign-in finds or creates the user
     UpstreamProvidersModule, // the login page offers the enabled providers
     SigningKeysModule, // signs id_tokens; the end-session endpoint verifies id_token_hint
@@ -68,19 +66,14 @@ import { UserinfoService } from './userinfo.service';
   ],
   providers: [
     AuthorizeService,
-    Csrf,
     EndSessionService,
     InteractionService,
     SelectAccountService,
     IntrospectionService,
     GrantService,
-    LoginService,
-    PasswordCheckQueue,
-    LoginThrottle,
     LogoutService,
     PendingAuthorizationsService,
     RevocationService,
-    SessionService,
     TokenIssuer,
     TokenService,
     TokenBatches,
@@ -88,9 +81,9 @@ import { UserinfoService } from './userinfo.service';
     UserinfoService,
     PageExceptionFilter,
   ],
-  // The console signs in with the same sessions and the same throttled password check; the
-  // upstream sign-in flow (upstream-flow/) continues pending requests as a password login does.
-  exports: [SessionService, LoginService, AuthorizeService, PendingAuthorizationsService, Csrf],
+  // The upstream sign-in flow (upstream-flow/) continues pending requests as a password login
+  // does; sessions, the password login and CSRF are SessionsModule's (sessions/).
+  exports: [AuthorizeService, PendingAuthorizationsService],
 })
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

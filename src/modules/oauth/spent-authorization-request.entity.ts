@@ -2,7 +2,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * An authorization request that has been answered by a signed-in user (the request itself
- * travels sealed with the browser, see sealed-request.ts). Inserting the id is the single-use
+ * travels sealed with the browser, see authorize/sealed-request.ts). Inserting the id is the single-use
  * check: a second answer to the same request finds the row and is refused. The row is needed
  * only until the request would have expired anyway; the purge job deletes it then.
  */

@@ -34,8 +34,8 @@ import type { UpstreamIdentity } from '../upstreams/identities/upstream-identity
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { PageError } from '../oauth/oauth-error';
-import { setBrowserCookie } from '../oauth/page-result';
+import { PageError } from '../oauth/shared/oauth-error';
+import { setBrowserCookie } from '../sessions/cookies';
 import { UpstreamFlowService } from './upstream-flow.service';
 
 /** One upstream account bound to the signed-in user, as the console's account page shows it. */

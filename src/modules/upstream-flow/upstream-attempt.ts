@@ -25,7 +25,7 @@ export interface UpstreamAttempt {
 export const ATTEMPT_TTL_SECONDS = 600;
 const MAX_SEALED_LENGTH = 8000;
 
-// Domain separation from the pending-request key (sealed-request.ts), though both come from
+// Domain separation from the pending-request key (oauth/authorize/sealed-request.ts), though both come from
 // SESSION_SECRET: an attempt cannot be passed off as a request, nor the reverse.
 const HKDF_INFO = 'idsvc upstream sign-in attempt aes-256-gcm v1';
 

@@ -2,8 +2,9 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nes
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../keys/auth.decorators';
-import { PageExceptionFilter } from '../oauth/page-exception.filter';
-import { browserContext, readCookie, sendPage, type PageResult } from '../oauth/page-result';
+import { PageExceptionFilter } from '../oauth/interaction/page-exception.filter';
+import { sendPage, type PageResult } from '../oauth/shared/page-result';
+import { browserContext, readCookie } from '../sessions/cookies';
 import {
   BindRequiredUpstreamDocs,
   DirectUpstreamEntryDocs,

@@ -7,6 +7,7 @@ import { ConsoleModule } from '../console/console.module';
 import { OAuthModule } from '../oauth/oauth.module';
 import { PasskeysModule } from '../passkeys/passkeys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { AccountUpstreamsController } from './account-upstreams.controller';
@@ -21,7 +22,8 @@ import { UpstreamFlowService } from './upstream-flow.service';
 @Module({
   imports: [
     TypeOrmModule.forFeature([Application]),
-    OAuthModule,
+    OAuthModule, // continues pending authorization requests
+    SessionsModule, // signs in, with the pages' sessions and CSRF tokens
     ConsoleModule, // the account page's list of bound upstreams
     AuditModule, // binding is recorded in the audit log
     PasskeysModule, // unbinding spends an upstream.unbind confirmation

@@ -7,18 +7,19 @@ import { sha256Hex } from '../../common/crypto/hash';
 import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
 import { AuditLog } from '../audit/audit-log.service';
-import { AuthorizeService, requestGone } from '../oauth/authorize.service';
-import { Csrf } from '../oauth/csrf';
-import { PageError } from '../oauth/oauth-error';
-import type { BrowserContext, PageResult } from '../oauth/page-result';
+import { AuthorizeService, requestGone } from '../oauth/authorize/authorize.service';
+import { Csrf } from '../sessions/csrf';
+import { PageError } from '../oauth/shared/oauth-error';
+import type { PageResult } from '../oauth/shared/page-result';
+import type { BrowserContext } from '../sessions/cookies';
 import {
   PendingAuthorizationsService,
   type Pending,
-} from '../oauth/pending-authorizations.service';
-import { messagePage } from '../oauth/pages/html';
-import { SessionService } from '../oauth/session.service';
-import type { Params } from '../oauth/steps/params';
-import { allowsProvider } from '../oauth/steps/upstream-providers';
+} from '../oauth/authorize/pending-authorizations.service';
+import { messagePage } from '../oauth/interaction/pages/html';
+import { SessionService } from '../sessions/session.service';
+import type { Params } from '../oauth/shared/params';
+import { allowsProvider } from '../oauth/authorize/checks/upstream-providers';
 import { AddressQuota } from '../rate-limit/address-quota';
 import type { User } from '../users/user.entity';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';

@@ -1,5 +1,5 @@
-import { PageError } from '../oauth/oauth-error';
-import { html, layout } from '../oauth/pages/html';
+import { PageError } from '../oauth/shared/oauth-error';
+import { html, layout } from '../oauth/interaction/pages/html';
 
 export type UpstreamFailure =
   | 'denied'

@@ -1,0 +1,29 @@
+import type { IssuerPath } from '../../signing-keys/issuers';
+import type { OidcParams } from './checks/check-oidc-params';
+
+/**
+ * An authorization request after every check of the /oauth2/authorize pipeline has passed.
+ * OpenID Connect requests add `nonce`, `maxAge`, `prompts` and `acr` (absent otherwise, and in
+ * requests sealed before they existed).
+ */
+export interface AuthorizationRequest extends OidcParams {
+  applicationId: number;
+  redirectUri: string;
+  /** Canonical scope text (see shared/scopes.ts). */
+  scope: string;
+  state: string | null;
+  /** S256 challenge, or null for a secret client that sent none. */
+  codeChallenge: string | null;
+  prompt: 'none' | null;
+  /**
+   * The sign-in methods upstream_providers names (spec section 4.2; provider ids and `password`),
+   * or null when absent: every method (checks/upstream-providers.ts).
+   */
+  upstreamProviders: string[] | null;
+  /**
+   * Set when the request came to the alias issuer's authorization endpoint (/api/oidc/auth): its
+   * answers and the code's id_tokens name that issuer (signing-keys/issuers.ts). Absent for
+   * PUBLIC_BASE_URL, so such requests seal as before.
+   */
+  issuerPath?: IssuerPath;
+}

@@ -1,0 +1,258 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Clock } from '../../../common/clock';
+import { AppConfig } from '../../../config/app-config';
+import { Application } from '../../applications/application.entity';
+import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
+import type { AuthorizationRequest } from './authorization-request';
+import { GrantService } from './grant.service';
+import { OAuthError, PageError } from '../shared/oauth-error';
+import type { BrowserContext } from '../../sessions/cookies';
+import type { PageResult } from '../shared/page-result';
+import { cspSourceOf } from '../shared/page-result';
+import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
+import { SessionService, type CurrentSession } from '../../sessions/session.service';
+import { checkApplicationEnabled } from './checks/check-application-enabled';
+import { checkClient } from './checks/check-client';
+import { checkOidcParams, signInTooOld } from './checks/check-oidc-params';
+import { checkPkce } from './checks/check-pkce';
+import { checkPrompt } from './checks/check-prompt';
+import { checkRedirectUri } from './checks/check-redirect-uri';
+import { checkRequestObject } from './checks/check-request-object';
+import { checkResponseType } from './checks/check-response-type';
+import { checkScope } from './checks/check-scope';
+import { checkState } from './checks/check-state';
+import type { Params } from '../shared/params';
+import { readUpstreamProviders } from './checks/upstream-providers';
+
+/**
+ * GET /oauth2/authorize (spec section 4.2): validates the request step by step, then sends the
+ * browser to login, to consent, or back to the client with a code or an error.
+ */
+@Injectable()
+export class AuthorizeService {
+  constructor(
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly sessions: SessionService,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly grants: GrantService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * `status`: 302 for GET, 303 for the POST form of the request (OIDC Core 3.1.2.1), whose every
+   * answer then leads the browser on with a GET. `issuerPath`: the alias issuer when the request
+   * came to its endpoint (/api/oidc/auth).
+   */
+  async start(
+    query: Params,
+    browser: BrowserContext,
+    status: 302 | 303 = 302,
+    issuerPath: IssuerPath | null = null,
+  ): Promise<PageResult> {
+    const checked = await this.check(query, status, issuerPath);
+    if ('status' in checked) return checked;
+    const { application, request } = checked;
+    const current = await this.sessions.current(browser.sessionCookie);
+    // OIDC Core 3.1.2.1: prompt=login, or a sign-in older than max_age, counts as none
+    // (prompt=none: login_required; otherwise the login page, whose new session is fresh).
+    const signedIn =
+      current &&
+      !request.prompts?.includes('login') &&
+      !signInTooOld(request.maxAge, current.session.createdAt, this.clock.now())
+        ? current
+        : null;
+    if (request.prompt === 'none') return this.silent(application, signedIn, request, status);
+    if (!signedIn) {
+      // Anonymous: nothing is stored, the request travels sealed (ADR 0003).
+      const sealed = this.pending.create(request);
+      return { status, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
+    }
+    if (request.prompts?.includes('select_account')) {
+      // OIDC Core 3.1.2.1: offer the signed-in account or another one (interaction/interaction.service.ts).
+      const sealed = this.pending.create(request);
+      return { status, location: `/oauth2/select-account?request=${encodeURIComponent(sealed)}` };
+    }
+    return this.proceed(application, signedIn, request, null, status);
+  }
+
+  /**
+   * Every step of the pipeline: the valid request, or the answer to an invalid one (a redirect
+   * with the error once client and redirect_uri are validated). Direct upstream entry
+   * (upstream-flow/) validates its request here too.
+   */
+  async check(
+    query: Params,
+    status: 302 | 303 = 302,
+    issuerPath: IssuerPath | null = null,
+  ): Promise<{ application: Application; request: AuthorizationRequest } | PageResult> {
+    // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
+    const application = await checkClient(query, this.applications);
+    const redirectUri = checkRedirectUri(query, application);
+    const state = typeof query.state === 'string' ? query.state : null;
+    try {
+      const request = validate(query, application, redirectUri);
+      return { application, request: issuerPath === null ? request : { ...request, issuerPath } };
+    } catch (error) {
+      if (error instanceof OAuthError) {
+        return this.redirectError(redirectUri, state, error, status, issuerPath);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The interactive flow once the user is known: deny, send to consent, or (when an earlier
+   * grant covers the scopes) issue a code at once.
+   */
+  async proceed(
+    application: Application,
+    signedIn: CurrentSession,
+    request: AuthorizationRequest,
+    pending: Pending | null,
+    status: 302 | 303,
+  ): Promise<PageResult> {
+    const decision = await this.grants.decide(application, signedIn.user, request);
+    if (decision.kind === 'consent') {
+      const sealed = pending?.sealed ?? this.pending.create(request);
+      return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
+    }
+    if (decision.kind === 'denied' && decision.missingUpstreams) {
+      // Required upstream: ask the signed-in user to bind one of the required providers.
+      const sealed = pending?.sealed ?? this.pending.create(request);
+      return { status, location: `/oauth2/bind-upstream?request=${encodeURIComponent(sealed)}` };
+    }
+    if (pending !== null && !(await this.pending.take(pending))) throw requestGone();
+    if (decision.kind === 'denied')
+      return this.redirectError(
+        request.redirectUri,
+        request.state,
+        interactive(decision.error),
+        status,
+        request.issuerPath,
+      );
+    return this.finish(application, signedIn, request, false, status);
+  }
+
+  /** Grants and redirects with the code, or redirects with the error found under lock. */
+  async finish(
+    application: Application,
+    signedIn: CurrentSession,
+    request: AuthorizationRequest,
+    consented: boolean,
+    status: 302 | 303,
+  ): Promise<PageResult> {
+    const outcome = await this.grants.grant(application, signedIn, request, consented);
+    if ('error' in outcome) {
+      const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);
+      return this.redirectError(
+        request.redirectUri,
+        request.state,
+        error,
+        status,
+        request.issuerPath,
+      );
+    }
+    return this.redirectTo(
+      request.redirectUri,
+      { code: outcome.code, state: request.state },
+      status,
+      request.issuerPath,
+    );
+  }
+
+  /** prompt=none (spec sections 4.2 and 7): never a page, always straight back to the client. */
+  private async silent(
+    application: Application,
+    signedIn: CurrentSession | null,
+    request: AuthorizationRequest,
+    status: 302 | 303,
+  ): Promise<PageResult> {
+    if (!signedIn) {
+      return this.redirectError(
+        request.redirectUri,
+        request.state,
+        new OAuthError('login_required', 'The user is not signed in'),
+        status,
+        request.issuerPath,
+      );
+    }
+    return this.finish(application, signedIn, request, false, status);
+  }
+
+  redirectError(
+    redirectUri: string,
+    state: string | null,
+    error: OAuthError,
+    status: 302 | 303,
+    issuerPath?: IssuerPath | null,
+  ): PageResult {
+    return this.redirectTo(
+      redirectUri,
+      { error: error.error, error_description: error.description, state },
+      status,
+      issuerPath,
+    );
+  }
+
+  /**
+   * A redirect to the validated redirect_uri, always with `iss` (RFC 9207): the issuer the
+   * request was sent to (signing-keys/issuers.ts).
+   */
+  redirectTo(
+    redirectUri: string,
+    params: Record<string, string | null>,
+    status: 302 | 303,
+    issuerPath?: IssuerPath | null,
+  ): PageResult {
+    const url = new URL(redirectUri);
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== null) url.searchParams.set(name, value);
+    }
+    url.searchParams.set('iss', issuerUrl(this.config.publicBaseUrl, issuerPath));
+    return { status, location: url.toString(), formTarget: cspSourceOf(redirectUri) };
+  }
+}
+
+/** The steps after redirect_uri validation; each throws an OAuthError to be redirected. */
+function validate(
+  query: Params,
+  application: Application,
+  redirectUri: string,
+): AuthorizationRequest {
+  checkResponseType(query);
+  const state = checkState(query);
+  const requested = checkScope(query);
+  checkRequestObject(query, requested);
+  const codeChallenge = checkPkce(query, application);
+  const prompt = checkPrompt(query, requested);
+  const { scope, ...oidc } = checkOidcParams(query, requested);
+  checkApplicationEnabled(application);
+  return {
+    applicationId: application.id,
+    redirectUri,
+    scope,
+    state,
+    codeChallenge,
+    ...prompt,
+    upstreamProviders: readUpstreamProviders(query),
+    ...oidc,
+  };
+}
+
+/** interaction_required is a prompt=none answer; in the interactive flow the user is denied. */
+function interactive(error: OAuthError): OAuthError {
+  return error.error === 'interaction_required'
+    ? new OAuthError('access_denied', error.description)
+    : error;
+}
+
+export function requestGone(): PageError {
+  return new PageError(
+    400,
+    'Request expired',
+    'This sign-in request has expired or was already used. Return to the application and start again.',
+  );
+}

@@ -1,0 +1,9 @@
+import type { Application } from '../../../applications/application.entity';
+import { OAuthError } from '../../shared/oauth-error';
+
+/** A disabled application cannot authorize anyone (spec section 7: access_denied). */
+export function checkApplicationEnabled(application: Application): void {
+  if (!application.enabled) {
+    throw new OAuthError('access_denied', 'The application is disabled');
+  }
+}

@@ -1,0 +1,31 @@
+import type { Application } from '../../../applications/application.entity';
+import { redirectUriMatches } from '../../../applications/redirect-uri';
+import { PageError } from '../../shared/oauth-error';
+import type { Params } from '../../shared/params';
+
+/**
+ * The redirect_uri must equal one registered URI character for character (RFC 9700 section
+ * 4.1.3), but for the port of a public client's loopback IP redirect (RFC 8252 section 7.3;
+ * applications/redirect-uri.ts). It is required even with one registered URI, and the value sent
+ * is returned, so the code is bound to it and the token request must repeat it exactly.
+ * Until this passes, errors are shown, never redirected (open-redirect protection).
+ */
+export function checkRedirectUri(params: Params, application: Application): string {
+  const redirectUri = params.redirect_uri;
+  if (typeof redirectUri !== 'string' || redirectUri === '') {
+    throw new PageError(
+      400,
+      'Invalid request',
+      'The redirect_uri parameter is missing or repeated.',
+    );
+  }
+  const { redirectUris, clientAuthMethod } = application;
+  if (!redirectUris.some((uri) => redirectUriMatches(uri, redirectUri, clientAuthMethod))) {
+    throw new PageError(
+      400,
+      'Invalid redirect URI',
+      'The redirect_uri is not registered for this application.',
+    );
+  }
+  return redirectUri;
+}

@@ -1,0 +1,13 @@
+import { OAuthError } from '../../shared/oauth-error';
+import { param, type Params } from '../../shared/params';
+
+/** Only the authorization code flow exists here (spec section 4.2: response_type is fixed `code`). */
+export function checkResponseType(params: Params): void {
+  const responseType = param(params, 'response_type');
+  if (responseType === undefined || responseType === '') {
+    throw new OAuthError('invalid_request', 'The response_type parameter is required');
+  }
+  if (responseType !== 'code') {
+    throw new OAuthError('unsupported_response_type', 'Only response_type=code is supported');
+  }
+}

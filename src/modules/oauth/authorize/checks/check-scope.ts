@@ -1,0 +1,11 @@
+import { DEFAULT_SCOPE, formatScope, knownScopes } from '../../shared/scopes';
+import { param, type Params } from '../../shared/params';
+
+/**
+ * The scope to grant: the requested scopes this service defines (others are ignored), or
+ * DEFAULT_SCOPE when the request names none of them or omits scope (RFC 6749 section 3.3).
+ */
+export function checkScope(params: Params): string {
+  const scopes = knownScopes(param(params, 'scope'));
+  return formatScope(scopes.length > 0 ? scopes : [DEFAULT_SCOPE]);
+}

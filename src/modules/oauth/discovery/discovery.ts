@@ -1,0 +1,58 @@
+import { ACR_VALUE } from '../shared/oidc-claims';
+import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
+import { OAUTH_SCOPES } from '../shared/scopes';
+import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
+import type { ProviderMetadata } from './metadata.openapi';
+import {
+  CLAIMS_SUPPORTED,
+  INTROSPECTION_AUTH_METHODS,
+  REVOCATION_AUTH_METHODS,
+} from './supported-values';
+
+/**
+ * The one metadata document, served both as OpenID Provider Metadata (OIDC Discovery 1.0
+ * section 3) and as RFC 8414 authorization server metadata, so the two never disagree. RFC 8414
+ * section 2 admits the OpenID fields, which are registered in its IANA registry. A feature that
+ * adds an endpoint adds its field here.
+ *
+ * Under the alias issuer (`${base}/api/oidc`, signing-keys/issuers.ts) the document names that
+ * issuer and its endpoints under /api/oidc (the original service's paths), so that an
+ * authorization started there is answered as that issuer; revocation and introspection have no
+ * alias and stay where they are (docs/oidc.md, "Two issuers").
+ */
+export function providerMetadata(
+  base: string,
+  issuerPath: IssuerPath | null = null,
+): ProviderMetadata {
+  const alias = issuerPath === null ? null : issuerUrl(base, issuerPath);
+  return {
+    issuer: alias ?? base,
+    authorization_endpoint: alias === null ? `${base}/oauth2/authorize` : `${alias}/auth`,
+    token_endpoint: alias === null ? `${base}/api/oauth2/token` : `${alias}/token`,
+    userinfo_endpoint: alias === null ? `${base}/api/oauth2/userinfo` : `${alias}/userinfo`,
+    jwks_uri: alias === null ? `${base}/api/oidc/jwks` : `${alias}/.well-known/jwks.json`,
+    // OpenID Connect RP-Initiated Logout 1.0 section 2.1.
+    end_session_endpoint: alias === null ? `${base}/oauth2/logout` : `${alias}/logout`,
+    scopes_supported: [...OAUTH_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint: `${base}/api/oauth2/revoke`,
+    revocation_endpoint_auth_methods_supported: [...REVOCATION_AUTH_METHODS],
+    introspection_endpoint: `${base}/api/oauth2/introspect`,
+    introspection_endpoint_auth_methods_supported: [...INTROSPECTION_AUTH_METHODS],
+    code_challenge_methods_supported: ['S256'],
+    claims_supported: [...CLAIMS_SUPPORTED],
+    prompt_values_supported: ['none', ...INTERACTIVE_PROMPTS],
+    acr_values_supported: [ACR_VALUE],
+    authorization_response_iss_parameter_supported: true,
+    // OIDC Discovery 1.0 section 3: request_uri_parameter_supported defaults to true, so the
+    // unsupported request objects are stated explicitly (OIDC Core 6.1: request_not_supported).
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    claims_parameter_supported: true,
+  };
+}

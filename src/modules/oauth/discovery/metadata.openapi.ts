@@ -1,0 +1,88 @@
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  CLAIMS_SUPPORTED,
+  INTROSPECTION_AUTH_METHODS,
+  REVOCATION_AUTH_METHODS,
+} from './supported-values';
+import { ACR_VALUE } from '../shared/oidc-claims';
+import { OAUTH_SCOPES } from '../shared/scopes';
+import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
+
+/**
+ * OpenID Provider Metadata (OIDC Discovery 1.0 section 3), which is also this service's RFC 8414
+ * section 2 authorization server metadata (discovery.ts).
+ */
+export class ProviderMetadata {
+  @ApiProperty({ format: 'uri', description: 'PUBLIC_BASE_URL; also the `iss` of RFC 9207' })
+  issuer!: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/oauth2/authorize' })
+  authorization_endpoint!: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/token' })
+  token_endpoint!: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/userinfo' })
+  userinfo_endpoint!: string;
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oidc/jwks' })
+  jwks_uri!: string;
+
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://id.example.com/oauth2/logout',
+    description: 'OpenID Connect RP-Initiated Logout 1.0 (docs/oidc.md)',
+  })
+  end_session_endpoint!: string;
+
+  @ApiProperty({ enum: OAUTH_SCOPES, isArray: true }) scopes_supported!: string[];
+  @ApiProperty({ enum: ['code'], isArray: true }) response_types_supported!: string[];
+  @ApiProperty({ enum: ['query'], isArray: true }) response_modes_supported!: string[];
+
+  @ApiProperty({ enum: ['authorization_code', 'refresh_token'], isArray: true })
+  grant_types_supported!: string[];
+
+  @ApiProperty({ enum: ['public'], isArray: true }) subject_types_supported!: string[];
+
+  @ApiProperty({ enum: ['RS256'], isArray: true })
+  id_token_signing_alg_values_supported!: string[];
+
+  @ApiProperty({ enum: ['client_secret_basic', 'client_secret_post', 'none'], isArray: true })
+  token_endpoint_auth_methods_supported!: string[];
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/revoke' })
+  revocation_endpoint!: string;
+
+  @ApiProperty({ enum: REVOCATION_AUTH_METHODS, isArray: true })
+  revocation_endpoint_auth_methods_supported!: string[];
+
+  @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/introspect' })
+  introspection_endpoint!: string;
+
+  @ApiProperty({ enum: INTROSPECTION_AUTH_METHODS, isArray: true })
+  introspection_endpoint_auth_methods_supported!: string[];
+
+  @ApiProperty({ enum: ['S256'], isArray: true }) code_challenge_methods_supported!: string[];
+  @ApiProperty({ enum: CLAIMS_SUPPORTED, isArray: true }) claims_supported!: string[];
+  @ApiProperty({ enum: ['none', ...INTERACTIVE_PROMPTS], isArray: true })
+  prompt_values_supported!: string[];
+
+  @ApiProperty({
+    enum: [ACR_VALUE],
+    isArray: true,
+    description: 'The one acr we state (OIDC Core 2)',
+  })
+  acr_values_supported!: string[];
+
+  @ApiProperty({ description: 'Always true: redirects carry `iss` (RFC 9207)' })
+  authorization_response_iss_parameter_supported!: boolean;
+
+  @ApiProperty({ description: 'Always false: request objects are not supported' })
+  request_parameter_supported!: boolean;
+
+  @ApiProperty({ description: 'Always false (its default would be true)' })
+  request_uri_parameter_supported!: boolean;
+
+  @ApiProperty({ description: 'Always true: the claims parameter (OIDC Core 5.5) is read' })
+  claims_parameter_supported!: boolean;
+}

@@ -1,0 +1,126 @@
+import {
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../../../config/app-config';
+import { Public } from '../../keys/auth.decorators';
+import { ALIAS_ISSUER_PATH } from '../../signing-keys/issuers';
+import { AuthorizeService } from '../authorize/authorize.service';
+import { formAccessToken, formBody } from '../shared/params';
+import { OAuthExceptionFilter } from '../shared/oauth-exception.filter';
+import { PageExceptionFilter } from '../interaction/page-exception.filter';
+import { browserContext } from '../../sessions/cookies';
+import { sendPage } from '../shared/page-result';
+import { LogoutService } from '../interaction/logout.service';
+import { formOf } from '../interaction/oauth-pages.controller';
+import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction/pages.openapi';
+import { TokenResponse } from '../token/token-issuer';
+import { TokenEndpointDocs } from '../token/token.openapi';
+import { TokenService } from '../token/token.service';
+import { UserinfoDocs } from '../userinfo/userinfo.openapi';
+import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
+
+/** The aliases whose bodies are read like /api/oauth2's (app.setup.ts). */
+export const OIDC_API_ALIASES = ['/api/oidc/token', '/api/oidc/userinfo'];
+
+/** The authorization endpoint and its alias: a POST form is read like their query (app.setup.ts). */
+export const AUTHORIZE_PATHS = ['/oauth2/authorize', '/api/oidc/auth'];
+
+const ALIAS = 'Alias of the original service (docs/oidc.md, "Aliases"): the same handler as ';
+
+/**
+ * The original service's browser pages: GET /api/oidc/auth, its authorization endpoint, served
+ * by the same handler as /oauth2/authorize (its redirects to /oauth2/login and /oauth2/consent
+ * are absolute paths), and GET /api/oidc/logout, its end-session path, answered by the handler
+ * of GET /oauth2/logout (docs/oidc.md, "Logout (RP-initiated)"; its form posts to /oauth2/logout).
+ */
+@ApiTags('OpenID Connect aliases')
+@Public()
+@Controller('api/oidc')
+@UseFilters(PageExceptionFilter)
+export class OidcPageAliasController {
+  private readonly secure: boolean;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly authorizeService: AuthorizeService,
+    private readonly logoutService: LogoutService,
+  ) {
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
+
+  @Get('auth')
+  @AuthorizeDocs()
+  @ApiOperation({ summary: `${ALIAS}GET /oauth2/authorize` })
+  async authorizeAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+    // The alias issuer's authorization endpoint: the grant answers as that issuer (docs/oidc.md).
+    const browser = browserContext(req, this.secure);
+    const result = await this.authorizeService.start(req.query, browser, 302, ALIAS_ISSUER_PATH);
+    sendPage(res, result, this.secure);
+  }
+
+  @Post('auth')
+  @AuthorizePostDocs()
+  @ApiOperation({ summary: `${ALIAS}POST /oauth2/authorize` })
+  async authorizePostAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const browser = browserContext(req, this.secure);
+    const result = await this.authorizeService.start(formOf(req), browser, 303, ALIAS_ISSUER_PATH);
+    sendPage(res, result, this.secure);
+  }
+
+  @Get('logout')
+  @ShowLogoutDocs()
+  @ApiOperation({ summary: `${ALIAS}GET /oauth2/logout` })
+  async showLogoutAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const result = await this.logoutService.show(req.query, browserContext(req, this.secure));
+    sendPage(res, result, this.secure);
+  }
+}
+
+/** POST /api/oidc/token and GET|POST /api/oidc/userinfo: the /api/oauth2 endpoints. */
+@ApiTags('OpenID Connect aliases')
+@Public()
+@Controller('api/oidc')
+@UseFilters(OAuthExceptionFilter)
+export class OidcApiAliasController {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly users: UserinfoService,
+  ) {}
+
+  @Post('token')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @TokenEndpointDocs()
+  @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
+  tokenAlias(@Req() req: Request): Promise<TokenResponse> {
+    return this.tokens.token(formBody(req), req.headers.authorization);
+  }
+
+  @Get('userinfo')
+  @Header('Cache-Control', 'no-store')
+  @UserinfoDocs()
+  @ApiOperation({ summary: `${ALIAS}GET /api/oauth2/userinfo` })
+  userinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
+    return this.users.userinfo(req.headers.authorization);
+  }
+
+  @Post('userinfo')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @UserinfoDocs({ formToken: true })
+  @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/userinfo` })
+  postUserinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
+    return this.users.userinfo(req.headers.authorization, formAccessToken(req));
+  }
+}

@@ -1,0 +1,237 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Application } from '../../applications/application.entity';
+import type { User } from '../../users/user.entity';
+import { AuthorizeService, requestGone } from '../authorize/authorize.service';
+import { Csrf } from '../../sessions/csrf';
+import { GrantService } from '../authorize/grant.service';
+import { LoginService } from '../../sessions/login.service';
+import { OAuthError, PageError } from '../shared/oauth-error';
+import type { BrowserContext } from '../../sessions/cookies';
+import { cspSourceOf, type PageResult } from '../shared/page-result';
+import { consentPage } from './pages/consent.page';
+import { bindUpstreamPage } from './pages/bind-upstream.page';
+import { loginPage } from './pages/login.page';
+import {
+  PendingAuthorizationsService,
+  type Pending,
+} from '../authorize/pending-authorizations.service';
+import { SessionService } from '../../sessions/session.service';
+import type { Params } from '../shared/params';
+import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
+import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+
+const LOGIN_FAILED = 'The username or password is incorrect.';
+const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
+const LOGIN_BUSY = 'Too many sign-ins at this moment. Try again in a moment.';
+
+/** The login page's answer to a sign-in that did not succeed (docs/oauth.md, login throttling). */
+const LOGIN_REFUSALS: Record<'failed' | 'throttled' | 'busy', [number, string]> = {
+  failed: [401, LOGIN_FAILED],
+  throttled: [429, LOGIN_THROTTLED],
+  busy: [503, LOGIN_BUSY],
+};
+
+/** The login and consent pages of a pending authorization. */
+@Injectable()
+export class InteractionService {
+  constructor(
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    private readonly authorize: AuthorizeService,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly sessions: SessionService,
+    private readonly login: LoginService,
+    private readonly grants: GrantService,
+    private readonly csrf: Csrf,
+    private readonly upstreamProviders: UpstreamProvidersService,
+  ) {}
+
+  async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(requestId);
+    return this.renderLogin(pending, browser, 200);
+  }
+
+  async submitLogin(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(body.request);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    // upstream_providers without `password` leaves the form out; a hand-made POST is refused too.
+    if (!(await this.offered(pending)).password) throw noPasswordLogin();
+    const username = typeof body.username === 'string' ? body.username : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const outcome = await this.login.authenticate(username, password, browser.ip);
+    if (outcome.kind !== 'ok') {
+      const [status, message] = LOGIN_REFUSALS[outcome.kind];
+      const page = await this.renderLogin(pending, browser, status, message, username);
+      return outcome.kind === 'failed'
+        ? page
+        : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
+    }
+    const session = await this.sessions.create(outcome.user.id, 'password');
+    const application = await this.application(pending);
+    const signedIn = { user: outcome.user, session: session.session };
+    const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 303);
+    const cookie = {
+      name: 'session' as const,
+      value: session.cookieValue,
+      maxAge: session.maxAgeSeconds,
+    };
+    return { ...next, cookies: [...(next.cookies ?? []), cookie] };
+  }
+
+  /** The signed-in user lacks a required upstream binding (docs/upstreams.md). */
+  async showBindUpstream(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(requestId);
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (!user) {
+      return {
+        status: 302,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
+    }
+    const application = await this.application(pending);
+    const required = application.requiredUpstreams ?? [];
+    const providers = (await this.upstreamProviders.listEnabled()).filter((provider) =>
+      required.includes(provider.id),
+    );
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
+    const html = bindUpstreamPage({
+      applicationName: application.name,
+      username: user.username,
+      requestId: pending.sealed,
+      csrfToken: token,
+      providers: providers.map((provider) => ({
+        displayName: provider.displayName,
+        action: `/api/auth/upstream/${encodeURIComponent(provider.id)}/bind`,
+      })),
+    });
+    return { status: 200, html, cookies };
+  }
+
+  async showConsent(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(requestId);
+    const signedIn = await this.sessions.current(browser.sessionCookie);
+    if (!signedIn)
+      return {
+        status: 302,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
+    const application = await this.application(pending);
+    const decision = await this.grants.decide(application, signedIn.user, pending.request);
+    if (decision.kind !== 'consent') {
+      return this.authorize.proceed(application, signedIn, pending.request, pending, 302);
+    }
+    return this.renderConsent(pending, application, signedIn.user, browser);
+  }
+
+  async submitConsent(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(body.request);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    const signedIn = await this.sessions.current(browser.sessionCookie);
+    if (!signedIn)
+      return {
+        status: 303,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
+    const decision = body.decision;
+    if (decision !== 'approve' && decision !== 'deny') {
+      throw new PageError(400, 'Invalid request', 'Choose approve or deny.');
+    }
+    if (!(await this.pending.take(pending))) throw requestGone();
+    const { redirectUri, state } = pending.request;
+    if (decision === 'deny') {
+      const error = new OAuthError('access_denied', 'The user denied the authorization request');
+      return this.authorize.redirectError(
+        redirectUri,
+        state,
+        error,
+        303,
+        pending.request.issuerPath,
+      );
+    }
+    const application = await this.application(pending);
+    return this.authorize.finish(application, signedIn, pending.request, true, 303);
+  }
+
+  private async renderLogin(
+    pending: Pending,
+    browser: BrowserContext,
+    status: number,
+    error?: string,
+    username?: string,
+  ): Promise<PageResult> {
+    const application = await this.application(pending);
+    // Never empty: a list that offers no provider keeps the password form (offeredSignIn).
+    const offered = await this.offered(pending);
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
+    const request = encodeURIComponent(pending.sealed);
+    const html = loginPage({
+      applicationName: application.name,
+      requestId: pending.sealed,
+      csrfToken: token,
+      passwordLogin: offered.password,
+      providers: offered.providers.map((provider) => ({
+        displayName: provider.displayName,
+        startUrl: `/api/auth/upstream/${encodeURIComponent(provider.id)}/start?request=${request}`,
+      })),
+      error,
+      username,
+    });
+    return { status, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
+  }
+
+  private renderConsent(
+    pending: Pending,
+    application: Application,
+    user: User,
+    browser: BrowserContext,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
+    const html = consentPage({
+      applicationName: application.name,
+      logo: application.logo,
+      username: user.username,
+      scope: pending.request.scope,
+      requestId: pending.sealed,
+      csrfToken: token,
+    });
+    return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
+  }
+
+  private async offered(pending: Pending): Promise<OfferedSignIn> {
+    return offeredSignIn(
+      pending.request.upstreamProviders,
+      await this.upstreamProviders.listEnabled(),
+    );
+  }
+
+  private checkCsrf(browser: BrowserContext, pending: Pending, token: unknown): void {
+    if (!this.csrf.verify(browser, pending.id, token)) {
+      throw new PageError(
+        403,
+        'Form expired',
+        'The form could not be verified. Go back, reload the page and try again.',
+      );
+    }
+  }
+
+  private async findPending(requestId: unknown): Promise<Pending> {
+    const pending = await this.pending.find(requestId);
+    if (!pending) throw requestGone();
+    return pending;
+  }
+
+  private async application(pending: Pending): Promise<Application> {
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    if (!application) throw requestGone();
+    return application;
+  }
+}
+
+function noPasswordLogin(): PageError {
+  return new PageError(
+    400,
+    'Password sign-in not offered',
+    'This application does not offer sign-in with a password. Go back and choose another sign-in method.',
+  );
+}

@@ -1,0 +1,127 @@
+import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../../../config/app-config';
+import { Public } from '../../keys/auth.decorators';
+import { AuthorizeService } from '../authorize/authorize.service';
+import { InteractionService } from './interaction.service';
+import { LogoutService } from './logout.service';
+import { SelectAccountService } from './select-account.service';
+import { PageExceptionFilter } from './page-exception.filter';
+import {
+  AuthorizeDocs,
+  AuthorizePostDocs,
+  ShowSelectAccountDocs,
+  SubmitSelectAccountDocs,
+  ShowBindUpstreamDocs,
+  LogoutDocs,
+  ShowConsentDocs,
+  ShowLoginDocs,
+  ShowLogoutDocs,
+  SubmitConsentDocs,
+  SubmitLoginDocs,
+} from './pages.openapi';
+import { browserContext, type BrowserContext } from '../../sessions/cookies';
+import { sendPage, type PageResult } from '../shared/page-result';
+import type { Params } from '../shared/params';
+
+/** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
+@ApiTags('OAuth 2.0 browser endpoints')
+@Public()
+@Controller('oauth2')
+@UseFilters(PageExceptionFilter)
+export class OAuthPagesController {
+  private readonly secure: boolean;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly authorizeService: AuthorizeService,
+    private readonly interaction: InteractionService,
+    private readonly logoutService: LogoutService,
+    private readonly selectAccount: SelectAccountService,
+  ) {
+    // Secure cookies when the public base URL is https (behind a TLS-terminating proxy too).
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
+
+  @Get('authorize')
+  @AuthorizeDocs()
+  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.authorizeService.start(req.query, this.browser(req)));
+  }
+
+  /** OIDC Core 3.1.2.1: the same request as a form POST; no CSRF token (it starts a request). */
+  @Post('authorize')
+  @AuthorizePostDocs()
+  async authorizePost(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.authorizeService.start(formOf(req), this.browser(req), 303));
+  }
+
+  @Get('select-account')
+  @ShowSelectAccountDocs()
+  async showSelectAccount(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.selectAccount.show(req.query.request, this.browser(req)));
+  }
+
+  @Post('select-account')
+  @SubmitSelectAccountDocs()
+  async submitSelectAccount(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.selectAccount.submit(formOf(req), this.browser(req)));
+  }
+
+  @Get('login')
+  @ShowLoginDocs()
+  async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.showLogin(req.query.request, this.browser(req)));
+  }
+
+  @Post('login')
+  @SubmitLoginDocs()
+  async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.submitLogin(formOf(req), this.browser(req)));
+  }
+
+  @Get('consent')
+  @ShowConsentDocs()
+  async showConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.showConsent(req.query.request, this.browser(req)));
+  }
+
+  @Post('consent')
+  @SubmitConsentDocs()
+  async submitConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.submitConsent(formOf(req), this.browser(req)));
+  }
+
+  @Get('bind-upstream')
+  @ShowBindUpstreamDocs()
+  async showBindUpstream(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.showBindUpstream(req.query.request, this.browser(req)));
+  }
+
+  @Get('logout')
+  @ShowLogoutDocs()
+  async showLogout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.logoutService.show(req.query, this.browser(req)));
+  }
+
+  @Post('logout')
+  @LogoutDocs()
+  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.logoutService.submit(formOf(req), this.browser(req)));
+  }
+
+  private browser(req: Request): BrowserContext {
+    return browserContext(req, this.secure);
+  }
+
+  private send(res: Response, result: PageResult): void {
+    sendPage(res, result, this.secure);
+  }
+}
+
+export function formOf(req: Request): Params {
+  return req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object'
+    ? (req.body as Params)
+    : {};
+}

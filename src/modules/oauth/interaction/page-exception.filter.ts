@@ -1,0 +1,72 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppConfig } from '../../../config/app-config';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  logDatabaseUnavailable,
+} from '../../../database/connection-errors';
+import { OAuthError, PageError } from '../shared/oauth-error';
+import { sendPage } from '../shared/page-result';
+import { messagePage } from './pages/html';
+
+/** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
+@Catch()
+export class PageExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('OAuthPages');
+
+  constructor(private readonly config: AppConfig) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const request = host.switchToHttp().getRequest<Request>();
+    if (response.headersSent) return;
+    sendErrorPage(
+      response,
+      this.describe(exception, request),
+      this.config.publicBaseUrl.startsWith('https://'),
+    );
+  }
+
+  private describe(exception: unknown, request: Request): ErrorPage {
+    if (exception instanceof PageError) {
+      return { status: exception.status, title: exception.title, message: exception.message };
+    }
+    if (exception instanceof OAuthError) {
+      return { status: 400, title: 'Invalid request', message: exception.description };
+    }
+    if (exception instanceof HttpException && exception.getStatus() < 500) {
+      return {
+        status: exception.getStatus(),
+        title: 'Invalid request',
+        message: 'The request could not be processed.',
+      };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      logDatabaseUnavailable(this.logger, exception, request);
+      return {
+        status: 503,
+        title: 'Temporarily unavailable',
+        message: 'The service is temporarily unavailable. Please try again in a moment.',
+      };
+    }
+    const id = (request as Request & { id?: unknown }).id;
+    this.logger.error(
+      { err: exception, requestId: id, route: `${request.method} ${request.path}` },
+      'Page failed',
+    );
+    return { status: 500, title: 'Something went wrong', message: 'Please try again later.' };
+  }
+}
+
+export interface ErrorPage {
+  status: number;
+  title: string;
+  message: string;
+}
+
+/** Writes an HTML error page (also used for bodies refused before routing). */
+export function sendErrorPage(response: Response, page: ErrorPage, secure: boolean): void {
+  if (page.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+  sendPage(response, { status: page.status, html: messagePage(page.title, page.message) }, secure);
+}

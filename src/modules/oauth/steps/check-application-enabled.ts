@@ -1,9 +1,0 @@
-import type { Application } from '../../applications/application.entity';
-import { OAuthError } from '../oauth-error';
-
-/** A disabled application cannot authorize anyone (spec section 7: access_denied). */
-export function checkApplicationEnabled(application: Application): void {
-  if (!application.enabled) {
-    throw new OAuthError('access_denied', 'The application is disabled');
-  }
-}

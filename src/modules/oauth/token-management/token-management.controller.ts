@@ -1,0 +1,40 @@
+import { Controller, Header, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Public } from '../../keys/auth.decorators';
+import { IntrospectionDocs } from './introspection.openapi';
+import { Introspection, IntrospectionService } from './introspection.service';
+import { formBody } from '../shared/params';
+import { OAuthExceptionFilter } from '../shared/oauth-exception.filter';
+import { RevocationDocs } from './revocation.openapi';
+import { RevocationService } from './revocation.service';
+
+/** Token revocation (RFC 7009) and introspection (RFC 7662): client-authenticated, no API key. */
+@ApiTags('OAuth 2.0')
+@Public()
+@Controller('api/oauth2')
+@UseFilters(OAuthExceptionFilter)
+export class TokenManagementController {
+  constructor(
+    private readonly revocation: RevocationService,
+    private readonly introspection: IntrospectionService,
+  ) {}
+
+  @Post('revoke')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @RevocationDocs()
+  revoke(@Req() req: Request): Promise<void> {
+    return this.revocation.revoke(formBody(req), req.headers.authorization);
+  }
+
+  @Post('introspect')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @IntrospectionDocs()
+  introspect(@Req() req: Request): Promise<Introspection> {
+    return this.introspection.introspect(formBody(req), req.headers.authorization);
+  }
+}

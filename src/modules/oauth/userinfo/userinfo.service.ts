@@ -1,0 +1,281 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../../common/clock';
+import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
+import { preparedQuery } from '../../../database/prepared-query';
+import { impliedGroups, isGroupCode } from '../../users/groups';
+import { OAuthError } from '../shared/oauth-error';
+import { sha256Hex } from '../../../common/crypto/hash';
+import {
+  isOpenId,
+  standardClaims,
+  userinfoProfileClaims,
+  type StandardClaims,
+} from '../shared/oidc-claims';
+import {
+  EMAILS_SCOPES,
+  OAuthScope,
+  PROFILE_SCOPES,
+  USERINFO_SCOPES,
+  scopeAllows,
+} from '../shared/scopes';
+import { relationOf, relationUsable } from '../../users/relation-sql';
+import type { UserinfoUpstream } from '../../upstreams/identities/upstream-identities.service';
+import {
+  userinfoUpstreamsJoin,
+  userinfoUpstreamsOf,
+} from '../../upstreams/identities/userinfo-upstreams-sql';
+
+/** User info (spec section 2). */
+export interface UserInfo {
+  id: number;
+  username: string;
+  nickname: string;
+  email: string;
+  avatar: string;
+  groups: string[];
+  upstreams: UserinfoUpstream[];
+}
+
+/**
+ * User info of a token with `openid` (OIDC Core 5.3.2): `sub` always, the spec's fields when the
+ * token has `read` or `profile`, and the standard claims its scopes release.
+ */
+export type OidcUserInfo = Partial<UserInfo> &
+  StandardClaims & { sub: string; updated_at?: number };
+
+/** User email entry (spec section 2). */
+export interface UserEmailEntry {
+  email: string;
+  verified: boolean;
+  primary: boolean;
+  visibility: string;
+}
+
+export interface TokenOwner {
+  scope: string;
+  id: string;
+  username: string;
+  nickname: string;
+  email: string;
+  avatar: string;
+  email_verified: boolean;
+  updated_at: Date;
+  group: string;
+  /** userinfoUpstreamsJoin's column; only in the userinfo statement. */
+  upstreams?: Parameters<typeof userinfoUpstreamsOf>[0];
+}
+
+/**
+ * The owner of the token(s) `tokens` names, checked as authenticate() says; `join` adds columns
+ * from another table (userinfo: the bound upstream identities, so the endpoint is one round trip).
+ */
+const ownerSql = (columns: string, join: string, tokens = 't.access_token_hash = $1'): string =>
+  `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, u.updated_at,
+     au."group"${columns}
+   FROM oauth_tokens t
+   JOIN users u ON u.id = t.user_id
+   JOIN applications a ON a.id = t.application_id AND a.enabled
+   JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
+   ${join}
+   WHERE ${tokens} AND t.revoked_at IS NULL AND t.access_expires_at > $2`;
+
+const UPSTREAMS = [', up.upstreams', userinfoUpstreamsJoin('up', 't.user_id')] as const;
+
+/** Named prepared statements (src/database/prepared-query.ts): parsed and planned once per connection. */
+const USERINFO = { name: 'userinfo-owner-upstreams', text: ownerSql(...UPSTREAMS) };
+/** USERINFO for several tokens at once: each owner row names its token's hash. */
+const USERINFO_BATCH = {
+  name: 'userinfo-owners-upstreams',
+  text: ownerSql(
+    `${UPSTREAMS[0]}, t.access_token_hash AS token_hash`,
+    UPSTREAMS[1],
+    't.access_token_hash = ANY($1::varchar[])',
+  ),
+};
+const OWNER = { name: 'userinfo-owner', text: ownerSql('', '') };
+
+/**
+ * The owners of several tokens in one statement, in the order of `tokenHashes` (null where a token
+ * is unknown, expired, revoked or no longer usable), as USERINFO would find each one at `now`.
+ */
+export async function userinfoOwners(
+  dataSource: DataSource,
+  tokenHashes: readonly string[],
+  now: Date,
+): Promise<(TokenOwner | null)[]> {
+  const rows = await preparedQuery<TokenOwner & { token_hash: string }>(
+    dataSource,
+    USERINFO_BATCH.name,
+    USERINFO_BATCH.text,
+    [[...new Set(tokenHashes)], now],
+  );
+  const byHash = new Map(rows.map(({ token_hash, ...owner }) => [token_hash, owner]));
+  return tokenHashes.map((hash) => byHash.get(hash) ?? null);
+}
+
+const REALM = 'Bearer realm="oauth2"';
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** GET /api/oauth2/userinfo and /api/oauth2/user/emails: bearer access tokens (RFC 6750). */
+@Injectable()
+export class UserinfoService {
+  /**
+   * Userinfo lookups that arrive while earlier ones are running go together as one statement
+   * (src/database/natural-batcher.ts): resource servers call userinfo on every request, and one
+   * round trip for several saves both processes the per-statement work. A lone request runs the
+   * single statement at once. Reads commit nothing, so a batch may carry a token several times.
+   */
+  private readonly lookups: NaturalBatcher<string, TokenOwner | null>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {
+    this.lookups = new NaturalBatcher<string, TokenOwner | null>({
+      ...STATEMENT_BATCHING,
+      runOne: (tokenHash) => this.ownerOf(USERINFO, tokenHash),
+      runBatch: (tokenHashes) => userinfoOwners(dataSource, tokenHashes, clock.now()),
+    });
+  }
+
+  /**
+   * `formToken`: the `access_token` form parameter of a POST (RFC 6750 section 2.2), undefined
+   * for a GET or a POST without one.
+   */
+  async userinfo(
+    authorization: string | undefined,
+    formToken?: string,
+  ): Promise<UserInfo | OidcUserInfo> {
+    // The challenge keeps naming read and profile, as before openid existed (docs/oidc.md).
+    const owner = await this.authenticate(
+      (tokenHash) => this.lookups.run(tokenHash),
+      presentedToken(authorization, formToken),
+      USERINFO_SCOPES,
+      PROFILE_SCOPES,
+    );
+    if (!isOpenId(owner.scope)) return this.specFields(owner);
+    const spec = scopeAllows(owner.scope, PROFILE_SCOPES) ? this.specFields(owner) : {};
+    return {
+      sub: owner.id,
+      ...spec,
+      ...standardClaims(owner.scope, owner),
+      ...userinfoProfileClaims(owner.scope, owner.updated_at),
+    };
+  }
+
+  /** The spec's user info (section 2), unchanged for tokens without `openid`. */
+  private specFields(owner: TokenOwner): UserInfo {
+    return {
+      id: userIdNumber(owner.id),
+      username: owner.username,
+      nickname: owner.nickname,
+      email: owner.email,
+      avatar: owner.avatar,
+      groups: isGroupCode(owner.group) ? impliedGroups(owner.group) : [],
+      upstreams: userinfoUpstreamsOf(owner.upstreams ?? null),
+    };
+  }
+
+  async emails(authorization: string | undefined): Promise<UserEmailEntry[]> {
+    const owner = await this.authenticate(
+      (tokenHash) => this.ownerOf(OWNER, tokenHash),
+      presentedToken(authorization, undefined),
+      EMAILS_SCOPES,
+    );
+    const rows = await this.dataSource.query<UserEmailEntry[]>(
+      'SELECT email, verified, "primary", visibility FROM user_emails WHERE user_id = $1 ORDER BY "primary" DESC, id ASC',
+      [owner.id],
+    );
+    return rows.map((row) => ({
+      email: row.email,
+      verified: row.verified,
+      primary: row.primary,
+      visibility: row.visibility,
+    }));
+  }
+
+  /**
+   * One query resolves the token and checks, besides expiry and revocation, that the application
+   * and the user's relation are still enabled and the authorization stands, so a revocation through
+   * the application API takes effect on the very next request. One index probe per table
+   * (EXPLAIN in docs/performance-oauth.md).
+   */
+  private async authenticate(
+    find: (tokenHash: string) => Promise<TokenOwner | null>,
+    token: string,
+    anyOf: readonly OAuthScope[],
+    named: readonly OAuthScope[] = anyOf,
+  ): Promise<TokenOwner> {
+    const owner = await find(sha256Hex(token));
+    if (!owner) throw invalidToken('The access token is invalid, expired or revoked');
+    if (!scopeAllows(owner.scope, anyOf)) {
+      throw new OAuthError(
+        'insufficient_scope',
+        `This endpoint needs one of the scopes: ${named.join(', ')}`,
+        `${REALM}, error="insufficient_scope", scope="${named.join(' ')}"`,
+      );
+    }
+    return owner;
+  }
+
+  /** The owner of one token by one of the single-token statements; null when it does not qualify. */
+  private async ownerOf(
+    statement: { name: string; text: string },
+    tokenHash: string,
+  ): Promise<TokenOwner | null> {
+    const rows = await preparedQuery<TokenOwner>(this.dataSource, statement.name, statement.text, [
+      tokenHash,
+      this.clock.now(),
+    ]);
+    return rows[0] ?? null;
+  }
+}
+
+/**
+ * The access token of a request: from the Authorization header (RFC 6750 section 2.1) or from the
+ * `access_token` form parameter of a POST (section 2.2, `formToken`; an empty one counts as not
+ * sent). Both at once is `invalid_request` (section 3.1: more than one method); neither is the
+ * challenge without an error code (section 3.1).
+ */
+function presentedToken(authorization: string | undefined, formToken: string | undefined): string {
+  const header = authorization !== undefined && authorization.trim() !== '';
+  const form = formToken !== undefined && formToken !== '';
+  if (header && form) {
+    const description = 'Send the access token in the Authorization header or the form, not both';
+    throw new OAuthError(
+      'invalid_request',
+      description,
+      `${REALM}, error="invalid_request", error_description="${description}"`,
+    );
+  }
+  if (form) return formToken;
+  if (!header) throw new OAuthError('invalid_token', 'An access token is required', REALM);
+  const token = BEARER.exec(authorization)?.[1];
+  if (token === undefined)
+    throw invalidToken('The Authorization header must be Bearer <access token>');
+  return token;
+}
+
+function invalidToken(description: string): OAuthError {
+  return new OAuthError(
+    'invalid_token',
+    description,
+    `${REALM}, error="invalid_token", error_description="${description}"`,
+  );
+}
+
+/**
+ * User ids are PostgreSQL bigint, read as exact text. The spec's `id: integer` is a JSON number,
+ * which every client parses exactly only up to 2^53 − 1 (RFC 8259 section 6): ids up to that
+ * bound are returned as numbers, exactly; above it the request fails (500, logged) rather than
+ * hand out a rounded id that may be another user's. The bound is 9 × 10^15 users away.
+ */
+export function userIdNumber(id: string): number {
+  const value = BigInt(id);
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new Error(`User id ${id} is beyond the JSON-safe integer range`);
+  }
+  return Number(value);
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { constantTimeEqual } from '../../common/crypto/constant-time';
+import { AppConfig } from '../../config/app-config';
+import { newOpaqueToken } from '../../common/crypto/opaque-token';
+import type { BrowserContext, CookieSpec } from './cookies';
+
+/** A form's CSRF token, and the cookie to set when the browser had none of ours yet. */
+export interface CsrfForm {
+  token: string;
+  cookies: CookieSpec[];
+}
+
+// Its own key, derived from SESSION_SECRET (RFC 5869), apart from the other uses of the secret.
+const HKDF_INFO = 'idsvc csrf hmac-sha256 v1';
+/** `<nonce>.<HMAC of the nonce>`, both 43 base64url characters. */
+const COOKIE_FORMAT = /^([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})$/;
+
+/**
+ * CSRF protection of the login, consent, bind-upstream and logout forms: OWASP's signed
+ * double-submit cookie. The cookie holds a random nonce the server signed, so a value the
+ * client chose (a cookie planted from a sibling subdomain) is not ours and is replaced; the
+ * form's token is an HMAC of that cookie, of the session cookie the browser sent (when there is
+ * one) and of what the form is for (the pending request id, or "logout"). A form is accepted
+ * only from the browser that loaded it, in the same session, for the request it was shown for.
+ */
+@Injectable()
+export class Csrf {
+  private readonly key: Buffer;
+
+  constructor(@Inject(AppConfig) config: AppConfig) {
+    this.key = Buffer.from(hkdfSync('sha256', config.sessionSecret, '', HKDF_INFO, 32));
+  }
+
+  /** The token of a form shown to this browser for `purpose`, with a new cookie if needed. */
+  issue(browser: BrowserContext, purpose: string): CsrfForm {
+    const existing = this.issuedCookie(browser.csrfCookie);
+    const cookie = existing ?? this.newCookie();
+    return {
+      token: this.tokenFor(cookie, browser.sessionCookie, purpose),
+      cookies: existing === undefined ? [{ name: 'csrf', value: cookie }] : [],
+    };
+  }
+
+  /** True when `token` is the one `issue` gave this browser, session and purpose. */
+  verify(browser: BrowserContext, purpose: string, token: unknown): boolean {
+    const cookie = this.issuedCookie(browser.csrfCookie);
+    if (cookie === undefined || typeof token !== 'string') return false;
+    return constantTimeEqual(this.tokenFor(cookie, browser.sessionCookie, purpose), token);
+  }
+
+  private newCookie(): string {
+    const nonce = newOpaqueToken();
+    return `${nonce}.${this.mac(['cookie', nonce])}`;
+  }
+
+  /** The cookie when this service signed it; undefined for anything else. */
+  private issuedCookie(value: string | undefined): string | undefined {
+    const match = value === undefined ? null : COOKIE_FORMAT.exec(value);
+    if (!match) return undefined;
+    return constantTimeEqual(this.mac(['cookie', match[1]]), match[2]) ? value : undefined;
+  }
+
+  private tokenFor(cookie: string, session: string | undefined, purpose: string): string {
+    return this.mac(['form', cookie, session ?? '', purpose]);
+  }
+
+  /** HMAC-SHA256 of the parts, JSON-encoded so that no two lists of parts give the same input. */
+  private mac(parts: string[]): string {
+    return createHmac('sha256', this.key).update(JSON.stringify(parts)).digest('base64url');
+  }
+}
