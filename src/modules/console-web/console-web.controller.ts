@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Public } from '../keys/auth.decorators';
+import { Public } from '../../common/http/public.decorator';
 import { messagePage } from '../oauth/interaction/pages/html';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { accountPage } from './pages/account.page';
