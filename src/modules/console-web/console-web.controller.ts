@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../common/http/public.decorator';
-import { messagePage } from '../oauth/interaction/pages/html';
+import { messagePage } from '../../common/http/html';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { accountPage } from './pages/account.page';
 import { applicationPage } from './pages/application.page';
