@@ -10,6 +10,7 @@ import { UpstreamProvidersModule } from '../upstreams/providers/upstream-provide
 import { UsersModule } from '../users/users.module';
 import { ConsoleApplicationsController } from './console-applications.controller';
 import { ConsoleApplications } from './console-applications.service';
+import { ConfirmationChecks } from './confirmation-checks';
 import { ConsoleAuditController } from './console-audit.controller';
 import { ConsoleKeysController } from './console-keys.controller';
 import { ConsoleKeys } from './console-keys.service';
@@ -43,6 +44,13 @@ import { ConsoleUsers } from './console-users.service';
     ConsoleAuditController,
     ConsoleMembersController,
   ],
-  providers: [ConsoleScope, ConsoleApplications, ConsoleUsers, ConsoleKeys, ConsoleMemberChanges],
+  providers: [
+    ConsoleScope,
+    ConsoleApplications,
+    ConsoleUsers,
+    ConsoleKeys,
+    ConsoleMemberChanges,
+    ConfirmationChecks, // the targets of key.*, client_secret.*, application.*, console_role.*
+  ],
 })
 export class ConsoleAppsModule {}

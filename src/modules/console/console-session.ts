@@ -16,7 +16,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { isJsonContentType } from '../../common/http/json-body';
 import { AppConfig } from '../../config/app-config';
-import { Public } from '../keys/auth.decorators';
+import { Public } from '../../common/http/public.decorator';
 import type { SessionAuthMethod } from '../sessions/oauth-session.entity';
 import { browserCookieFlags, cookieName, setBrowserCookie } from '../sessions/cookies';
 import { SessionService, type CurrentSession } from '../sessions/session.service';

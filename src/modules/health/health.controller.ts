@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { HealthCheckResult, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { ShutdownState } from '../../common/http/shutdown-state';
-import { Public } from '../keys/auth.decorators';
+import { Public } from '../../common/http/public.decorator';
 import { LimiterStore } from '../rate-limit/limiter-store';
 
 @ApiTags('operations')

@@ -6,7 +6,8 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { RateLimiter } from '../rate-limit/rate-limiter.service';
 import { ApiKeyContext, RequestWithApiKey } from './api-key-context';
 import { ApiKeysService } from './api-keys.service';
-import { PUBLIC_ROUTE, SCOPE_DECLARATION, type ScopeDeclaration } from './auth.decorators';
+import { PUBLIC_ROUTE } from '../../common/http/public.decorator';
+import { SCOPE_DECLARATION, type ScopeDeclaration } from './auth.decorators';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 

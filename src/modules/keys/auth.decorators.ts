@@ -1,7 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { ApiScope } from './scopes';
 
-export const PUBLIC_ROUTE = 'auth:public';
 export const SCOPE_DECLARATION = 'auth:scopes';
 
 /**
@@ -16,12 +15,6 @@ export type ScopeDeclaration =
   | { kind: 'none' }
   /** The scopes depend on the request (PATCH /users/:userId): the handler checks among `scopes`. */
   | { kind: 'by-request'; scopes: readonly ApiScope[] };
-
-/**
- * The only opt-out of the global API-key guard: for routes with their own authentication
- * (OAuth endpoints, login pages) or none (health).
- */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
 
 /** The scope a route needs (any one of those listed). */
 export const RequireScopes = (

@@ -1,7 +1,8 @@
 import { Controller, Get, Post } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
-import { NoScopes, Public, RequireScopes } from './auth.decorators';
+import { Public } from '../../common/http/public.decorator';
+import { NoScopes, RequireScopes } from './auth.decorators';
 import { ScopeDeclarationCheck } from './scope-declarations';
 
 @Controller('api/v1/app/things')

@@ -1,7 +1,8 @@
 import { Injectable, OnApplicationBootstrap, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { PUBLIC_ROUTE, SCOPE_DECLARATION, type ScopeDeclaration } from './auth.decorators';
+import { PUBLIC_ROUTE } from '../../common/http/public.decorator';
+import { SCOPE_DECLARATION, type ScopeDeclaration } from './auth.decorators';
 
 export interface DeclaredRoute {
   method: string;

@@ -1,7 +1,7 @@
 import { Controller, Get, Header, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../keys/auth.decorators';
+import { Public } from '../../common/http/public.decorator';
 import { OAuthExceptionFilter } from './shared/oauth-exception.filter';
 import { formAccessToken, formBody } from './shared/params';
 import { TokenResponse } from './token/token-issuer';

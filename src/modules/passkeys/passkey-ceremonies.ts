@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
+import type { ConfirmationTargetColumns } from './confirmation-target-columns';
 import { PasskeyCeremony, type CeremonyPurpose } from './passkey-ceremony.entity';
 
 /** How long a challenge may be answered (the browser prompt's timeout is shorter). */
@@ -15,16 +16,22 @@ export const isUuid = (value: unknown): value is string =>
   typeof value === 'string' && UUID.test(value);
 
 /** The action and target a confirmation ceremony (and its token) is bound to. */
-export interface Binding {
+export interface Binding extends ConfirmationTargetColumns {
   action: string;
-  applicationId: number | null;
-  keyId: number | null;
-  passkeyId: string | null;
-  upstreamIdentityId: number | null;
-  targetUserId: string | null;
-  role: string | null;
-  changeDigest: string | null;
-  providerId: string | null;
+}
+
+/** The target columns of `binding` (all null without one: not a confirmation). */
+export function targetColumnsOf(binding: Binding | undefined): ConfirmationTargetColumns {
+  return {
+    applicationId: binding?.applicationId ?? null,
+    keyId: binding?.keyId ?? null,
+    passkeyId: binding?.passkeyId ?? null,
+    upstreamIdentityId: binding?.upstreamIdentityId ?? null,
+    targetUserId: binding?.targetUserId ?? null,
+    role: binding?.role ?? null,
+    changeDigest: binding?.changeDigest ?? null,
+    providerId: binding?.providerId ?? null,
+  };
 }
 
 export interface NewCeremony {
@@ -86,14 +93,7 @@ export class PasskeyCeremonies {
       challenge: ceremony.challenge,
       userHandle: ceremony.userHandle ?? null,
       action: ceremony.binding?.action ?? null,
-      applicationId: ceremony.binding?.applicationId ?? null,
-      keyId: ceremony.binding?.keyId ?? null,
-      passkeyId: ceremony.binding?.passkeyId ?? null,
-      upstreamIdentityId: ceremony.binding?.upstreamIdentityId ?? null,
-      targetUserId: ceremony.binding?.targetUserId ?? null,
-      role: ceremony.binding?.role ?? null,
-      changeDigest: ceremony.binding?.changeDigest ?? null,
-      providerId: ceremony.binding?.providerId ?? null,
+      target: targetColumnsOf(ceremony.binding),
       expiresAt: new Date(now.getTime() + CEREMONY_TTL_MS),
       usedAt: null,
       createdAt: now,

@@ -8,6 +8,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import { User } from '../users/user.entity';
+import { ConfirmationTargetColumns } from './confirmation-target-columns';
 
 /** What a challenge was issued for. */
 export type CeremonyPurpose = 'registration' | 'sign_in' | 'confirmation';
@@ -46,36 +47,9 @@ export class PasskeyCeremony {
   @Column({ type: 'varchar', length: 32, nullable: true })
   action!: string | null;
 
-  @Column({ name: 'application_id', type: 'integer', nullable: true })
-  applicationId!: number | null;
-
-  @Column({ name: 'key_id', type: 'integer', nullable: true })
-  keyId!: number | null;
-
-  @Column({ name: 'passkey_id', type: 'uuid', nullable: true })
-  passkeyId!: string | null;
-
-  /** upstream.unbind: the upstream identity (no foreign key: the record outlives the binding). */
-  @Column({ name: 'upstream_identity_id', type: 'integer', nullable: true })
-  upstreamIdentityId!: number | null;
-
-  /** console_role.*: the user whose console role changes (no foreign key, as above). */
-  @Column({ name: 'target_user_id', type: 'bigint', nullable: true })
-  targetUserId!: string | null;
-
-  /** console_role.*: the role granted, or the role withdrawn. */
-  @Column({ name: 'role', type: 'varchar', length: 16, nullable: true })
-  role!: string | null;
-  /**
-   * client_settings.update: the SHA-256 of the OAuth client settings the change sets
-   * (applications/client-settings.ts), so a token confirms that change and no other.
-   */
-  @Column({ name: 'change_digest', type: 'varchar', length: 64, nullable: true })
-  changeDigest!: string | null;
-
-  /** upstream.bind: the provider to bind (no foreign key, as for the other targets). */
-  @Column({ name: 'provider_id', type: 'varchar', length: 64, nullable: true })
-  providerId!: string | null;
+  /** The target of the action (docs/console.md, "The confirmation exchange"). */
+  @Column(() => ConfirmationTargetColumns, { prefix: false })
+  target!: ConfirmationTargetColumns;
 
   @Index('idx_passkey_ceremonies_expires_at')
   @Column({ name: 'expires_at', type: 'timestamptz' })

@@ -7,7 +7,13 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { sha256Hex } from '../../common/crypto/hash';
 import { PasskeyAssertions } from './passkey-assertions';
-import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS, type Binding } from './passkey-ceremonies';
+import {
+  isUuid,
+  PasskeyCeremonies,
+  PROMPT_TIMEOUT_MS,
+  targetColumnsOf,
+  type Binding,
+} from './passkey-ceremonies';
 import { PasskeyConfirmation } from './passkey-confirmation.entity';
 import { PasskeyCredential } from './passkey-credential.entity';
 import type { ConsoleActor } from '../console/console-session';
@@ -238,7 +244,8 @@ export class PasskeyConfirmations {
       tokenHash: sha256Hex(token),
       userId,
       credentialRowId: credential.id,
-      ...ceremony.binding,
+      action: ceremony.binding.action,
+      target: targetColumnsOf(ceremony.binding),
       expiresAt,
       spentAt: null,
       createdAt: now,

@@ -2,11 +2,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
 import { ConsoleModule } from '../console/console.module';
-import { KeysModule } from '../keys/keys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
-import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
-import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { AccountPasskeysController } from './account-passkeys.controller';
+import { ConfirmationTargetRegistry } from './confirmation-target-registry';
 import { ConfirmationTargets } from './confirmation-targets';
 import { ConfirmationsController } from './confirmations.controller';
 import { PasskeyAssertions } from './passkey-assertions';
@@ -21,17 +19,16 @@ import { RelyingParty } from './relying-party';
 
 /**
  * Passkeys of console accounts and the confirmation exchange (docs/console.md). Exports
- * PasskeyConfirmations: the console's key, secret and delete routes spend tokens with it.
+ * PasskeyConfirmations (the confirmed operations spend tokens with it) and
+ * ConfirmationTargetRegistry (the modules performing them register their target checks), so
+ * this module imports none of them.
  */
 @Module({
   imports: [
     TypeOrmModule.forFeature([PasskeyCredential, PasskeyCeremony, PasskeyConfirmation]),
     AuditModule,
     ConsoleModule,
-    KeysModule,
     RateLimitModule, // the per-address quota of anonymous sign-in starts
-    UpstreamIdentitiesModule,
-    UpstreamProvidersModule, // an upstream.bind confirmation names an enabled provider
   ],
   controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],
   providers: [
@@ -40,8 +37,9 @@ import { RelyingParty } from './relying-party';
     PasskeyAssertions,
     PasskeyConfirmations,
     PasskeysService,
+    ConfirmationTargetRegistry,
     ConfirmationTargets,
   ],
-  exports: [PasskeyConfirmations],
+  exports: [PasskeyConfirmations, ConfirmationTargetRegistry],
 })
 export class PasskeysModule {}

@@ -1,6 +1,6 @@
 import { applyDecorators, Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public } from '../keys/auth.decorators';
+import { Public } from '../../common/http/public.decorator';
 import { JwkSetView } from './jwks.openapi';
 import { KEY_CACHE_SECONDS, SigningKeysService } from './signing-keys.service';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
-import { Public } from '../keys/auth.decorators';
+import { Public } from '../../common/http/public.decorator';
 import { PageExceptionFilter } from '../oauth/interaction/page-exception.filter';
 import { sendPage, type PageResult } from '../oauth/shared/page-result';
 import { browserContext, readCookie } from '../sessions/cookies';

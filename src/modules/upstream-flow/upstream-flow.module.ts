@@ -11,6 +11,7 @@ import { SessionsModule } from '../sessions/sessions.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../upstreams/providers/upstream-providers.module';
 import { AccountUpstreamsController } from './account-upstreams.controller';
+import { UpstreamConfirmationChecks } from './confirmation-checks';
 import { UpstreamFlowController } from './upstream-flow.controller';
 import { UpstreamFlowService } from './upstream-flow.service';
 
@@ -26,13 +27,13 @@ import { UpstreamFlowService } from './upstream-flow.service';
     SessionsModule, // signs in, with the pages' sessions and CSRF tokens
     ConsoleModule, // the account page's list of bound upstreams
     AuditModule, // binding is recorded in the audit log
-    PasskeysModule, // unbinding spends an upstream.unbind confirmation
+    PasskeysModule, // upstream.bind/unbind confirmations: their target checks, spending tokens
     UpstreamProvidersModule,
     UpstreamIdentitiesModule,
     RateLimitModule, // the per-address quota of callbacks
   ],
   controllers: [UpstreamFlowController, AccountUpstreamsController],
-  providers: [UpstreamFlowService],
+  providers: [UpstreamFlowService, UpstreamConfirmationChecks],
 })
 export class UpstreamFlowModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -16,7 +16,7 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../oauth/authorize/pending-authorizations.service';
-import { messagePage } from '../oauth/interaction/pages/html';
+import { messagePage } from '../../common/http/html';
 import { SessionService } from '../sessions/session.service';
 import type { Params } from '../oauth/shared/params';
 import { allowsProvider } from '../oauth/authorize/checks/upstream-providers';

@@ -1,5 +1,5 @@
 import { PageError } from '../oauth/shared/oauth-error';
-import { html, layout } from '../oauth/interaction/pages/html';
+import { html, layout } from '../../common/http/html';
 
 export type UpstreamFailure =
   | 'denied'

@@ -1,4 +1,4 @@
-import { html } from '../../oauth/interaction/pages/html';
+import { html } from '../../../common/http/html';
 import { alertBox, consoleLayout, dataTable } from './layout';
 
 /** A configured, enabled upstream provider the user may connect. */

@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from '../../events/event-types';
 import { API_SCOPES } from '../../keys/scopes';
 import { GROUP_CODES } from '../../users/groups';
-import { html, Html } from '../../oauth/interaction/pages/html';
+import { html, Html } from '../../../common/http/html';
 import { alertBox, consoleLayout, dataTable, secretBlock } from './layout';
 
 /** The tabs of an application, in order; `admin` ones are hidden from viewers by the script. */

@@ -1,4 +1,4 @@
-import { html, Html } from '../../oauth/interaction/pages/html';
+import { html, Html } from '../../../common/http/html';
 
 /** URL prefix of the console's static files (script and the stylesheet shared with the OAuth pages). */
 export const ASSETS_PATH = '/console/assets';

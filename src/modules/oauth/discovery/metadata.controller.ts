@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppConfig } from '../../../config/app-config';
-import { Public } from '../../keys/auth.decorators';
+import { Public } from '../../../common/http/public.decorator';
 import { ALIAS_ISSUER_PATH } from '../../signing-keys/issuers';
 import { providerMetadata } from './discovery';
 import { ProviderMetadata } from './metadata.openapi';

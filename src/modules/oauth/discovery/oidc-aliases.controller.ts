@@ -12,7 +12,7 @@ import {
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../../config/app-config';
-import { Public } from '../../keys/auth.decorators';
+import { Public } from '../../../common/http/public.decorator';
 import { ALIAS_ISSUER_PATH } from '../../signing-keys/issuers';
 import { AuthorizeService } from '../authorize/authorize.service';
 import { formAccessToken, formBody } from '../shared/params';

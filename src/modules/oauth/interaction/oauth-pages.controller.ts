@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/com
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../../config/app-config';
-import { Public } from '../../keys/auth.decorators';
+import { Public } from '../../../common/http/public.decorator';
 import { AuthorizeService } from '../authorize/authorize.service';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';

@@ -8,7 +8,7 @@ import {
 } from '../../../database/connection-errors';
 import { OAuthError, PageError } from '../shared/oauth-error';
 import { sendPage } from '../shared/page-result';
-import { messagePage } from './pages/html';
+import { messagePage } from '../../../common/http/html';
 
 /** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
 @Catch()

@@ -1,7 +1,7 @@
 import { Controller, Header, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { Public } from '../../keys/auth.decorators';
+import { Public } from '../../../common/http/public.decorator';
 import { IntrospectionDocs } from './introspection.openapi';
 import { Introspection, IntrospectionService } from './introspection.service';
 import { formBody } from '../shared/params';

@@ -1,5 +1,5 @@
 import { SCOPE_DESCRIPTIONS, splitScope, type OAuthScope } from '../../shared/scopes';
-import { html, layout } from './html';
+import { html, layout } from '../../../../common/http/html';
 
 export interface ConsentPageModel {
   applicationName: string;

@@ -1,4 +1,4 @@
-import { html, Html, layout } from './html';
+import { html, Html, layout } from '../../../../common/http/html';
 
 export interface LoginPageProvider {
   displayName: string;

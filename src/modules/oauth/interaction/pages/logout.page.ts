@@ -1,4 +1,4 @@
-import { html, layout } from './html';
+import { html, layout } from '../../../../common/http/html';
 
 /**
  * The sign-out confirmation (contract: hidden `csrf_token`, POST /oauth2/logout); with an

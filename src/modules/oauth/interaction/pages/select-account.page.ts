@@ -1,4 +1,4 @@
-import { html, layout } from './html';
+import { html, layout } from '../../../../common/http/html';
 
 export interface SelectAccountPageModel {
   applicationName: string;

@@ -1,3 +1,5 @@
+// HTML for the server-rendered pages of oauth, upstream-flow and console-web: escaping, the
+// page shell and the shared stylesheet's URL. In src/common so the console does not import oauth.
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -38,12 +40,13 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 }
 
 /**
- * The stylesheet these pages share with the console (src/modules/console-web/assets/style.css,
+ * The stylesheet the OAuth pages share with the console (src/modules/console-web/assets/style.css,
  * served by ConsoleWebModule): one look for login, consent and the console, no inline style.
+ * Named by URL, so neither the OAuth pages nor this file import console-web.
  */
 export const STYLESHEET_URL = '/console/assets/style.css';
 
-/** The page skeleton shared by login, consent and message pages. */
+/** The page skeleton shared by login, consent, upstream and message pages. */
 export function layout(title: string, body: Html): string {
   return html`<!doctype html>
     <html lang="en">
