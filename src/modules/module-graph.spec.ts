@@ -85,4 +85,15 @@ describe('module graph', () => {
     );
     expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
   });
+
+  it('keeps src/database free of imports from src/modules, but for the entity list', () => {
+    // The statement helpers (statement.ts, rendered-sql.ts) know no feature; entities.ts lists
+    // every module's entities for the data source.
+    const offenders = sourceFiles(join(SRC, 'database')).filter(
+      (file) =>
+        relative(SRC, file) !== join('database', 'entities.ts') &&
+        importsOf(file).some((target) => target.split(sep)[0] === 'modules'),
+    );
+    expect(offenders.map((file) => relative(SRC, file))).toEqual([]);
+  });
 });

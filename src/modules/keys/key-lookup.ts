@@ -33,8 +33,8 @@ const lookupSql = (keys: string): string =>
     k.created_at, k.key_hash, ${apiApplicationColumnsSql('a')}
   FROM api_keys k JOIN applications a ON a.id = k.application_id
   WHERE ${keys}`;
-const LOOKUP = lookupSql('k.key_hash = $1');
-const LOOKUP_MANY = lookupSql('k.key_hash = ANY($1::varchar[])');
+export const LOOKUP = lookupSql('k.key_hash = $1');
+export const LOOKUP_MANY = lookupSql('k.key_hash = ANY($1::varchar[])');
 
 /**
  * The key stored under `keyHash` with its application, whatever their state (the caller decides

@@ -46,7 +46,7 @@ const lookupSql = (kind: TokenKind): string =>
    JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
    WHERE ${usableTokenSql(kind, { hash: '$1', now: '$3' })} AND t.application_id = $2`;
 
-const LOOKUP: Readonly<Record<TokenKind, string>> = {
+export const LOOKUP: Readonly<Record<TokenKind, string>> = {
   access: lookupSql('access'),
   refresh: lookupSql('refresh'),
 };

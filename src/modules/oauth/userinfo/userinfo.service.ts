@@ -84,9 +84,9 @@ const ownerSql = (columns: string, join: string, tokens = 't.access_token_hash =
 const UPSTREAMS = [', up.upstreams', userinfoUpstreamsJoin('up', 't.user_id')] as const;
 
 /** Named prepared statements (src/database/prepared-query.ts): parsed and planned once per connection. */
-const USERINFO = { name: 'userinfo-owner-upstreams', text: ownerSql(...UPSTREAMS) };
+export const USERINFO = { name: 'userinfo-owner-upstreams', text: ownerSql(...UPSTREAMS) };
 /** USERINFO for several tokens at once: each owner row names its token's hash. */
-const USERINFO_BATCH = {
+export const USERINFO_BATCH = {
   name: 'userinfo-owners-upstreams',
   text: ownerSql(
     `${UPSTREAMS[0]}, t.access_token_hash AS token_hash`,
@@ -94,7 +94,7 @@ const USERINFO_BATCH = {
     't.access_token_hash = ANY($1::varchar[])',
   ),
 };
-const OWNER = { name: 'userinfo-owner', text: ownerSql('', '') };
+export const OWNER = { name: 'userinfo-owner', text: ownerSql('', '') };
 
 /**
  * The owners of several tokens in one statement, in the order of `tokenHashes` (null where a token

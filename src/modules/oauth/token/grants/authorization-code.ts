@@ -22,7 +22,7 @@ import {
   bindParams,
   positionalParams,
   runBatchStatement,
-} from './statement';
+} from '../../../../database/statement';
 import { allHold, outcomeColumns } from '../rules/step';
 import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
 

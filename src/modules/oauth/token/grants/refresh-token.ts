@@ -24,7 +24,7 @@ import {
   bindParams,
   positionalParams,
   runBatchStatement,
-} from './statement';
+} from '../../../../database/statement';
 import { allHold, outcomeColumns } from '../rules/step';
 import { reuseSince } from '../rules/check-refresh-token';
 import { REFRESH_STEPS, type RefreshRow } from '../rules/registries';

@@ -55,7 +55,7 @@ export async function authenticateClient(
   return application;
 }
 
-const FIND_CLIENT = `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
+export const FIND_CLIENT = `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
     client_secret_hash AS "clientSecretHash", enabled
   FROM applications WHERE client_id = $1`;
 

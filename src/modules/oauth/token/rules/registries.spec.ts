@@ -19,7 +19,7 @@ import {
   batchValues,
   bindParams,
   inHashOrder,
-} from '../grants/statement';
+} from '../../../../database/statement';
 import { allHold, outcomeColumn, type TokenStep } from './step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from './registries';
 import { refreshTokenNotReplayed, reuseSince } from './check-refresh-token';

@@ -1,9 +1,10 @@
 import type { QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
-import { preparedQuery } from '../../../../database/prepared-query';
+import { preparedQuery } from './prepared-query';
 
-// How a grant's one SQL statement is bound and run, singly or for a batch of requests
-// (docs/performance-oauth.md, "Group commit"); the rules it enforces are ../rules/.
+// How a one-statement hot path (the token endpoint's grants) is bound and run, singly or for a
+// batch of requests (docs/performance-oauth.md, "Group commit"). Nothing here knows of OAuth: the
+// grants (src/modules/oauth/token/grants/) name the inputs and the rules.
 
 /**
  * Replaces each named parameter `:name` by its positional `$n` from `params`. A `::type` cast

@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import type { RenderedStatement } from '../../../database/rendered-sql';
+import type { ClientKind } from './redeeming-client';
+import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code';
+import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token';
+import { FIND_CLIENT } from './rules/authenticate-client';
+
+// The token endpoint's statements, rendered into grants/sql/ and rules/sql/ (src/database/rendered-sql.ts).
+
+const GRANTS = join(__dirname, 'grants');
+const EXCHANGE_SOURCE = join(GRANTS, 'authorization-code.ts');
+const REFRESH_SOURCE = join(GRANTS, 'refresh-token.ts');
+
+/** How the client of each kind is checked, for the purpose lines. */
+const CLIENT: Record<ClientKind, string> = {
+  authenticated: 'a client already authenticated by its secret',
+  public: 'a public client, checked by the statement (`none`, enabled)',
+};
+
+const KINDS: readonly ClientKind[] = ['authenticated', 'public'];
+
+export const TOKEN_RENDERED_SQL: readonly RenderedStatement[] = [
+  ...KINDS.flatMap((kind): RenderedStatement[] => [
+    {
+      file: join(GRANTS, 'sql', `authorization-code.${kind}.sql`),
+      builder: `exchangeStatement('${kind}')`,
+      source: EXCHANGE_SOURCE,
+      purpose: `the code exchange of one code by ${CLIENT[kind]} (redeemCode)`,
+      text: exchangeStatement(kind),
+    },
+    {
+      file: join(GRANTS, 'sql', `authorization-code.batch.${kind}.sql`),
+      builder: `exchangeBatchStatement('${kind}')`,
+      source: EXCHANGE_SOURCE,
+      purpose: `the code exchange of a batch of codes by ${CLIENT[kind]}, one array parameter per input whatever the batch size (redeemCodes)`,
+      text: exchangeBatchStatement(kind),
+    },
+    {
+      file: join(GRANTS, 'sql', `refresh-token.${kind}.sql`),
+      builder: `rotateStatement('${kind}')`,
+      source: REFRESH_SOURCE,
+      purpose: `the rotation of one refresh token by ${CLIENT[kind]} (rotateRefreshToken)`,
+      text: rotateStatement(kind),
+    },
+    {
+      file: join(GRANTS, 'sql', `refresh-token.batch.${kind}.sql`),
+      builder: `rotateBatchStatement('${kind}')`,
+      source: REFRESH_SOURCE,
+      purpose: `the rotation of a batch of refresh tokens by ${CLIENT[kind]}, one array parameter per input whatever the batch size (rotateRefreshTokens)`,
+      text: rotateBatchStatement(kind),
+    },
+  ]),
+  {
+    file: join(GRANTS, 'sql', 'refresh-token.lock.sql'),
+    builder: 'LOCK_STATEMENT',
+    source: REFRESH_SOURCE,
+    purpose:
+      'the step-by-step refresh (after the one statement changed nothing): the presented token locked, with every step outcome (lockRefreshToken)',
+    text: LOCK_STATEMENT,
+  },
+  {
+    file: join(__dirname, 'rules', 'sql', 'find-client.sql'),
+    builder: 'FIND_CLIENT',
+    source: join(__dirname, 'rules', 'authenticate-client.ts'),
+    purpose:
+      'the client a confidential token, revocation or introspection request names (authenticateClient)',
+    text: FIND_CLIENT,
+  },
+];
