@@ -5,8 +5,8 @@ import {
   FORM_BODY_LIMIT,
   onBodyError,
 } from '../../common/http/request-body';
-import { OAuthError, RefusedRequestError } from './shared/oauth-error';
-import { sendOAuthError } from './shared/oauth-exception.filter';
+import { OAuthError, RefusedRequestError } from './protocol/oauth-error';
+import { sendOAuthError } from './protocol/oauth-exception.filter';
 import { sendErrorPage } from './interaction/page-exception.filter';
 
 const DESCRIPTIONS: Record<BodyFailure, string> = {

@@ -2,8 +2,8 @@ import { Controller, Get, Header, HttpCode, Post, Req, UseFilters } from '@nestj
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../common/http/public.decorator';
-import { OAuthExceptionFilter } from './shared/oauth-exception.filter';
-import { formAccessToken, formBody } from './shared/params';
+import { OAuthExceptionFilter } from './protocol/oauth-exception.filter';
+import { formAccessToken, formBody } from './protocol/params';
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
 import { TokenService } from './token/token.service';

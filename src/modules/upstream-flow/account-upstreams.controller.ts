@@ -34,7 +34,7 @@ import type { UpstreamIdentity } from '../upstreams/identities/upstream-identity
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { PageError } from '../oauth/shared/oauth-error';
+import { PageError } from '../oauth/protocol/oauth-error';
 import { setBrowserCookie } from '../sessions/cookies';
 import { UpstreamFlowService } from './upstream-flow.service';
 

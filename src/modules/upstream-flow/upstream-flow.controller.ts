@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../../config/app-config';
 import { Public } from '../../common/http/public.decorator';
 import { PageExceptionFilter } from '../oauth/interaction/page-exception.filter';
-import { sendPage, type PageResult } from '../oauth/shared/page-result';
+import { sendPage, type PageResult } from '../oauth/protocol/page-result';
 import { browserContext, readCookie } from '../sessions/cookies';
 import {
   BindRequiredUpstreamDocs,

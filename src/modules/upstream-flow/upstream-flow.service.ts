@@ -9,8 +9,8 @@ import { Application } from '../applications/application.entity';
 import { AuditLog } from '../audit/audit-log.service';
 import { AuthorizeService, requestGone } from '../oauth/authorize/authorize.service';
 import { Csrf } from '../sessions/csrf';
-import { PageError } from '../oauth/shared/oauth-error';
-import type { PageResult } from '../oauth/shared/page-result';
+import { PageError } from '../oauth/protocol/oauth-error';
+import type { PageResult } from '../oauth/protocol/page-result';
 import type { BrowserContext } from '../sessions/cookies';
 import {
   PendingAuthorizationsService,
@@ -18,7 +18,7 @@ import {
 } from '../oauth/authorize/pending-authorizations.service';
 import { messagePage } from '../../common/http/html';
 import { SessionService } from '../sessions/session.service';
-import type { Params } from '../oauth/shared/params';
+import type { Params } from '../oauth/protocol/params';
 import { allowsProvider } from '../oauth/authorize/checks/upstream-providers';
 import { AddressQuota } from '../rate-limit/address-quota';
 import type { User } from '../users/user.entity';

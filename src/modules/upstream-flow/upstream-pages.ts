@@ -1,4 +1,4 @@
-import { PageError } from '../oauth/shared/oauth-error';
+import { PageError } from '../oauth/protocol/oauth-error';
 import { html, layout } from '../../common/http/html';
 
 export type UpstreamFailure =

@@ -9,7 +9,7 @@ import type { OidcParams } from './checks/check-oidc-params';
 export interface AuthorizationRequest extends OidcParams {
   applicationId: number;
   redirectUri: string;
-  /** Canonical scope text (see shared/scopes.ts). */
+  /** Canonical scope text (see protocol/scopes.ts). */
   scope: string;
   state: string | null;
   /** S256 challenge, or null for a secret client that sent none. */

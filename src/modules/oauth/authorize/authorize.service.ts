@@ -7,10 +7,10 @@ import { Application } from '../../applications/application.entity';
 import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
 import type { AuthorizationRequest } from './authorization-request';
 import { GrantService } from './grant.service';
-import { OAuthError, PageError } from '../shared/oauth-error';
+import { OAuthError, PageError } from '../protocol/oauth-error';
 import type { BrowserContext } from '../../sessions/cookies';
-import type { PageResult } from '../shared/page-result';
-import { cspSourceOf } from '../shared/page-result';
+import type { PageResult } from '../protocol/page-result';
+import { cspSourceOf } from '../protocol/page-result';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
 import { SessionService, type CurrentSession } from '../../sessions/session.service';
 import { checkApplicationEnabled } from './checks/check-application-enabled';
@@ -23,7 +23,7 @@ import { checkRequestObject } from './checks/check-request-object';
 import { checkResponseType } from './checks/check-response-type';
 import { checkScope } from './checks/check-scope';
 import { checkState } from './checks/check-state';
-import type { Params } from '../shared/params';
+import type { Params } from '../protocol/params';
 import { readUpstreamProviders } from './checks/upstream-providers';
 
 /**

@@ -11,11 +11,11 @@ import type { CurrentSession } from '../../sessions/session.service';
 import type { AuthorizationRequest } from './authorization-request';
 import { OAuthCode } from '../oauth-code.entity';
 import type { OAuthSession } from '../../sessions/oauth-session.entity';
-import { ACR_VALUE } from '../shared/oidc-claims';
-import { OAuthError } from '../shared/oauth-error';
+import { ACR_VALUE } from '../protocol/oidc-claims';
+import { OAuthError } from '../protocol/oauth-error';
 import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { sha256Hex } from '../../../common/crypto/hash';
-import { scopeUnion } from '../shared/scopes';
+import { scopeUnion } from '../protocol/scopes';
 import { unlessIdentityAssured } from './checks/check-client-identity';
 import { AccessDecision, checkUserAccess } from './checks/check-user-access';
 

@@ -1,6 +1,6 @@
-import { ACR_VALUE } from '../shared/oidc-claims';
+import { ACR_VALUE } from '../protocol/oidc-claims';
 import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
-import { OAUTH_SCOPES } from '../shared/scopes';
+import { OAUTH_SCOPES } from '../protocol/scopes';
 import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
 import type { ProviderMetadata } from './metadata.openapi';
 import {

@@ -4,8 +4,8 @@ import {
   INTROSPECTION_AUTH_METHODS,
   REVOCATION_AUTH_METHODS,
 } from './supported-values';
-import { ACR_VALUE } from '../shared/oidc-claims';
-import { OAUTH_SCOPES } from '../shared/scopes';
+import { ACR_VALUE } from '../protocol/oidc-claims';
+import { OAUTH_SCOPES } from '../protocol/scopes';
 import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
 
 /**

@@ -6,9 +6,9 @@ import { Aead } from '../../../common/crypto/aead';
 import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
 import { SigningKeysService } from '../../signing-keys/signing-keys.service';
-import { PageError } from '../shared/oauth-error';
+import { PageError } from '../protocol/oauth-error';
 import { checkState } from '../authorize/checks/check-state';
-import { nonEmptyParam, type Params } from '../shared/params';
+import { nonEmptyParam, type Params } from '../protocol/params';
 
 /** A validated RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0 section 2). */
 export interface EndSessionRequest {

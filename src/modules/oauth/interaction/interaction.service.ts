@@ -7,9 +7,9 @@ import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../authorize/grant.service';
 import { LoginService } from '../../sessions/login.service';
-import { OAuthError, PageError } from '../shared/oauth-error';
+import { OAuthError, PageError } from '../protocol/oauth-error';
 import type { BrowserContext } from '../../sessions/cookies';
-import { cspSourceOf, type PageResult } from '../shared/page-result';
+import { cspSourceOf, type PageResult } from '../protocol/page-result';
 import { consentPage } from './pages/consent.page';
 import { bindUpstreamPage } from './pages/bind-upstream.page';
 import { loginPage } from './pages/login.page';
@@ -18,7 +18,7 @@ import {
   type Pending,
 } from '../authorize/pending-authorizations.service';
 import { SessionService } from '../../sessions/session.service';
-import type { Params } from '../shared/params';
+import type { Params } from '../protocol/params';
 import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Csrf } from '../../sessions/csrf';
 import { EndSessionService, type EndSessionRequest, type ReturnLink } from './end-session.service';
-import { PageError } from '../shared/oauth-error';
+import { PageError } from '../protocol/oauth-error';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
-import { cspSourceOf, type PageResult } from '../shared/page-result';
+import { cspSourceOf, type PageResult } from '../protocol/page-result';
 import { logoutPage, signedOutPage } from './pages/logout.page';
 import { SessionService } from '../../sessions/session.service';
-import type { Params } from '../shared/params';
+import type { Params } from '../protocol/params';
 
 /**
  * What the logout CSRF token is bound to besides the browser cookie. Request ids are 256-bit

@@ -22,8 +22,8 @@ import {
   SubmitLoginDocs,
 } from './pages.openapi';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
-import { sendPage, type PageResult } from '../shared/page-result';
-import type { Params } from '../shared/params';
+import { sendPage, type PageResult } from '../protocol/page-result';
+import type { Params } from '../protocol/params';
 
 /** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
 @ApiTags('OAuth 2.0 browser endpoints')

@@ -6,8 +6,8 @@ import {
   isDatabaseUnavailable,
   logDatabaseUnavailable,
 } from '../../../database/connection-errors';
-import { OAuthError, PageError } from '../shared/oauth-error';
-import { sendPage } from '../shared/page-result';
+import { OAuthError, PageError } from '../protocol/oauth-error';
+import { sendPage } from '../protocol/page-result';
 import { messagePage } from '../../../common/http/html';
 
 /** Failures of the authorize, login and consent pages are HTML pages, never redirects. */

@@ -10,7 +10,7 @@ import {
   ApiSecurity,
 } from '@nestjs/swagger';
 import { SessionAuth } from '../../../common/http/openapi-security';
-import { DEFAULT_SCOPE, OAUTH_SCOPES } from '../shared/scopes';
+import { DEFAULT_SCOPE, OAUTH_SCOPES } from '../protocol/scopes';
 import { MAX_STATE_LENGTH } from '../authorize/checks/check-state';
 
 // Documentation of the browser side of OAuth (docs/oauth.md): /oauth2/authorize and the login,

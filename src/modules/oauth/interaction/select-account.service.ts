@@ -4,16 +4,16 @@ import { Repository } from 'typeorm';
 import { Application } from '../../applications/application.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
-import { PageError } from '../shared/oauth-error';
+import { PageError } from '../protocol/oauth-error';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
-import { cspSourceOf, type PageResult } from '../shared/page-result';
+import { cspSourceOf, type PageResult } from '../protocol/page-result';
 import { selectAccountPage } from './pages/select-account.page';
 import {
   PendingAuthorizationsService,
   type Pending,
 } from '../authorize/pending-authorizations.service';
 import { SessionService } from '../../sessions/session.service';
-import type { Params } from '../shared/params';
+import type { Params } from '../protocol/params';
 
 /**
  * prompt=select_account (OIDC Core 3.1.2.1): the signed-in user continues as themselves, or

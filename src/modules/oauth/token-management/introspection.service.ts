@@ -8,7 +8,7 @@ import { preparedQuery } from '../../../database/prepared-query';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
 import { relationOf, relationUsable } from '../../users/relation-sql';
 import { authenticateClient, invalidClient } from '../token/rules/authenticate-client';
-import type { Params } from '../shared/params';
+import type { Params } from '../protocol/params';
 import { readPresentedToken } from './token-type-hint';
 
 /** RFC 7662 section 2.2: an active token's fields. */

@@ -7,7 +7,7 @@ import { EventsService } from '../../events/events.service';
 import type { TokenKind } from '../../tokens/token-sql';
 import { TokensRepository, type RevokedGrant } from '../../tokens/tokens.repository';
 import { authenticateClient } from '../token/rules/authenticate-client';
-import type { Params } from '../shared/params';
+import type { Params } from '../protocol/params';
 import { readPresentedToken } from './token-type-hint';
 
 /**

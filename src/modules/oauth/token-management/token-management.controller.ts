@@ -4,8 +4,8 @@ import type { Request } from 'express';
 import { Public } from '../../../common/http/public.decorator';
 import { IntrospectionDocs } from './introspection.openapi';
 import { Introspection, IntrospectionService } from './introspection.service';
-import { formBody } from '../shared/params';
-import { OAuthExceptionFilter } from '../shared/oauth-exception.filter';
+import { formBody } from '../protocol/params';
+import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { RevocationDocs } from './revocation.openapi';
 import { RevocationService } from './revocation.service';
 

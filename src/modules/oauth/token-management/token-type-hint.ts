@@ -1,6 +1,6 @@
 import type { TokenKind } from '../../tokens/token-sql';
-import { invalidRequest } from '../shared/oauth-error';
-import { nonEmptyParam, param, type Params } from '../shared/params';
+import { invalidRequest } from '../protocol/oauth-error';
+import { nonEmptyParam, param, type Params } from '../protocol/params';
 
 /** The presented token of a revocation or introspection request, and where to look for it first. */
 export interface PresentedToken {

@@ -7,7 +7,7 @@ import { AppConfig } from '../../../config/app-config';
 import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
 import { SigningKeysService } from '../../signing-keys/signing-keys.service';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
-import { AMR_OF, isOpenId, standardClaims, type ClaimSource } from '../shared/oidc-claims';
+import { AMR_OF, isOpenId, standardClaims, type ClaimSource } from '../protocol/oidc-claims';
 import type { TokenResponse } from './token-issuer';
 
 /** Whose id_token: the grant's user and client, and the code that started its family. */

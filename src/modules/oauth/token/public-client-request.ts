@@ -1,5 +1,5 @@
-import { refreshScope } from '../shared/scopes';
-import type { Params } from '../shared/params';
+import { refreshScope } from '../protocol/scopes';
+import type { Params } from '../protocol/params';
 import { CODE_VERIFIER } from './rules/verify-pkce';
 
 /**

@@ -10,8 +10,8 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { ClientAuth } from '../../../common/http/openapi-security';
-import type { OAuthErrorCode } from '../shared/oauth-error';
-import { OAUTH_SCOPES } from '../shared/scopes';
+import type { OAuthErrorCode } from '../protocol/oauth-error';
+import { OAUTH_SCOPES } from '../protocol/scopes';
 import type { TokenResponse } from './token-issuer';
 
 // Documentation of POST /api/oauth2/token only (spec sections 2, 4.2, 5; RFC 6749 sections

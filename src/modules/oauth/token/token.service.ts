@@ -6,7 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { EventsService } from '../../events/events.service';
 import { TokensRepository } from '../../tokens/tokens.repository';
 import { IdTokenService } from './id-token.service';
-import { OAuthError, invalidRequest } from '../shared/oauth-error';
+import { OAuthError, invalidRequest } from '../protocol/oauth-error';
 import { s256 } from '../../../common/crypto/opaque-token';
 import {
   publicCodeRequest,
@@ -16,9 +16,9 @@ import {
 import { revokeReplayedCode } from './grants/authorization-code';
 import type { RedeemingClient } from './redeeming-client';
 import { lockRefreshToken, type RotatedGrant } from './grants/refresh-token';
-import { refreshScope } from '../shared/scopes';
+import { refreshScope } from '../protocol/scopes';
 import { authenticateClient, type OAuthClient } from './rules/authenticate-client';
-import { nonEmptyParam, type Params } from '../shared/params';
+import { nonEmptyParam, type Params } from '../protocol/params';
 import { CODE_VERIFIER } from './rules/verify-pkce';
 import { TokenBatches } from './token-batches';
 import { MintedTokens, TokenIssuer, TokenResponse } from './token-issuer';

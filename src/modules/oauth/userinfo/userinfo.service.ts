@@ -5,21 +5,21 @@ import { Clock } from '../../../common/clock';
 import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
 import { preparedQuery } from '../../../database/prepared-query';
 import { impliedGroups, isGroupCode } from '../../users/groups';
-import { OAuthError } from '../shared/oauth-error';
+import { OAuthError } from '../protocol/oauth-error';
 import { sha256Hex } from '../../../common/crypto/hash';
 import {
   isOpenId,
   standardClaims,
   userinfoProfileClaims,
   type StandardClaims,
-} from '../shared/oidc-claims';
+} from '../protocol/oidc-claims';
 import {
   EMAILS_SCOPES,
   OAuthScope,
   PROFILE_SCOPES,
   USERINFO_SCOPES,
   scopeAllows,
-} from '../shared/scopes';
+} from '../protocol/scopes';
 import { relationOf, relationUsable } from '../../users/relation-sql';
 import type { UserinfoUpstream } from '../../upstreams/identities/upstream-identities.service';
 import {

@@ -1,5 +1,5 @@
 import type { Application } from '../../../applications/application.entity';
-import { OAuthError } from '../../shared/oauth-error';
+import { OAuthError } from '../../protocol/oauth-error';
 
 /** A disabled application cannot authorize anyone (spec section 7: access_denied). */
 export function checkApplicationEnabled(application: Application): void {

@@ -1,7 +1,7 @@
-import { OAuthError } from '../../shared/oauth-error';
-import { EMAIL_CLAIMS, PROFILE_CLAIMS } from '../../shared/oidc-claims';
-import { EMAILS_SCOPES, PROFILE_SCOPES, scopeAllows, type OAuthScope } from '../../shared/scopes';
-import { param, type Params } from '../../shared/params';
+import { OAuthError } from '../../protocol/oauth-error';
+import { EMAIL_CLAIMS, PROFILE_CLAIMS } from '../../protocol/oidc-claims';
+import { EMAILS_SCOPES, PROFILE_SCOPES, scopeAllows, type OAuthScope } from '../../protocol/scopes';
+import { param, type Params } from '../../protocol/params';
 
 /** What an OpenID Connect request's `claims` parameter (OIDC Core 5.5) asks of us. */
 export interface RequestedClaims {

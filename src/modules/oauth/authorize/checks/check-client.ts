@@ -1,7 +1,7 @@
 import type { Repository } from 'typeorm';
 import { Application } from '../../../applications/application.entity';
-import { PageError } from '../../shared/oauth-error';
-import type { Params } from '../../shared/params';
+import { PageError } from '../../protocol/oauth-error';
+import type { Params } from '../../protocol/params';
 
 /**
  * First step of /oauth2/authorize: the client must be known before anything can be redirected

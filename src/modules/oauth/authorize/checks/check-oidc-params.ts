@@ -1,9 +1,9 @@
-import { OAuthError } from '../../shared/oauth-error';
-import { scopeUnion, splitScope } from '../../shared/scopes';
+import { OAuthError } from '../../protocol/oauth-error';
+import { scopeUnion, splitScope } from '../../protocol/scopes';
 import { checkClaimsParameter } from './check-claims-parameter';
 import type { InteractivePrompt } from './check-prompt';
 import { MAX_STATE_LENGTH } from './check-state';
-import { nonEmptyParam, param, type Params } from '../../shared/params';
+import { nonEmptyParam, param, type Params } from '../../protocol/params';
 
 /** The OpenID Connect parameters of an authorization request (OIDC Core 3.1.2.1). */
 export interface OidcParams {

@@ -1,7 +1,7 @@
 import type { Application } from '../../../applications/application.entity';
 import { redirectUriMatches } from '../../../applications/redirect-uri';
-import { PageError } from '../../shared/oauth-error';
-import type { Params } from '../../shared/params';
+import { PageError } from '../../protocol/oauth-error';
+import type { Params } from '../../protocol/params';
 
 /**
  * The redirect_uri must equal one registered URI character for character (RFC 9700 section

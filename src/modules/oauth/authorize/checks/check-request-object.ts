@@ -1,6 +1,6 @@
-import { OAuthError } from '../../shared/oauth-error';
-import { isOpenId } from '../../shared/oidc-claims';
-import { param, type Params } from '../../shared/params';
+import { OAuthError } from '../../protocol/oauth-error';
+import { isOpenId } from '../../protocol/oidc-claims';
+import { param, type Params } from '../../protocol/params';
 
 /**
  * OIDC Core 6.1 / 6.2: request objects are not supported (discovery says so), and a request

@@ -1,5 +1,5 @@
-import { OAuthError } from '../../shared/oauth-error';
-import { param, type Params } from '../../shared/params';
+import { OAuthError } from '../../protocol/oauth-error';
+import { param, type Params } from '../../protocol/params';
 
 /** Only the authorization code flow exists here (spec section 4.2: response_type is fixed `code`). */
 export function checkResponseType(params: Params): void {

@@ -1,5 +1,5 @@
-import { DEFAULT_SCOPE, formatScope, knownScopes } from '../../shared/scopes';
-import { param, type Params } from '../../shared/params';
+import { DEFAULT_SCOPE, formatScope, knownScopes } from '../../protocol/scopes';
+import { param, type Params } from '../../protocol/params';
 
 /**
  * The scope to grant: the requested scopes this service defines (others are ignored), or

@@ -1,5 +1,5 @@
-import { OAuthError } from '../../shared/oauth-error';
-import { param, type Params } from '../../shared/params';
+import { OAuthError } from '../../protocol/oauth-error';
+import { param, type Params } from '../../protocol/params';
 
 /**
  * The longest `state` accepted. RFC 6749 section 4.1.1 sets no limit, but the pending request

@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import type { Application } from '../../../applications/application.entity';
 import { AppUser } from '../../../users/app-user.entity';
 import type { User } from '../../../users/user.entity';
-import { OAuthError } from '../../shared/oauth-error';
-import { scopeCovers } from '../../shared/scopes';
+import { OAuthError } from '../../protocol/oauth-error';
+import { scopeCovers } from '../../protocol/scopes';
 
 export type AccessDecision =
   | { kind: 'grant'; relation: AppUser | null }

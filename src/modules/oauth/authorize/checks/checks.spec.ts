@@ -1,5 +1,5 @@
 import type { Application } from '../../../applications/application.entity';
-import { OAuthError } from '../../shared/oauth-error';
+import { OAuthError } from '../../protocol/oauth-error';
 import { s256 } from '../../../../common/crypto/opaque-token';
 import { checkPkce } from './check-pkce';
 import { checkPrompt } from './check-prompt';

@@ -2,7 +2,7 @@ import {
   PASSWORD_METHOD,
   type UpstreamProvider,
 } from '../../../upstreams/providers/upstream-provider';
-import { param, type Params } from '../../shared/params';
+import { param, type Params } from '../../protocol/params';
 
 const MAX_NAMES = 32;
 const MAX_NAME_LENGTH = 64;

@@ -1,4 +1,4 @@
-import { SCOPE_DESCRIPTIONS, splitScope, type OAuthScope } from '../../shared/scopes';
+import { SCOPE_DESCRIPTIONS, splitScope, type OAuthScope } from '../../protocol/scopes';
 import { html, layout } from '../../../../common/http/html';
 
 export interface ConsentPageModel {

@@ -3,8 +3,8 @@ import type { ClientAuthMethod } from '../../../applications/application.entity'
 import { constantTimeEqual } from '../../../../common/crypto/constant-time';
 import { sha256Hex } from '../../../../common/crypto/hash';
 import { preparedQuery } from '../../../../database/prepared-query';
-import { OAuthError, invalidRequest } from '../../shared/oauth-error';
-import { nonEmptyParam, type Params } from '../../shared/params';
+import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
+import { nonEmptyParam, type Params } from '../../protocol/params';
 
 /** RFC 6749 section 5.2: invalid_client is 401 with a challenge for the scheme the client may use. */
 export const invalidClient = (description: string): OAuthError =>

@@ -1,4 +1,4 @@
-import { OAuthError } from '../../shared/oauth-error';
+import { OAuthError } from '../../protocol/oauth-error';
 import type { TokenStep } from './step';
 
 // A code is bound to the client it was issued to, to the exact redirect_uri of the authorization

@@ -1,4 +1,4 @@
-import { OAuthError } from '../../shared/oauth-error';
+import { OAuthError } from '../../protocol/oauth-error';
 import type { TokenStep } from './step';
 
 /**

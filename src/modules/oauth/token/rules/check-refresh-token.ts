@@ -1,5 +1,5 @@
 import { supersededTokenSql } from '../../../tokens/token-sql';
-import { OAuthError } from '../../shared/oauth-error';
+import { OAuthError } from '../../protocol/oauth-error';
 import type { TokenStep } from './step';
 
 // The presented refresh token (`t` in the refresh statements) must belong to the presenting

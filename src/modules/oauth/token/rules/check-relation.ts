@@ -1,5 +1,5 @@
 import { relationUsable } from '../../../users/relation-sql';
-import { OAuthError } from '../../shared/oauth-error';
+import { OAuthError } from '../../protocol/oauth-error';
 import type { TokenStep } from './step';
 
 /** The relation columns read together with the code or refresh token (alias `au`). */

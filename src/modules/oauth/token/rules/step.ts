@@ -1,4 +1,4 @@
-import type { OAuthError } from '../../shared/oauth-error';
+import type { OAuthError } from '../../protocol/oauth-error';
 
 /**
  * One rule of a successful code exchange or refresh (a file of token/rules/): its condition,

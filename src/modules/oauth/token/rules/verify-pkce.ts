@@ -1,4 +1,4 @@
-import { OAuthError } from '../../shared/oauth-error';
+import { OAuthError } from '../../protocol/oauth-error';
 import type { TokenStep } from './step';
 
 // RFC 7636 section 4.1: 43 to 128 unreserved characters.
