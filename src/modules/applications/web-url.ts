@@ -1,3 +1,5 @@
+import { isLoopbackHost } from '../../common/http/loopback';
+
 /**
  * Whether a URL shown to others (an application's `homeUrl` and `logo`: the consent page, the
  * console, `GET /api/v1/app/me`) may be stored: `https://host…`, or `http://` on a loopback host
@@ -18,13 +20,4 @@ export function isAllowedWebUrl(value: string): boolean {
   }
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
-}
-
-/** The parser has normalized IPv4 (`127.1` → `127.0.0.1`) and brackets IPv6. */
-function isLoopbackHost(hostname: string): boolean {
-  return (
-    hostname === 'localhost' ||
-    hostname === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-  );
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
+import { windowAt } from './fixed-window';
 import { LimiterStore } from './limiter-store';
 
 /** Anonymous requests that write a row are counted in fixed 15-minute windows, as failed sign-ins. */
 export const QUOTA_WINDOW_SECONDS = 900;
-/** Counters outlive their window a little, as the rate limiter's do (fixed-window.ts). */
-const SKEW_ALLOWANCE_MS = 5_000;
 
 /**
  * Per-address quotas of anonymous requests that leave state behind (a passkey sign-in
@@ -27,12 +26,9 @@ export class AddressQuota {
    * the whole seconds until the window ends (Retry-After).
    */
   async take(name: string, address: string, limit: number): Promise<number | null> {
-    const now = this.clock.now().getTime();
-    const windowMs = QUOTA_WINDOW_SECONDS * 1000;
-    const index = Math.floor(now / windowMs);
-    const endMs = (index + 1) * windowMs;
-    const key = `${this.config.rateLimitKeyPrefix}quota:${index}:ip:${address}`;
-    const count = await this.store.increment(key, endMs - now + SKEW_ALLOWANCE_MS, name);
-    return count > limit ? Math.max(1, Math.ceil((endMs - now) / 1000)) : null;
+    const window = windowAt(this.clock.now(), QUOTA_WINDOW_SECONDS * 1000);
+    const key = `${this.config.rateLimitKeyPrefix}quota:${window.index}:ip:${address}`;
+    const count = await this.store.increment(key, window.storageTtlMs, name);
+    return count > limit ? window.secondsToReset : null;
   }
 }

@@ -2,7 +2,7 @@
 export const WINDOW_MS = 60_000;
 
 /**
- * Counters are kept one whole window past the end of their own. Every key carries its window's
+ * Counters are kept one whole window past the end of their own (whatever the window's length). Every key carries its window's
  * index, so keeping a counter longer never extends a window or carries counts over; it only
  * means that a request counted late still finds the counter the others filled: one from an
  * instance whose clock lags (NTP keeps skew far below a minute), or one that took long to
@@ -10,10 +10,8 @@ export const WINDOW_MS = 60_000;
  * still arriving and the count restarted from zero (rate-limit-instances admitted 900 of 1000
  * once, at load ≈ 7).
  */
-const RETAINED_AFTER_WINDOW_MS = WINDOW_MS;
-
 export interface FixedWindow {
-  /** Minutes since the Unix epoch; part of every bucket key, so a new window starts at zero. */
+  /** Windows since the Unix epoch; part of every bucket key, so a new window starts at zero. */
   index: number;
   /** End of the window, Unix epoch seconds: the value of X-RateLimit-Reset. */
   resetEpochSeconds: number;
@@ -24,17 +22,19 @@ export interface FixedWindow {
 }
 
 /**
- * The window containing `now`. Windows are aligned to the epoch, so every instance agrees
- * on them without coordination and reset is the same instant for all keys of an application.
+ * The window of `windowMs` (default: the application bucket's minute) containing `now`.
+ * Windows are aligned to the epoch, so every instance agrees on them without coordination and
+ * reset is the same instant for all keys of an application. The login throttle and the
+ * anonymous-request quotas count in 15-minute windows of the same kind.
  */
-export function windowAt(now: Date): FixedWindow {
+export function windowAt(now: Date, windowMs: number = WINDOW_MS): FixedWindow {
   const ms = now.getTime();
-  const index = Math.floor(ms / WINDOW_MS);
-  const endMs = (index + 1) * WINDOW_MS;
+  const index = Math.floor(ms / windowMs);
+  const endMs = (index + 1) * windowMs;
   return {
     index,
     resetEpochSeconds: endMs / 1000,
     secondsToReset: Math.max(1, Math.ceil((endMs - ms) / 1000)),
-    storageTtlMs: endMs - ms + RETAINED_AFTER_WINDOW_MS,
+    storageTtlMs: endMs - ms + windowMs,
   };
 }

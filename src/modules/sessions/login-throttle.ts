@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { sha256Hex } from '../../common/crypto/hash';
+import { windowAt } from '../rate-limit/fixed-window';
 import { LimiterStore } from '../rate-limit/limiter-store';
 
 /** Failed sign-ins are counted in fixed 15-minute windows (docs/oauth.md, login throttling). */
@@ -12,8 +13,6 @@ export const MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
 export const MAX_FAILURES_PER_ADDRESS = 20;
 
 const BUCKET = 'login-failures';
-/** Counters outlive their window a little, as the rate limiter's do (fixed-window.ts). */
-const SKEW_ALLOWANCE_MS = 5_000;
 
 /** The failure slot one attempt holds while its password is checked. */
 export interface FailureSlot {
@@ -51,19 +50,14 @@ export class LoginThrottle {
    * budget for the others; a bucket that is full is given back at once.
    */
   async take(address: string, account: string): Promise<SlotOutcome> {
-    const now = this.clock.now().getTime();
-    const windowMs = LOGIN_WINDOW_SECONDS * 1000;
-    const index = Math.floor(now / windowMs);
-    const prefix = `${this.config.rateLimitKeyPrefix}login:${index}:`;
+    const window = windowAt(this.clock.now(), LOGIN_WINDOW_SECONDS * 1000);
+    const prefix = `${this.config.rateLimitKeyPrefix}login:${window.index}:`;
     const slot: FailureSlot = {
       accountAndAddress: `${prefix}account:${sha256Hex(account)}:ip:${address}`,
       address: `${prefix}ip:${address}`,
     };
-    const ttlMs = (index + 1) * windowMs - now + SKEW_ALLOWANCE_MS;
-    const throttled = {
-      kind: 'throttled',
-      retryAfterSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - now) / 1000)),
-    } as const;
+    const ttlMs = window.storageTtlMs;
+    const throttled = { kind: 'throttled', retryAfterSeconds: window.secondsToReset } as const;
     const forPair = await this.store.increment(slot.accountAndAddress, ttlMs, BUCKET);
     if (forPair > MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS) {
       await this.store.decrement(slot.accountAndAddress, BUCKET);

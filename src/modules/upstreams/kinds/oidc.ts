@@ -5,7 +5,8 @@ import {
   UpstreamProfile,
   UpstreamProvider,
 } from '../providers/upstream-provider';
-import { endpointProblem, isLoopbackUrl } from '../providers/endpoint-urls';
+import { isLoopbackHost } from '../../../common/http/loopback';
+import { endpointProblem } from '../providers/endpoint-urls';
 import { checkCallbackError, stringField, UPSTREAM_TIMEOUT_MS } from './http';
 import type { KindClient } from './kind-client';
 
@@ -181,7 +182,7 @@ export class OidcKind implements KindClient {
         {
           timeout: UPSTREAM_TIMEOUT_MS / 1000,
           // http:// issuers on loopback only (tests, local development).
-          execute: isLoopbackUrl(issuerUrl) ? [client.allowInsecureRequests] : [],
+          execute: isLoopbackHost(issuerUrl.hostname) ? [client.allowInsecureRequests] : [],
         },
       );
     } catch (error) {

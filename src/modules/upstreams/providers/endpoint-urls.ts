@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../../../common/http/loopback';
 import type { UpstreamProviderSettings } from './upstream-provider';
 
 /** The settings that hold an endpoint of the provider (docs/upstreams.md, "Kinds"). */
@@ -11,18 +12,6 @@ export const URL_SETTINGS = [
   'baseUrl',
 ] as const;
 export type UrlSetting = (typeof URL_SETTINGS)[number];
-
-const IPV4_LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-
-/**
- * Loopback hosts: 127.0.0.0/8, [::1] and localhost. WHATWG URL parsing has already normalised
- * the other spellings (127.1, 0x7f.0.0.1, [0:0::1]) to these forms.
- */
-export function isLoopbackUrl(url: URL): boolean {
-  return (
-    url.hostname === 'localhost' || url.hostname === '[::1]' || IPV4_LOOPBACK.test(url.hostname)
-  );
-}
 
 /**
  * Why an endpoint URL may not be used, or null when it may: the client secret, codes and
@@ -38,7 +27,7 @@ export function endpointProblem(value: string): 'not_url' | 'not_http' | 'insecu
   }
   if (url.protocol === 'https:') return null;
   if (url.protocol !== 'http:') return 'not_http';
-  return isLoopbackUrl(url) ? null : 'insecure';
+  return isLoopbackHost(url.hostname) ? null : 'insecure';
 }
 
 /** The first setting whose URL is plain http on a host other than loopback, if any. */
