@@ -92,17 +92,6 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
     return this.local.decrement(counterKey);
   }
 
-  /** The current count of a bucket, without counting anything. */
-  async peek(key: string, bucket: string): Promise<number> {
-    const counterKey = `${key}:${bucket}`;
-    const redis = this.redis;
-    if (redis) {
-      const value = await this.onRedis(() => redis.get(counterKey));
-      if (value !== undefined) return value === null ? 0 : Number(value);
-    }
-    return this.local.peek(counterKey);
-  }
-
   /** Pings Redis; undefined when no Redis is configured. */
   async pingRedis(): Promise<boolean | undefined> {
     const redis = this.redis;
