@@ -19,7 +19,7 @@ export const OPERATIONS: { op: OpName; label: string }[] = [
 export type PhaseLoad = Omit<Load, 'connections'>;
 
 export interface Target {
-  /** Short key: ours, memory, postgres, bare. */
+  /** Short key: ours, baseline (another checkout), memory, postgres, bare. */
   key: string;
   name: string;
   child: Child;
