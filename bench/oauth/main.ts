@@ -1,5 +1,5 @@
 /**
- * The token-endpoint benchmark (docs/performance-oauth.md): this service, oidc-provider
+ * The token-endpoint benchmark (docs/performance/oauth.md): this service, oidc-provider
  * in memory, oidc-provider on PostgreSQL and a bare Nest route, each in a process of its own, driven
  * by one load generator in another process; rounds in alternating order after a warm-up; medians,
  * the median of per-round ratios, and CPU per operation of each server and of PostgreSQL.

@@ -54,7 +54,7 @@ export interface OAuthTarget {
   /**
    * A fixed set of access tokens issued to the introspecting resource-server client itself,
    * made once: a client introspects only its own tokens (another client's are `active: false`
-   * on both sides, docs/performance-oauth.md).
+   * on both sides, docs/performance/oauth.md).
    */
   introspectionTokens(): Promise<string[]>;
 }
