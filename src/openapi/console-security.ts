@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { GUARDS_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { CONSOLE_SIGN_IN, ConsoleSessionGuard } from '../modules/console/console-session';
+import { CONSOLE_SIGN_IN, ConsoleSessionGuard } from '../modules/console/session/console-session';
 
 /** The methods on which ConsoleSessionGuard checks Origin, JSON bodies and the CSRF token. */
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);

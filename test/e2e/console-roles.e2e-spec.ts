@@ -40,7 +40,7 @@ const APP = '/api/console/applications/:applicationId';
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 const ROUTES: RouteCase[] = [
-  // Session (src/modules/console)
+  // Session (src/modules/console/session)
   {
     method: 'POST',
     pattern: '/api/console/session',
@@ -141,7 +141,7 @@ const ROUTES: RouteCase[] = [
     needs: 'admin',
     allowed: { status: 404, error: 'not_found' },
   },
-  // Passkey confirmations (src/modules/passkeys): the role the action needs, on the body's target.
+  // Passkey confirmations (src/modules/console/passkeys/confirmations): the role the action needs, on the body's target.
   {
     method: 'POST',
     pattern: '/api/console/confirmations',
@@ -156,7 +156,7 @@ const ROUTES: RouteCase[] = [
     allowed: CONFIRMATION_MISSING,
     body: () => ({ response: {} }),
   },
-  // Account passkeys and passkey sign-in (src/modules/passkeys)
+  // Account passkeys and passkey sign-in (src/modules/console/passkeys)
   {
     method: 'GET',
     pattern: '/api/console/account/passkeys',

@@ -1,0 +1,124 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { RawQuery } from '../../../common/http/query-params';
+import { ConsoleActor, ConsoleRoute } from '../session/console-session';
+import { EventPage } from '../../events/event-view';
+import { StatsView } from '../../stats/stats-view';
+import { UserPatch } from '../../users/user-patch';
+import { RevocationResult, UserPage, UserView } from '../../users/user-view';
+import { ApplicationRole, BadBody } from '../console.openapi';
+import { ConsoleUsers } from './console-users.service';
+
+/**
+ * Users, events and stats of one application: the query parameters, paging, results and errors
+ * of GET /api/v1/app/users, /users/{userId}, PATCH /users/{userId}, POST /users/{userId}/revoke,
+ * /events and /stats (docs/users-api.md, docs/events.md, docs/stats.md).
+ */
+@ApiTags('console')
+@ConsoleRoute()
+@Controller('api/console/applications/:applicationId')
+export class ConsoleUsersController {
+  constructor(private readonly users: ConsoleUsers) {}
+
+  @Get('users')
+  @ApiOperation({
+    summary: "The application's users (viewer); the query of GET /api/v1/app/users",
+  })
+  @ApplicationRole('viewer')
+  @BadBody('invalid_query: see docs/users-api.md')
+  @ApiOkResponse({ type: UserPage })
+  listApplicationUsers(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('applicationId') id: string,
+    @Query() query: RawQuery,
+  ): Promise<UserPage> {
+    return this.users.list(actor, id, query);
+  }
+
+  @Get('users/:userId')
+  @ApiOperation({ summary: 'One user of the application (viewer)' })
+  @ApplicationRole('viewer')
+  @BadBody('invalid_user_id')
+  @ApiOkResponse({ type: UserView })
+  getApplicationUser(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('applicationId') id: string,
+    @Param('userId') userId: string,
+  ): Promise<UserView> {
+    return this.users.get(actor, id, userId);
+  }
+
+  @Patch('users/:userId')
+  @ApiOperation({
+    summary: "Change a user's group and/or enabled (admin)",
+    description:
+      "Disabling forces the user offline. The group is the application's data: it gives no console role (console roles are the members routes').",
+  })
+  @ApiBody({ type: UserPatch })
+  @ApplicationRole('admin')
+  @BadBody(
+    'invalid_user_id, invalid_body, unknown_field, empty_body, invalid_group (docs/errors.md)',
+  )
+  @ApiOkResponse({ type: UserView })
+  updateApplicationUser(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('applicationId') id: string,
+    @Param('userId') userId: string,
+    @Body() body: unknown,
+    @Headers('content-type') contentType: string | undefined,
+  ): Promise<UserView> {
+    return this.users.update(actor, id, userId, body, contentType);
+  }
+
+  @Post('users/:userId/force-offline')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Force a user offline (admin): revoke the user's tokens and consent",
+  })
+  @ApplicationRole('admin')
+  @BadBody('invalid_user_id')
+  @ApiOkResponse({ type: RevocationResult })
+  forceUserOffline(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('applicationId') id: string,
+    @Param('userId') userId: string,
+  ): Promise<RevocationResult> {
+    return this.users.forceOffline(actor, id, userId);
+  }
+
+  @Get('events')
+  @ApiOperation({
+    summary: "The application's events (viewer); the query of GET /api/v1/app/events",
+  })
+  @ApplicationRole('viewer')
+  @BadBody('invalid_query: see docs/events.md')
+  @ApiOkResponse({ type: EventPage })
+  listApplicationEvents(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('applicationId') id: string,
+    @Query() query: RawQuery,
+  ): Promise<EventPage> {
+    return this.users.listEvents(actor, id, query);
+  }
+
+  @Get('stats')
+  @ApiOperation({ summary: "The application's statistics (viewer), as GET /api/v1/app/stats" })
+  @ApplicationRole('viewer')
+  @ApiOkResponse({ type: StatsView })
+  getApplicationStats(
+    @ConsoleActor() actor: ConsoleActor,
+    @Param('applicationId') id: string,
+  ): Promise<StatsView> {
+    return this.users.getStats(actor, id);
+  }
+}
