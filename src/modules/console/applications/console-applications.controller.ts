@@ -1,14 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import {
   ApiBody,
   ApiCreatedResponse,
@@ -30,7 +20,9 @@ import {
   NewApplicationBody,
 } from './application-views';
 import { ConsoleApplications } from './console-applications.service';
-import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from '../console.openapi';
+import { BadBody, Conflict } from '../console.openapi';
+import { PasskeyConfirmed } from '../passkeys/confirmations/passkey-confirmed.openapi';
+import { ApplicationRole, ScopedApplication } from '../roles/application-role';
 
 @ApiTags('console')
 @ConsoleRoute()
@@ -63,20 +55,16 @@ export class ConsoleApplicationsController {
   }
 
   @Get(':applicationId')
-  @ApiOperation({ summary: 'One application (viewer: without client and settings)' })
+  @ApiOperation({ summary: 'One application (a viewer gets it without client and settings)' })
   @ApplicationRole('viewer')
   @ApiOkResponse({ type: ApplicationDetail })
-  getApplication(
-    @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
-  ): Promise<ApplicationDetail> {
-    return this.applications.get(actor, id);
+  getApplication(@ScopedApplication() app: ScopedApplication): Promise<ApplicationDetail> {
+    return this.applications.get(app);
   }
 
   @Patch(':applicationId')
   @ApiOperation({
-    summary:
-      'Change settings (admin; a client_settings.update confirmation to change the OAuth client)',
+    summary: 'Change settings (a client_settings.update confirmation to change the OAuth client)',
     description:
       'Changing redirectUris, postLogoutRedirectUris or clientAuthMethod needs the X-Passkey-Confirmation of a client_settings.update confirmation for this application and exactly the values of those fields this body sends; other fields need none. Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` drops it.',
   })
@@ -98,43 +86,45 @@ export class ConsoleApplicationsController {
   @ApiOkResponse({ type: ApplicationWithSecret })
   updateApplication(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Body() body: unknown,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
-    return this.applications.update(actor, id, body, confirmation);
+    return this.applications.update(actor, app, body, confirmation);
   }
 
   @Post(':applicationId/client-secret')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Reset the client secret (admin, passkey confirmation client_secret.reset)',
+    summary: 'Reset the client secret (passkey confirmation client_secret.reset)',
     description: 'The new secret is in this answer only; the old one stops working at once.',
   })
-  @PasskeyConfirmed('client_secret.reset', 'admin')
+  @ApplicationRole('admin')
+  @PasskeyConfirmed('client_secret.reset')
   @Conflict('a `none` client has no secret (checked before the confirmation is spent)')
   @ApiOkResponse({ type: ClientSecretView })
   resetClientSecret(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<ClientSecretView> {
-    return this.applications.resetClientSecret(actor, id, confirmation);
+    return this.applications.resetClientSecret(actor, app, confirmation);
   }
 
   @Delete(':applicationId')
   @HttpCode(204)
   @ApiOperation({
-    summary: 'Delete the application (owner, passkey confirmation application.delete)',
+    summary: 'Delete the application (passkey confirmation application.delete)',
     description: 'Its keys, users, tokens and events go with it; its audit log stays.',
   })
-  @PasskeyConfirmed('application.delete', 'owner')
+  @ApplicationRole('owner')
+  @PasskeyConfirmed('application.delete')
   @ApiNoContentResponse()
   deleteApplication(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<void> {
-    return this.applications.delete(actor, id, confirmation);
+    return this.applications.delete(actor, app, confirmation);
   }
 }

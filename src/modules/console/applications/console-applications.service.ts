@@ -7,6 +7,7 @@ import { ApplicationsService, checkSettings } from '../../applications/applicati
 import { changedClientSettings, clientSettingsDigest } from '../../applications/client-settings';
 import type { AuditDetails } from '../../audit/audit-log.entity';
 import { AuditLog } from '../../audit/audit-log.service';
+import type { ScopedApplication } from '../roles/application-role';
 import { ConsoleAccess } from '../roles/console-access.service';
 import type { ConsoleActor } from '../session/console-session';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
@@ -21,20 +22,18 @@ import {
   type ApplicationWithSecret,
   type ClientSecretView,
 } from './application-views';
-import { ConsoleScope } from '../roles/console-scope';
 
 /**
- * The console's applications: the rules live in ApplicationsService; this adds the
- * roles, the passkey confirmations and the audit records. Order of every write: role (404/403)
- * → body (400) → confirmation (403) → the change → its audit record, the last three in one
- * transaction (docs/security.md, "Audit log").
+ * The console's applications: the rules live in ApplicationsService; this adds the passkey
+ * confirmations and the audit records. The role (404/403) is checked before, by the route's
+ * @ApplicationRole. Order of every write: body (400) → confirmation (403) → the change → its
+ * audit record, the last three in one transaction (docs/security.md, "Audit log").
  */
 @Injectable()
 export class ConsoleApplications {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly access: ConsoleAccess,
-    private readonly scope: ConsoleScope,
     private readonly applications: ApplicationsService,
     private readonly appUsers: AppUsersService,
     private readonly confirmations: PasskeyConfirmations,
@@ -72,8 +71,7 @@ export class ConsoleApplications {
     return { ...toDetail(created.application, 'owner'), clientSecret: created.clientSecret };
   }
 
-  async get(actor: ConsoleActor, rawId: string): Promise<ApplicationDetail> {
-    const { applicationId, role } = await this.scope.of(actor, rawId, 'viewer');
+  async get({ applicationId, role }: ScopedApplication): Promise<ApplicationDetail> {
     return toDetail(await this.applications.get(applicationId), role);
   }
 
@@ -86,11 +84,10 @@ export class ConsoleApplications {
    */
   async update(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId, role }: ScopedApplication,
     body: unknown,
     confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
-    const { applicationId, role } = await this.scope.of(actor, rawId, 'admin');
     const settings = parseSettings(body);
     await this.checkProviders(settings.requiredUpstreams);
     checkSettings(settings);
@@ -133,10 +130,9 @@ export class ConsoleApplications {
 
   async resetClientSecret(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     confirmation: string | undefined,
   ): Promise<ClientSecretView> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const application = await this.applications.get(applicationId);
     // Refused before the confirmation is spent: there is nothing to reset.
     if (application.clientAuthMethod !== 'secret') {
@@ -157,13 +153,12 @@ export class ConsoleApplications {
     return { clientSecret };
   }
 
-  /** Owner only; keys, relations, tokens and events go with it; the audit log stays. */
+  /** Keys, relations, tokens and events go with it; the audit log stays. */
   async delete(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     confirmation: string | undefined,
   ): Promise<void> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'owner');
     const { name } = await this.applications.get(applicationId);
     await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   invalidQuery,
@@ -7,10 +7,10 @@ import {
   type RawQuery,
 } from '../../../common/http/query-params';
 import { AuditLog } from '../../audit/audit-log.service';
-import { ConsoleActor, ConsoleRoute } from '../session/console-session';
+import { ConsoleRoute } from '../session/console-session';
 import { AuditPageView, toAuditEntryView } from './audit-views';
-import { ApplicationRole, BadBody } from '../console.openapi';
-import { ConsoleScope } from '../roles/console-scope';
+import { BadBody } from '../console.openapi';
+import { ApplicationRole, ScopedApplication } from '../roles/application-role';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
@@ -19,13 +19,10 @@ const MAX_LIMIT = 200;
 @ConsoleRoute()
 @Controller('api/console/applications/:applicationId/audit-log')
 export class ConsoleAuditController {
-  constructor(
-    private readonly scope: ConsoleScope,
-    private readonly audit: AuditLog,
-  ) {}
+  constructor(private readonly audit: AuditLog) {}
 
   @Get()
-  @ApiOperation({ summary: "The application's audit log, newest first (admin)" })
+  @ApiOperation({ summary: "The application's audit log, newest first" })
   @ApiQuery({ name: 'before', required: false, description: 'The `next` of the previous page' })
   @ApiQuery({
     name: 'limit',
@@ -39,11 +36,9 @@ export class ConsoleAuditController {
   )
   @ApiOkResponse({ type: AuditPageView })
   async listAuditLog(
-    @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() { applicationId }: ScopedApplication,
     @Query() query: RawQuery,
   ): Promise<AuditPageView> {
-    const { applicationId } = await this.scope.of(actor, id, 'admin');
     const page = await this.audit.page(applicationId, parseAuditQuery(query));
     return { entries: page.entries.map(toAuditEntryView), next: page.next };
   }

@@ -7,11 +7,16 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/passkey-confirmations.service';
-import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from '../console.openapi';
+import { BadBody, Conflict } from '../console.openapi';
+import { PasskeyConfirmed } from '../passkeys/confirmations/passkey-confirmed.openapi';
+import { ApplicationRole, ScopedApplication } from '../roles/application-role';
 import { ConsoleKeys } from './console-keys.service';
 import { IssuedKeyView, KeyView, NewKeyBody, RotatedKeyView } from './key-views';
+
+const KEY_NOT_FOUND = 'not_found: also an unknown key id, or a key of another application';
 
 /** The API-access tab: admins only; every change needs a passkey confirmation. */
 @ApiTags('console')
@@ -24,11 +29,8 @@ export class ConsoleKeysController {
   @ApiOperation({ summary: "The application's API keys, rotated ones with their grace period" })
   @ApplicationRole('admin')
   @ApiOkResponse({ type: [KeyView] })
-  listKeys(
-    @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
-  ): Promise<KeyView[]> {
-    return this.keys.list(actor, id);
+  listKeys(@ScopedApplication() app: ScopedApplication): Promise<KeyView[]> {
+    return this.keys.list(app);
   }
 
   @Post()
@@ -36,7 +38,8 @@ export class ConsoleKeysController {
     summary: 'Create a key with the chosen scopes (passkey confirmation key.create)',
     description: 'The plaintext is in this answer only.',
   })
-  @PasskeyConfirmed('key.create', 'admin')
+  @ApplicationRole('admin')
+  @PasskeyConfirmed('key.create')
   @ApiBody({ type: NewKeyBody })
   @BadBody(
     'invalid_body, unknown_field: a name of 1 to 100 characters and at least one known scope',
@@ -44,11 +47,11 @@ export class ConsoleKeysController {
   @ApiCreatedResponse({ type: IssuedKeyView })
   createKey(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Body() body: unknown,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<IssuedKeyView> {
-    return this.keys.create(actor, id, body, confirmation);
+    return this.keys.create(actor, app, body, confirmation);
   }
 
   @Post(':keyId/rotate')
@@ -57,18 +60,20 @@ export class ConsoleKeysController {
     description:
       'A new key with the same name and scopes; the old one keeps working for 24 hours, then is refused. The new plaintext is in this answer only.',
   })
-  @PasskeyConfirmed('key.rotate', 'admin')
+  @ApplicationRole('admin')
+  @PasskeyConfirmed('key.rotate')
+  @ApiErrorResponse(404, KEY_NOT_FOUND)
   @Conflict(
     'only an active key that was not rotated yet can be rotated (checked before the confirmation is spent)',
   )
   @ApiCreatedResponse({ type: RotatedKeyView })
   rotateKey(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Param('keyId') keyId: string,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<RotatedKeyView> {
-    return this.keys.rotate(actor, id, keyId, confirmation);
+    return this.keys.rotate(actor, app, keyId, confirmation);
   }
 
   @Post(':keyId/revoke')
@@ -76,28 +81,32 @@ export class ConsoleKeysController {
   @ApiOperation({
     summary: 'Revoke a key at once, grace period or not (passkey confirmation key.revoke)',
   })
-  @PasskeyConfirmed('key.revoke', 'admin')
+  @ApplicationRole('admin')
+  @PasskeyConfirmed('key.revoke')
+  @ApiErrorResponse(404, KEY_NOT_FOUND)
   @ApiOkResponse({ type: KeyView })
   revokeKey(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Param('keyId') keyId: string,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<KeyView> {
-    return this.keys.revoke(actor, id, keyId, confirmation);
+    return this.keys.revoke(actor, app, keyId, confirmation);
   }
 
   @Delete(':keyId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a key for good (passkey confirmation key.delete)' })
-  @PasskeyConfirmed('key.delete', 'admin')
+  @ApplicationRole('admin')
+  @PasskeyConfirmed('key.delete')
+  @ApiErrorResponse(404, KEY_NOT_FOUND)
   @ApiNoContentResponse()
   deleteKey(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Param('keyId') keyId: string,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<void> {
-    return this.keys.delete(actor, id, keyId, confirmation);
+    return this.keys.delete(actor, app, keyId, confirmation);
   }
 }

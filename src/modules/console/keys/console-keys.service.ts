@@ -8,7 +8,7 @@ import { ApiKeysService } from '../../keys/api-keys.service';
 import { keyNotFound, keyNotRotatable } from '../../keys/keys.errors';
 import { isApiScope } from '../../keys/scopes';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
-import { ConsoleScope } from '../roles/console-scope';
+import type { ScopedApplication } from '../roles/application-role';
 import {
   invalidBody,
   objectBody,
@@ -21,33 +21,31 @@ import { toKeyView, type IssuedKeyView, type KeyView, type RotatedKeyView } from
 const MAX_SCOPES = 20;
 
 /**
- * The API-access tab (spec section 1, "Key lifecycle (console operations)"): admins list keys;
- * every change needs a passkey confirmation bound to the action and the key. The lifecycle is
+ * The API-access tab (spec section 1, "Key lifecycle (console operations)"): keys of the
+ * application whose admin role the routes' @ApplicationRole checked; every change needs a
+ * passkey confirmation bound to the action and the key. The lifecycle is
  * ApiKeysService's, the one the CLI uses. A key of another application answers 404. The token,
  * the change and its audit record are one transaction: all happen or none.
  */
 @Injectable()
 export class ConsoleKeys {
   constructor(
-    private readonly scope: ConsoleScope,
     private readonly keys: ApiKeysService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async list(actor: ConsoleActor, rawId: string): Promise<KeyView[]> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
+  async list({ applicationId }: ScopedApplication): Promise<KeyView[]> {
     return (await this.keys.list(applicationId)).map((key) => this.view(key));
   }
 
   async create(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     body: unknown,
     confirmation: string | undefined,
   ): Promise<IssuedKeyView> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const { name, scopes } = parseNewKey(body);
     const { apiKey, plaintext } = await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(
@@ -70,11 +68,10 @@ export class ConsoleKeys {
   /** The old key keeps working for the grace period (KEY_GRACE_PERIOD_SECONDS, 24 h). */
   async rotate(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     rawKeyId: string,
     confirmation: string | undefined,
   ): Promise<RotatedKeyView> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const old = await this.find(applicationId, rawKeyId);
     // Refused before the confirmation is spent; rotate() checks again under its row lock.
     if (this.keys.statusOf(old) !== 'active' || old.replacedById !== null) throw keyNotRotatable();
@@ -98,11 +95,10 @@ export class ConsoleKeys {
 
   async revoke(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     rawKeyId: string,
     confirmation: string | undefined,
   ): Promise<KeyView> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const key = await this.find(applicationId, rawKeyId);
     const revoked = await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(
@@ -121,11 +117,10 @@ export class ConsoleKeys {
 
   async delete(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     rawKeyId: string,
     confirmation: string | undefined,
   ): Promise<void> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const key = await this.find(applicationId, rawKeyId);
     await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(

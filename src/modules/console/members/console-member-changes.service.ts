@@ -11,7 +11,7 @@ import {
 import type { ConsoleActor } from '../session/console-session';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import { parseUserId } from '../../users/user-query';
-import { ConsoleScope } from '../roles/console-scope';
+import type { ScopedApplication } from '../roles/application-role';
 import { objectBody, optionalEnum, invalidBody } from '../console-input';
 import { toMemberView, type MemberView } from './member-views';
 
@@ -19,32 +19,30 @@ import { toMemberView, type MemberView } from './member-views';
  * Console access of an application (docs/console.md, "Roles"): admins list it; the owner
  * gives and withdraws admin and viewer, an admin viewer only; every change is confirmed with a
  * passkey (console_role.grant / console_role.revoke, bound to the application, the user and the
- * role) and written to the audit log in the change's transaction. Order: role (404/403) → body
- * (400) → target (404, 409) → the role this change needs (403) → confirmation (403) → change.
+ * role) and written to the audit log in the change's transaction. Order, after the route's
+ * @ApplicationRole('admin') (404/403): body (400) → target (404, 409) → the role this change
+ * needs (403) → confirmation (403) → change.
  */
 @Injectable()
 export class ConsoleMemberChanges {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly scope: ConsoleScope,
     private readonly members: ConsoleMembers,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
   ) {}
 
-  async list(actor: ConsoleActor, rawId: string): Promise<MemberView[]> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
+  async list({ applicationId }: ScopedApplication): Promise<MemberView[]> {
     return (await this.members.list(applicationId)).map(toMemberView);
   }
 
   async grant(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId, role: actorRole }: ScopedApplication,
     rawUserId: string,
     body: unknown,
     confirmation: string | undefined,
   ): Promise<MemberView> {
-    const { applicationId, role: actorRole } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
     const role = parseRole(body);
     const change = await this.members.plan(actorRole, applicationId, userId, {
@@ -58,11 +56,10 @@ export class ConsoleMemberChanges {
 
   async revoke(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId, role: actorRole }: ScopedApplication,
     rawUserId: string,
     confirmation: string | undefined,
   ): Promise<void> {
-    const { applicationId, role: actorRole } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
     const revoke: RoleChange = { kind: 'revoke' };
     const change = await this.members.plan(actorRole, applicationId, userId, revoke);

@@ -9,7 +9,9 @@ import {
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/passkey-confirmations.service';
-import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from '../console.openapi';
+import { BadBody, Conflict } from '../console.openapi';
+import { PasskeyConfirmed } from '../passkeys/confirmations/passkey-confirmed.openapi';
+import { ApplicationRole, ScopedApplication } from '../roles/application-role';
 import { ConsoleMemberChanges } from './console-member-changes.service';
 import { MemberRoleBody, MemberView } from './member-views';
 
@@ -24,14 +26,11 @@ export class ConsoleMembersController {
   constructor(private readonly members: ConsoleMemberChanges) {}
 
   @Get()
-  @ApiOperation({ summary: 'Who has console access: the owner, then admins and viewers (admin)' })
+  @ApiOperation({ summary: 'Who has console access: the owner, then admins and viewers' })
   @ApplicationRole('admin')
   @ApiOkResponse({ type: [MemberView] })
-  listMembers(
-    @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
-  ): Promise<MemberView[]> {
-    return this.members.list(actor, id);
+  listMembers(@ScopedApplication() app: ScopedApplication): Promise<MemberView[]> {
+    return this.members.list(app);
   }
 
   @Put(':userId')
@@ -41,7 +40,8 @@ export class ConsoleMembersController {
     description:
       'The user must have a relation to the application (any group, enabled or not). The owner gives admin or viewer, and changes either into the other; an admin gives viewer only. The confirmation is bound to the application, the user and the role given.',
   })
-  @PasskeyConfirmed('console_role.grant', 'admin')
+  @ApplicationRole('admin')
+  @PasskeyConfirmed('console_role.grant')
   @ApiBody({ type: MemberRoleBody })
   @BadBody('invalid_user_id, invalid_body, unknown_field')
   @ApiErrorResponse(404, 'user_not_found: the user has no relation to the application')
@@ -51,12 +51,12 @@ export class ConsoleMembersController {
   @ApiOkResponse({ type: MemberView })
   grantMemberRole(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Param('userId') userId: string,
     @Body() body: unknown,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<MemberView> {
-    return this.members.grant(actor, id, userId, body, confirmation);
+    return this.members.grant(actor, app, userId, body, confirmation);
   }
 
   @Delete(':userId')
@@ -66,7 +66,8 @@ export class ConsoleMembersController {
     description:
       'The owner withdraws admin or viewer, an admin viewer only. The confirmation is bound to the application, the user and the role withdrawn.',
   })
-  @PasskeyConfirmed('console_role.revoke', 'admin')
+  @ApplicationRole('admin')
+  @PasskeyConfirmed('console_role.revoke')
   @BadBody('invalid_user_id')
   @ApiErrorResponse(
     404,
@@ -76,10 +77,10 @@ export class ConsoleMembersController {
   @ApiNoContentResponse()
   revokeMemberRole(
     @ConsoleActor() actor: ConsoleActor,
-    @Param('applicationId') id: string,
+    @ScopedApplication() app: ScopedApplication,
     @Param('userId') userId: string,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<void> {
-    return this.members.revoke(actor, id, userId, confirmation);
+    return this.members.revoke(actor, app, userId, confirmation);
   }
 }

@@ -30,8 +30,10 @@ const ROLE_SQL = `
 
 /**
  * Who may do what in the console, per application: the owner, or a member's role. Every
- * console query about an application goes through `require` first: no role answers 404, like
- * a missing application, so the console tells nobody which ids exist.
+ * console query about an application goes through `require` first (for the routes, through
+ * ApplicationRoleGuard and their @ApplicationRole; for confirmations, through the target check
+ * of the action): no role answers 404, like a missing application, so the console tells nobody
+ * which ids exist.
  */
 @Injectable()
 export class ConsoleAccess {

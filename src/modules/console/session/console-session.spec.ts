@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { toApplicationId } from '../roles/console-access.service';
 import { sessionCookieOf } from './console-session';
 
 const withCookie = (cookie?: string): Request => ({ headers: { cookie } }) as unknown as Request;
@@ -23,16 +22,6 @@ describe('console session helpers', () => {
       expect(sessionCookieOf(withCookie('a=1; __Host-idsvc_session=abc'), true)).toBe('abc');
       expect(sessionCookieOf(withCookie('idsvc_session=planted'), true)).toBeUndefined();
       expect(sessionCookieOf(withCookie('__Host-idsvc_session=x'), false)).toBeUndefined();
-    });
-  });
-
-  describe(toApplicationId.name, () => {
-    it('accepts the decimal ids of integer rows only', () => {
-      expect(toApplicationId('1')).toBe(1);
-      expect(toApplicationId('2147483647')).toBe(2147483647);
-      for (const raw of ['0', '-1', '01', '1e3', '1.0', 'abc', '', '2147483648', '99999999999']) {
-        expect([raw, toApplicationId(raw)]).toEqual([raw, null]);
-      }
     });
   });
 });

@@ -40,7 +40,8 @@ export const CSRF_HEADER = 'x-csrf-token';
 export const CONSOLE_SIGN_IN = 'console:sign-in';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-type ConsoleRequest = Request & { consoleActor?: ConsoleActor };
+/** A request that passed ConsoleSessionGuard carries its actor. */
+export type ConsoleRequest = Request & { consoleActor?: ConsoleActor };
 
 /**
  * Console sessions are the OAuth pages' sessions (cookie idsvc_session, `__Host-idsvc_session`

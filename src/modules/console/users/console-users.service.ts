@@ -13,17 +13,16 @@ import { AppUsersService } from '../../users/app-users.service';
 import { parsePatchShape, toUserPatch } from '../../users/user-patch';
 import { parseUserId, parseUserListQuery } from '../../users/user-query';
 import type { RevocationResult, UserPage, UserView } from '../../users/user-view';
-import { ConsoleScope } from '../roles/console-scope';
+import type { ScopedApplication } from '../roles/application-role';
 
 /**
  * Users, events and stats of an application in the console: the same services, parsers and
- * results as /api/v1/app (app-api/*.controller.ts), with the application from the path and the
- * console role in place of the key's scopes. Reading needs viewer, changing needs admin.
+ * results as /api/v1/app (app-api/*.controller.ts), with the application of the path, whose
+ * console role the routes' @ApplicationRole checked, in place of the key and its scopes.
  */
 @Injectable()
 export class ConsoleUsers {
   constructor(
-    private readonly scope: ConsoleScope,
     private readonly users: AppUsersService,
     private readonly events: EventFeedService,
     private readonly stats: StatsService,
@@ -31,25 +30,22 @@ export class ConsoleUsers {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async list(actor: ConsoleActor, rawId: string, query: RawQuery): Promise<UserPage> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'viewer');
+  async list({ applicationId }: ScopedApplication, query: RawQuery): Promise<UserPage> {
     return this.users.list(applicationId, parseUserListQuery(query));
   }
 
-  async get(actor: ConsoleActor, rawId: string, rawUserId: string): Promise<UserView> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'viewer');
+  async get({ applicationId }: ScopedApplication, rawUserId: string): Promise<UserView> {
     return this.users.get(applicationId, parseUserId(rawUserId));
   }
 
   /** Group and/or enabled: the application's data about the user, not console access. */
   async update(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     rawUserId: string,
     body: unknown,
     contentType: string | undefined,
   ): Promise<UserView> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
     const patch = toUserPatch(parsePatchShape(body, contentType));
     const details: Record<string, string | boolean> = {};
@@ -65,10 +61,9 @@ export class ConsoleUsers {
   /** Revokes the user's tokens and consent in the application (the API's POST /revoke). */
   async forceOffline(
     actor: ConsoleActor,
-    rawId: string,
+    { applicationId }: ScopedApplication,
     rawUserId: string,
   ): Promise<RevocationResult> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
     return this.dataSource.transaction(async (manager) => {
       const result = await this.users.revoke(applicationId, userId, manager);
@@ -79,13 +74,11 @@ export class ConsoleUsers {
     });
   }
 
-  async listEvents(actor: ConsoleActor, rawId: string, query: RawQuery): Promise<EventPage> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'viewer');
+  async listEvents({ applicationId }: ScopedApplication, query: RawQuery): Promise<EventPage> {
     return this.events.list(applicationId, parseEventListQuery(query));
   }
 
-  async getStats(actor: ConsoleActor, rawId: string): Promise<StatsView> {
-    const { applicationId } = await this.scope.of(actor, rawId, 'viewer');
+  async getStats({ applicationId }: ScopedApplication): Promise<StatsView> {
     return this.stats.forApplication(applicationId);
   }
 
