@@ -7,9 +7,10 @@ import { AppConfig } from '../../../config/app-config';
 import { preparedQuery } from '../../../database/prepared-query';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
 import { relationOf, relationUsable } from '../../users/relation-sql';
-import { authenticateClient, invalidClient } from '../token/rules/authenticate-client';
-import type { Params } from '../protocol/params';
-import { readPresentedToken } from './token-type-hint';
+import { clientCredentials, invalidClient } from '../protocol/client-credentials';
+import type { FormParams } from '../protocol/form-params';
+import { authenticateClient } from '../token/rules/authenticate-client';
+import { readPresentedToken, type TokenManagementParameter } from './token-type-hint';
 
 /** RFC 7662 section 2.2: an active token's fields. */
 export interface ActiveToken {
@@ -66,20 +67,24 @@ export class IntrospectionService {
     private readonly clock: Clock,
   ) {}
 
-  async introspect(body: Params, authorization: string | undefined): Promise<Introspection> {
-    const client = await authenticateClient(authorization, body, this.dataSource);
+  async introspect(
+    params: FormParams<TokenManagementParameter>,
+    authorization: string | undefined,
+  ): Promise<Introspection> {
+    const credentials = clientCredentials(params, authorization);
+    const client = await authenticateClient(credentials, this.dataSource);
     if (client.clientAuthMethod === 'none') {
       throw invalidClient('Only confidential clients may introspect tokens');
     }
-    const { token, lookupOrder } = readPresentedToken(body);
-    const params = [sha256Hex(token), client.id, this.clock.now()];
+    const { token, lookupOrder } = readPresentedToken(params);
+    const values = [sha256Hex(token), client.id, this.clock.now()];
     for (const kind of lookupOrder) {
       // Named, so each connection plans it once (as the token statements, prepared-query.ts).
       const [row] = await preparedQuery<TokenRow>(
         this.dataSource,
         `oauth_introspect_${kind}`,
         LOOKUP[kind],
-        params,
+        values,
       );
       if (row) return this.active(row, kind, client.clientId);
     }

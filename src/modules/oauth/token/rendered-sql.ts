@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import type { RenderedStatement } from '../../../database/rendered-sql';
 import type { ClientKind } from './redeeming-client';
-import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code';
-import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token';
+import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code-sql';
+import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token-sql';
 import { FIND_CLIENT } from './rules/authenticate-client';
 
 // The token endpoint's statements, rendered into grants/sql/ and rules/sql/ (src/database/rendered-sql.ts).
 
 const GRANTS = join(__dirname, 'grants');
-const EXCHANGE_SOURCE = join(GRANTS, 'authorization-code.ts');
-const REFRESH_SOURCE = join(GRANTS, 'refresh-token.ts');
+const EXCHANGE_SOURCE = join(GRANTS, 'authorization-code-sql.ts');
+const REFRESH_SOURCE = join(GRANTS, 'refresh-token-sql.ts');
 
 /** How the client of each kind is checked, for the purpose lines. */
 const CLIENT: Record<ClientKind, string> = {

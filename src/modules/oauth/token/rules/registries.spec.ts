@@ -5,14 +5,14 @@ import {
   exchangeStatement,
   EXCHANGE_INPUTS,
   EXCHANGE_PARAMS,
-} from '../grants/authorization-code';
+} from '../grants/authorization-code-sql';
 import {
   LOCK_STATEMENT,
   REFRESH_INPUTS,
   REFRESH_PARAMS,
   rotateBatchStatement,
   rotateStatement,
-} from '../grants/refresh-token';
+} from '../grants/refresh-token-sql';
 import {
   batchInputSql,
   batchParams,
