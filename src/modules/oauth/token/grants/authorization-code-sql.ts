@@ -4,9 +4,11 @@ import { relationOf } from '../../../users/relation-sql';
 import { CLIENT_CTE, CLIENT_SQL, type ClientKind } from '../redeeming-client';
 import {
   batchInputSql,
-  batchParams,
-  bindParams,
-  positionalParams,
+  batchStatement,
+  inputNames,
+  statement,
+  type BatchStatement,
+  type Statement,
 } from '../../../../database/statement';
 import { allHold, outcomeColumns } from '../rules/step';
 import { EXCHANGE_STEPS } from '../rules/registries';
@@ -14,7 +16,10 @@ import { EXCHANGE_STEPS } from '../rules/registries';
 // The code exchange's statements (authorization-code.ts runs them), assembled from the steps of
 // rules/registries.ts and the fragments of the modules that own the tables; rendered in sql/.
 
-/** The statement's parameters, by the names the steps' conditions use, with their SQL types. */
+/**
+ * The statement's parameters, by the names the steps' conditions use, with their SQL types (the
+ * batch form's arrays); bound by name (src/database/statement.ts), `$1` … in this order.
+ */
 export const EXCHANGE_INPUTS = {
   codeHash: 'text',
   now: 'timestamptz',
@@ -28,8 +33,7 @@ export const EXCHANGE_INPUTS = {
   familyId: 'uuid',
 } as const;
 
-/** The single statement's parameters: `$1` … `$10`. */
-export const EXCHANGE_PARAMS = positionalParams(EXCHANGE_INPUTS);
+export type ExchangeInput = keyof typeof EXCHANGE_INPUTS;
 
 /** The issued pair, from the consumed code `r` (and the item `i` in the batch statement). */
 const ISSUED_TOKENS = {
@@ -69,8 +73,8 @@ const CONSUMED_COLUMNS = `c.id, c.application_id, c.user_id, c.code_challenge, c
  * event (events module). The statement returns each step's outcome, from which the failure is
  * named (rules/registries.ts).
  */
-export const exchangeStatement = (kind: ClientKind): string =>
-  bindParams(
+export const exchangeStatement = (kind: ClientKind): Statement<ExchangeInput> =>
+  statement(
     `WITH ${CLIENT_CTE[kind]},
    c AS (
      UPDATE oauth_codes SET consumed_at = :now
@@ -85,7 +89,7 @@ export const exchangeStatement = (kind: ClientKind): string =>
    event AS (
      ${insertEventSql(TOKEN_ISSUED, 'FROM issued')})
    SELECT r.*, EXISTS (SELECT 1 FROM issued) AS issued FROM r`,
-    EXCHANGE_PARAMS,
+    inputNames(EXCHANGE_INPUTS),
   );
 
 /**
@@ -93,11 +97,11 @@ export const exchangeStatement = (kind: ClientKind): string =>
  * oauth.md, "Group commit"): the items are the rows `i` (batchInputSql), the client and
  * every step are evaluated per item, and each consumed code answers its own row, `ord` naming
  * the item. A code absent from the answer was not consumed. The codes must be distinct (an
- * UPDATE joining one row twice is undefined); the caller sorts them so that concurrent batches
- * lock codes in the same order.
+ * UPDATE joining one row twice is undefined); the items run in the order of their code hash, so
+ * that concurrent batches lock codes in the same order.
  */
-export const exchangeBatchStatement = (kind: ClientKind): string =>
-  bindParams(
+export const exchangeBatchStatement = (kind: ClientKind): BatchStatement<ExchangeInput> =>
+  batchStatement(
     `WITH i AS (SELECT * FROM ${batchInputSql(EXCHANGE_INPUTS)}),
    c AS (
      UPDATE oauth_codes oc SET consumed_at = :now
@@ -114,5 +118,6 @@ export const exchangeBatchStatement = (kind: ClientKind): string =>
    event AS (
      ${insertEventSql(TOKEN_ISSUED, 'FROM r JOIN i ON i.ord = r.ord WHERE r.ok')})
    SELECT r.*, r.ok AS issued FROM r`,
-    batchParams(EXCHANGE_INPUTS),
+    EXCHANGE_INPUTS,
+    'codeHash',
   );

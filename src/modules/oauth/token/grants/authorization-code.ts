@@ -17,7 +17,11 @@ import type { MintedTokens } from '../token-issuer';
 import { firstFailure } from '../rules/step';
 import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
 import { CODE_VERIFIER } from '../rules/verify-pkce';
-import { exchangeBatchStatement, exchangeStatement } from './authorization-code-sql';
+import {
+  exchangeBatchStatement,
+  exchangeStatement,
+  type ExchangeInput,
+} from './authorization-code-sql';
 import type { GrantContext, GrantOutcome, GrantType } from './grant-type';
 
 // grant_type=authorization_code (RFC 6749 section 4.1.3, RFC 7636 section 4.5): its parameters,
@@ -110,30 +114,30 @@ async function redeem(
   );
 }
 
-const EXCHANGE: Record<ClientKind, string> = {
+const EXCHANGE = {
   authenticated: exchangeStatement('authenticated'),
   public: exchangeStatement('public'),
 };
 
-const EXCHANGE_BATCH: Record<ClientKind, string> = {
+const EXCHANGE_BATCH = {
   authenticated: exchangeBatchStatement('authenticated'),
   public: exchangeBatchStatement('public'),
 };
 
-/** A redemption's values, in the order of EXCHANGE_INPUTS. */
-function exchangeValues(r: Redemption): unknown[] {
-  return [
-    sha256Hex(r.code),
-    r.tokens.now,
-    clientParam(r.client),
-    r.redirectUri,
-    r.verifierHash,
-    r.tokens.accessHash,
-    r.tokens.refreshHash,
-    r.tokens.accessExpiresAt,
-    r.tokens.refreshExpiresAt,
-    randomUUID(),
-  ];
+/** A redemption's values, by parameter name. */
+function exchangeArgs(r: Redemption): Record<ExchangeInput, unknown> {
+  return {
+    codeHash: sha256Hex(r.code),
+    now: r.tokens.now,
+    client: clientParam(r.client),
+    redirectUri: r.redirectUri,
+    verifierHash: r.verifierHash,
+    accessHash: r.tokens.accessHash,
+    refreshHash: r.tokens.refreshHash,
+    accessExpiresAt: r.tokens.accessExpiresAt,
+    refreshExpiresAt: r.tokens.refreshExpiresAt,
+    familyId: randomUUID(),
+  };
 }
 
 /**
@@ -151,8 +155,8 @@ export async function redeemCode(
   const rows = await preparedQuery<ConsumedCode>(
     dataSource,
     `oauth_redeem_code_${kind}`,
-    EXCHANGE[kind],
-    exchangeValues(r),
+    EXCHANGE[kind].text,
+    EXCHANGE[kind].values(exchangeArgs(r)),
   );
   return rows[0] ?? null;
 }
@@ -167,11 +171,11 @@ export async function redeemCodes(
   kind: ClientKind,
   redemptions: readonly Redemption[],
 ): Promise<(ConsumedCode | null)[]> {
-  return runBatchStatement<ConsumedCode>(
+  return runBatchStatement<ConsumedCode, ExchangeInput>(
     dataSource,
     `oauth_redeem_codes_${kind}`,
     EXCHANGE_BATCH[kind],
-    redemptions.map(exchangeValues),
+    redemptions.map(exchangeArgs),
   );
 }
 

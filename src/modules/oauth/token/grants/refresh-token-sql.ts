@@ -9,9 +9,11 @@ import { relationOf } from '../../../users/relation-sql';
 import { CLIENT_CTE, CLIENT_SQL, type ClientKind } from '../redeeming-client';
 import {
   batchInputSql,
-  batchParams,
-  bindParams,
-  positionalParams,
+  batchStatement,
+  inputNames,
+  statement,
+  type BatchStatement,
+  type Statement,
 } from '../../../../database/statement';
 import { allHold, outcomeColumns } from '../rules/step';
 import { REFRESH_STEPS } from '../rules/registries';
@@ -19,7 +21,10 @@ import { REFRESH_STEPS } from '../rules/registries';
 // The refresh-token rotation's statements (refresh-token.ts runs them), assembled from the steps
 // of rules/registries.ts and the fragments of the modules that own the tables; rendered in sql/.
 
-/** The refresh statements' parameters, by the names the steps' conditions use, with their types. */
+/**
+ * The refresh statements' parameters, by the names the steps' conditions use, with their SQL
+ * types (the batch form's arrays); bound by name (src/database/statement.ts), `$1` … in order.
+ */
 export const REFRESH_INPUTS = {
   refreshHash: 'text',
   now: 'timestamptz',
@@ -32,8 +37,11 @@ export const REFRESH_INPUTS = {
   refreshExpiresAt: 'timestamptz',
 } as const;
 
-/** The single statements' parameters: `$1` … `$9`. */
-export const REFRESH_PARAMS = positionalParams(REFRESH_INPUTS);
+export type RefreshInput = keyof typeof REFRESH_INPUTS;
+
+/** What the step-by-step path's lock reads: the steps' parameters, none of the new pair's. */
+export const LOCK_INPUTS = ['refreshHash', 'now', 'client', 'scope', 'reuseSince'] as const;
+export type LockInput = (typeof LOCK_INPUTS)[number];
 
 /** The successor of the rotated token `t`. */
 const SUCCESSOR = {
@@ -77,8 +85,8 @@ const ROTATION_GUARD = `${relationOf('au', 't')}
  * with the interval off it no longer matches and goes on to the step-by-step path, which names
  * the replay.
  */
-export const rotateStatement = (kind: ClientKind): string =>
-  bindParams(
+export const rotateStatement = (kind: ClientKind): Statement<RefreshInput> =>
+  statement(
     `WITH ${CLIENT_CTE[kind]},
    t AS (
      ${rotateTokenSql({
@@ -93,14 +101,15 @@ export const rotateStatement = (kind: ClientKind): string =>
    event AS (
      ${insertEventSql(TOKEN_REFRESHED, 'FROM t')})
    SELECT scope, user_id, application_id, code_id FROM t`,
-    REFRESH_PARAMS,
+    inputNames(REFRESH_INPUTS),
   );
 
 /**
  * The same rotation for a batch of refresh tokens in one statement and one commit (docs/
  * performance-oauth.md, "Group commit"): the items are the rows `i`, the client and
  * every step are evaluated per item, and each rotated token answers its own row (`ord`). The
- * tokens must be distinct; the caller sorts them so that batches lock in one order.
+ * tokens must be distinct; the items run in the order of their hash, so that batches lock in one
+ * order.
  *
  * `i` locks each item's token (the tokens module's lock, as the step-by-step path takes it) and
  * evaluates every step on the locked row: a concurrent rotation is waited for and seen, as in the
@@ -109,8 +118,8 @@ export const rotateStatement = (kind: ClientKind): string =>
  * batch could start from the relation and read every token of the user by (application_id,
  * user_id): measured 2.5–2.9 ms of PostgreSQL CPU per refresh.)
  */
-export const rotateBatchStatement = (kind: ClientKind): string =>
-  bindParams(
+export const rotateBatchStatement = (kind: ClientKind): BatchStatement<RefreshInput> =>
+  batchStatement(
     `WITH i AS MATERIALIZED (
      ${lockByRefreshHashSql({
        refreshHash: ':refreshHash',
@@ -132,14 +141,15 @@ export const rotateBatchStatement = (kind: ClientKind): string =>
    event AS (
      ${insertEventSql(TOKEN_REFRESHED, 'FROM t JOIN i ON i.ord = t.ord')})
    SELECT ord, scope, user_id, application_id, code_id FROM t`,
-    batchParams(REFRESH_INPUTS),
+    REFRESH_INPUTS,
+    'refreshHash',
   );
 
 /**
  * The presented token locked for the transaction, with its relation and the outcome of every
- * refresh step under the same conditions as rotateStatement (the first five parameters).
+ * refresh step under the same conditions as rotateStatement (LOCK_INPUTS).
  */
-export const LOCK_STATEMENT = bindParams(
+export const LOCK_STATEMENT = statement(
   `WITH ${CLIENT_CTE.authenticated}
    ${lockByRefreshHashSql({
      refreshHash: ':refreshHash',
@@ -147,5 +157,5 @@ export const LOCK_STATEMENT = bindParams(
        ${outcomeColumns(REFRESH_STEPS)}`,
      join: `CROSS JOIN cl LEFT JOIN app_users au ON ${relationOf('au', 't')}`,
    })}`,
-  REFRESH_PARAMS,
+  LOCK_INPUTS,
 );

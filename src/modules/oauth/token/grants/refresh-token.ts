@@ -15,7 +15,12 @@ import type { MintedTokens, TokenResponse } from '../token-issuer';
 import { reuseSince } from '../rules/check-refresh-token';
 import { firstFailure } from '../rules/step';
 import { REFRESH_STEPS, type RefreshRow } from '../rules/registries';
-import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './refresh-token-sql';
+import {
+  LOCK_STATEMENT,
+  rotateBatchStatement,
+  rotateStatement,
+  type RefreshInput,
+} from './refresh-token-sql';
 import type { GrantContext, GrantOutcome, GrantType } from './grant-type';
 
 // grant_type=refresh_token (RFC 6749 section 6, RFC 9700 section 4.14.2): its parameters, its
@@ -142,29 +147,29 @@ function refreshStepByStep(
   });
 }
 
-const ROTATE: Record<ClientKind, string> = {
+const ROTATE = {
   authenticated: rotateStatement('authenticated'),
   public: rotateStatement('public'),
 };
 
-const ROTATE_BATCH: Record<ClientKind, string> = {
+const ROTATE_BATCH = {
   authenticated: rotateBatchStatement('authenticated'),
   public: rotateBatchStatement('public'),
 };
 
-/** A rotation's values, in the order of REFRESH_INPUTS. */
-function rotationValues(r: Rotation): unknown[] {
-  return [
-    sha256Hex(r.refreshToken),
-    r.tokens.now,
-    clientParam(r.client),
-    r.scope,
-    reuseSince(r.tokens.now, r.reuseSeconds),
-    r.tokens.accessHash,
-    r.tokens.refreshHash,
-    r.tokens.accessExpiresAt,
-    r.tokens.refreshExpiresAt,
-  ];
+/** A rotation's values, by parameter name. */
+function rotationArgs(r: Rotation): Record<RefreshInput, unknown> {
+  return {
+    refreshHash: sha256Hex(r.refreshToken),
+    now: r.tokens.now,
+    client: clientParam(r.client),
+    scope: r.scope,
+    reuseSince: reuseSince(r.tokens.now, r.reuseSeconds),
+    accessHash: r.tokens.accessHash,
+    newRefreshHash: r.tokens.refreshHash,
+    accessExpiresAt: r.tokens.accessExpiresAt,
+    refreshExpiresAt: r.tokens.refreshExpiresAt,
+  };
 }
 
 /**
@@ -180,8 +185,8 @@ export async function rotateRefreshToken(
   const rows = await preparedQuery<RotatedGrant>(
     dataSource,
     `oauth_rotate_refresh_${kind}`,
-    ROTATE[kind],
-    rotationValues(r),
+    ROTATE[kind].text,
+    ROTATE[kind].values(rotationArgs(r)),
   );
   return rows[0] ?? null;
 }
@@ -196,11 +201,11 @@ export async function rotateRefreshTokens(
   kind: ClientKind,
   rotations: readonly Rotation[],
 ): Promise<(RotatedGrant | null)[]> {
-  return runBatchStatement<RotatedGrant>(
+  return runBatchStatement<RotatedGrant, RefreshInput>(
     dataSource,
     `oauth_rotate_refreshes_${kind}`,
     ROTATE_BATCH[kind],
-    rotations.map(rotationValues),
+    rotations.map(rotationArgs),
   );
 }
 
@@ -215,12 +220,13 @@ export async function lockRefreshToken(
     reuseSeconds: number;
   },
 ): Promise<RefreshRow | null> {
-  const rows = await manager.query<RefreshRow[]>(LOCK_STATEMENT, [
-    sha256Hex(r.refreshToken),
-    r.now,
-    r.clientId,
-    r.scope,
-    reuseSince(r.now, r.reuseSeconds),
-  ]);
+  const values = LOCK_STATEMENT.values({
+    refreshHash: sha256Hex(r.refreshToken),
+    now: r.now,
+    client: r.clientId,
+    scope: r.scope,
+    reuseSince: reuseSince(r.now, r.reuseSeconds),
+  });
+  const rows = await manager.query<RefreshRow[]>(LOCK_STATEMENT.text, values);
   return rows[0] ?? null;
 }

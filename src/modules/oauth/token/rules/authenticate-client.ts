@@ -3,6 +3,7 @@ import type { ClientAuthMethod } from '../../../applications/application.entity'
 import { constantTimeEqual } from '../../../../common/crypto/constant-time';
 import { sha256Hex } from '../../../../common/crypto/hash';
 import { preparedQuery } from '../../../../database/prepared-query';
+import { statement } from '../../../../database/statement';
 import { OAuthError } from '../../protocol/oauth-error';
 import { invalidClient, type ClientCredentials } from '../../protocol/client-credentials';
 
@@ -47,13 +48,19 @@ export async function authenticateClient(
   return application;
 }
 
-export const FIND_CLIENT = `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
+export const FIND_CLIENT = statement(
+  `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
     client_secret_hash AS "clientSecretHash", enabled
-  FROM applications WHERE client_id = $1`;
+  FROM applications WHERE client_id = :clientId`,
+  ['clientId'],
+);
 
 async function findClient(dataSource: DataSource, clientId: string): Promise<OAuthClient | null> {
-  const rows = await preparedQuery<OAuthClient>(dataSource, 'oauth_find_client', FIND_CLIENT, [
-    clientId,
-  ]);
+  const rows = await preparedQuery<OAuthClient>(
+    dataSource,
+    'oauth_find_client',
+    FIND_CLIENT.text,
+    FIND_CLIENT.values({ clientId }),
+  );
   return rows[0] ?? null;
 }
