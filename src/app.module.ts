@@ -19,7 +19,7 @@ import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
-import { UpstreamFlowModule } from './modules/upstream-flow/upstream-flow.module';
+import { UpstreamsModule } from './modules/upstreams/upstreams.module';
 import { PasskeysModule } from './modules/passkeys/passkeys.module';
 import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
@@ -50,7 +50,7 @@ export class AppModule {
         ConsoleAppsModule,
         PasskeysModule,
         ConsoleWebModule,
-        UpstreamFlowModule,
+        UpstreamsModule,
         SigningKeysModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
