@@ -17,7 +17,7 @@ import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
-import { UpstreamFlowModule } from './modules/upstream-flow/upstream-flow.module';
+import { UpstreamsModule } from './modules/upstreams/upstreams.module';
 import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
@@ -44,7 +44,7 @@ export class AppModule {
         HealthModule,
         AuditModule,
         ConsoleModule,
-        UpstreamFlowModule,
+        UpstreamsModule,
         SigningKeysModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -1,5 +1,5 @@
 import { SIGN_IN_STARTS_PER_ADDRESS } from '../../src/modules/console/passkeys/passkeys.service';
-import { CALLBACKS_PER_ADDRESS } from '../../src/modules/upstream-flow/upstream-flow.service';
+import { CALLBACKS_PER_ADDRESS } from '../../src/modules/upstreams/sign-in/upstream-sign-in.service';
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { authorizeParams, authorizePath, browser, ISSUER, oauthSetup, pkce } from '../utils/oauth';
 import { startOidcStandIn, type OidcStandIn } from '../utils/upstream-standins/oidc';

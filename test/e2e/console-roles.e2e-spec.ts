@@ -190,7 +190,7 @@ const ROUTES: RouteCase[] = [
     needs: 'session',
     allowed: { status: 404, error: 'not_found' },
   },
-  // Account upstream bindings (src/modules/upstream-flow)
+  // Account upstream bindings (src/modules/upstreams/account)
   {
     method: 'GET',
     pattern: '/api/console/account/upstreams',

@@ -5,7 +5,7 @@ import {
   UpstreamProvider,
 } from '../../src/modules/upstreams/providers/upstream-provider';
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
-import { GOOGLE_ISSUER } from '../../src/modules/upstreams/kinds/oidc';
+import { GOOGLE_ISSUER } from '../../src/modules/upstreams/protocols/oidc';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { followToCallback } from '../utils/upstream-standins/browser';
 import { json, startStandIn } from '../utils/upstream-standins/server';

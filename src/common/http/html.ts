@@ -1,4 +1,4 @@
-// HTML for the server-rendered pages of oauth, upstream-flow and the console: escaping, the
+// HTML for the server-rendered pages of oauth, upstream sign-in and the console: escaping, the
 // page shell and the shared stylesheet's URL. In src/common so the console does not import oauth.
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',

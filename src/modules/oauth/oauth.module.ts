@@ -81,7 +81,7 @@ import { UserinfoService } from './userinfo/userinfo.service';
     UserinfoService,
     PageExceptionFilter,
   ],
-  // The upstream sign-in flow (upstream-flow/) continues pending requests as a password login
+  // The upstream sign-in flow (upstreams/sign-in/) continues pending requests as a password login
   // does; sessions, the password login and CSRF are SessionsModule's (sessions/).
   exports: [AuthorizeService, PendingAuthorizationsService],
 })

@@ -4,7 +4,7 @@ export type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' }
 
 /**
  * jose is ESM-only; tsconfig's module node16 keeps this import() an import() in the CommonJS
- * build (as upstreams/kinds/oidc.ts does for openid-client). Loaded once, on first use.
+ * build (as upstreams/protocols/oidc.ts does for openid-client). Loaded once, on first use.
  */
 let library: Promise<Jose> | undefined;
 export function loadJose(): Promise<Jose> {

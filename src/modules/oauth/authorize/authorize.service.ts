@@ -81,7 +81,7 @@ export class AuthorizeService {
   /**
    * Every step of the pipeline: the valid request, or the answer to an invalid one (a redirect
    * with the error once client and redirect_uri are validated). Direct upstream entry
-   * (upstream-flow/) validates its request here too.
+   * (upstreams/sign-in/) validates its request here too.
    */
   async check(
     query: Params,

@@ -1,18 +1,18 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../../config/app-config';
-import { Public } from '../../common/http/public.decorator';
-import { PageExceptionFilter } from '../oauth/interaction/page-exception.filter';
-import { sendPage, type PageResult } from '../oauth/protocol/page-result';
-import { browserContext, readCookie } from '../sessions/cookies';
+import { AppConfig } from '../../../config/app-config';
+import { Public } from '../../../common/http/public.decorator';
+import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
+import { browserContext, readCookie } from '../../sessions/cookies';
 import {
   BindRequiredUpstreamDocs,
   DirectUpstreamEntryDocs,
   StartUpstreamDocs,
   UpstreamCallbackDocs,
   UpstreamTags,
-} from './upstream-flow.openapi';
-import { UpstreamFlowService } from './upstream-flow.service';
+} from './upstream-sign-in.openapi';
+import { UpstreamSignInService } from './upstream-sign-in.service';
 import { continueToProviderPage } from './upstream-pages';
 
 /**
@@ -23,12 +23,12 @@ import { continueToProviderPage } from './upstream-pages';
 @Public()
 @Controller('api/auth/upstream')
 @UseFilters(PageExceptionFilter)
-export class UpstreamFlowController {
+export class UpstreamSignInController {
   private readonly secure: boolean;
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
-    private readonly flow: UpstreamFlowService,
+    private readonly signIn: UpstreamSignInService,
   ) {
     this.secure = config.publicBaseUrl.startsWith('https://');
   }
@@ -40,7 +40,7 @@ export class UpstreamFlowController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.flow.start(providerId, req.query.request));
+    this.send(res, await this.signIn.start(providerId, req.query.request));
   }
 
   @Get(':providerId/callback')
@@ -52,7 +52,7 @@ export class UpstreamFlowController {
   ): Promise<void> {
     const attempt = readCookie(req, 'upstream', this.secure);
     const browser = browserContext(req, this.secure);
-    this.send(res, await this.flow.callback(providerId, req.query, attempt, browser));
+    this.send(res, await this.signIn.callback(providerId, req.query, attempt, browser));
   }
 
   @Post(':providerId/bind')
@@ -67,7 +67,7 @@ export class UpstreamFlowController {
         ? (req.body as Record<string, unknown>)
         : {};
     const browser = browserContext(req, this.secure);
-    const result = await this.flow.startBindForRequest(providerId, form, browser);
+    const result = await this.signIn.startBindForRequest(providerId, form, browser);
     const { location } = result;
     this.send(
       res,
@@ -85,7 +85,7 @@ export class UpstreamFlowController {
     @Res() res: Response,
   ): Promise<void> {
     const browser = browserContext(req, this.secure);
-    this.send(res, await this.flow.direct(providerId, req.query.redirect, browser));
+    this.send(res, await this.signIn.direct(providerId, req.query.redirect, browser));
   }
 
   private send(res: Response, result: PageResult): void {

@@ -80,22 +80,6 @@ export function stringField(value: unknown): string | null {
   return null;
 }
 
-/** The callback's error answer (RFC 6749 section 4.1.2.1), before anything else is looked at. */
-export function checkCallbackError(query: Record<string, string>): void {
-  const error = query.error;
-  if (error === undefined) return;
-  if (error === 'access_denied') throw new UpstreamError('denied', 'the sign-in was declined');
-  throw new UpstreamError('invalid_response', `the provider answered error ${error.slice(0, 64)}`);
-}
-
-export function requireCode(query: Record<string, string>): string {
-  const code = query.code;
-  if (typeof code !== 'string' || code === '') {
-    throw new UpstreamError('invalid_response', 'the callback has no code');
-  }
-  return code;
-}
-
 /** A provider-supplied scalar for an error message (never objects; bounded by the caller). */
 export function text(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '';

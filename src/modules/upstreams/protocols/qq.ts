@@ -4,7 +4,8 @@ import type {
   UpstreamProvider,
 } from '../providers/upstream-provider';
 import { UpstreamError } from '../providers/upstream-provider';
-import { checkCallbackError, fetchJson, requireCode, stringField, text } from './http';
+import { checkCallbackError, exchangeCode, requireCode } from './authorization-code';
+import { fetchJson, stringField, text } from './http';
 import type { KindClient } from './kind-client';
 
 const DEFAULTS = {
@@ -14,20 +15,23 @@ const DEFAULTS = {
   profileUrl: 'https://graph.qq.com/user/get_user_info',
 };
 
-/** QQ's OAuth answers (with fmt=json) carry `error`/`error_description`; get_user_info `ret`. */
-function checkQqError(body: Record<string, unknown>, what: string): void {
+/**
+ * QQ's OAuth answers (with fmt=json) carry `error`/`error_description` (numeric codes, in HTTP
+ * 200 answers too); get_user_info answers `ret`/`msg`. Null when neither says anything went wrong.
+ */
+function qqError(body: Record<string, unknown>): string | null {
   if (body.error !== undefined && body.error !== 0) {
-    throw new UpstreamError(
-      'invalid_response',
-      `QQ ${what} answered error ${text(body.error)}: ${text(body.error_description).slice(0, 100)}`,
-    );
+    return `error ${text(body.error)}: ${text(body.error_description).slice(0, 100)}`;
   }
   if (body.ret !== undefined && body.ret !== 0) {
-    throw new UpstreamError(
-      'invalid_response',
-      `QQ ${what} answered ret ${text(body.ret)}: ${text(body.msg).slice(0, 100)}`,
-    );
+    return `ret ${text(body.ret)}: ${text(body.msg).slice(0, 100)}`;
   }
+  return null;
+}
+
+function checkQqError(body: Record<string, unknown>, what: string): void {
+  const error = qqError(body);
+  if (error !== null) throw new UpstreamError('invalid_response', `QQ ${what} answered ${error}`);
 }
 
 /**
@@ -52,19 +56,22 @@ export class QqKind implements KindClient {
   ): Promise<UpstreamProfile> {
     checkCallbackError(callbackQuery);
     const code = requireCode(callbackQuery);
-    const tokenUrl = new URL(provider.settings.tokenUrl ?? DEFAULTS.tokenUrl);
-    tokenUrl.search = new URLSearchParams({
-      grant_type: 'authorization_code',
-      client_id: provider.clientId,
-      client_secret: provider.clientSecret,
-      code,
-      redirect_uri: params.redirectUri,
-      fmt: 'json',
-    }).toString();
-    const token = await fetchJson(tokenUrl);
-    checkQqError(token.body, 'token');
-    const accessToken = stringField(token.body.access_token);
-    if (!accessToken) throw new UpstreamError('invalid_response', 'QQ gave no access_token');
+    // By GET; without fmt=json QQ answers a query string (the token) or JSONP (/me).
+    const { accessToken } = await exchangeCode({
+      provider: 'QQ',
+      tokenUrl: provider.settings.tokenUrl ?? DEFAULTS.tokenUrl,
+      send: 'query',
+      params: {
+        grant_type: 'authorization_code',
+        client_id: provider.clientId,
+        client_secret: provider.clientSecret,
+        code,
+        redirect_uri: params.redirectUri,
+        fmt: 'json',
+      },
+      errorOf: qqError,
+      requireOk: false,
+    });
 
     const meUrl = new URL(provider.settings.openidUrl ?? DEFAULTS.openidUrl);
     meUrl.search = new URLSearchParams({

@@ -1,4 +1,4 @@
-import { Aead } from '../../common/crypto/aead';
+import { Aead } from '../../../common/crypto/aead';
 
 /**
  * The per-attempt secrets of one trip to an upstream provider. They travel sealed in an

@@ -1,4 +1,4 @@
-import type { Params } from '../oauth/protocol/params';
+import type { Params } from '../../oauth/protocol/params';
 
 /**
  * The authorization request named by direct entry's `redirect` (docs/upstreams.md), as query

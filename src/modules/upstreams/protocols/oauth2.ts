@@ -4,8 +4,8 @@ import type {
   UpstreamProvider,
 } from '../providers/upstream-provider';
 import { UpstreamError } from '../providers/upstream-provider';
-import { pkceChallenge } from './github';
-import { checkCallbackError, fetchJson, requireCode, stringField } from './http';
+import { checkCallbackError, exchangeCode, pkceChallenge, requireCode } from './authorization-code';
+import { fetchJson, stringField } from './http';
 import type { KindClient } from './kind-client';
 
 /** The value at a dotted path ("data.user.id"); arrays by index ("emails.0.address"). */
@@ -45,28 +45,19 @@ export class OAuth2Kind implements KindClient {
   ): Promise<UpstreamProfile> {
     checkCallbackError(callbackQuery);
     const code = requireCode(callbackQuery);
-    const token = await fetchJson(provider.settings.tokenUrl ?? '', {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
+    const { accessToken } = await exchangeCode({
+      provider: 'the token endpoint',
+      tokenUrl: provider.settings.tokenUrl ?? '',
+      send: 'form',
+      params: {
         grant_type: 'authorization_code',
         code,
         redirect_uri: params.redirectUri,
         client_id: provider.clientId,
         client_secret: provider.clientSecret,
         code_verifier: params.codeVerifier,
-      }),
+      },
     });
-    if (typeof token.body.error === 'string') {
-      throw new UpstreamError(
-        'invalid_response',
-        `the token endpoint answered ${token.body.error.slice(0, 64)}`,
-      );
-    }
-    const accessToken = stringField(token.body.access_token);
-    if (token.status !== 200 || !accessToken) {
-      throw new UpstreamError('invalid_response', 'the token endpoint gave no access token');
-    }
     const profile = await fetchJson(provider.settings.profileUrl ?? '', {
       headers: { accept: 'application/json', authorization: `Bearer ${accessToken}` },
     });

@@ -1,5 +1,5 @@
-import { PageError } from '../oauth/protocol/oauth-error';
-import { html, layout } from '../../common/http/html';
+import { PageError } from '../../oauth/protocol/oauth-error';
+import { html, layout } from '../../../common/http/html';
 
 export type UpstreamFailure =
   | 'denied'

@@ -12,8 +12,8 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../config/app-config';
-import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
+import { AppConfig } from '../../../config/app-config';
+import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import {
   ApiHeader,
   ApiNoContentResponse,
@@ -22,21 +22,21 @@ import {
   ApiProperty,
   ApiTags,
 } from '@nestjs/swagger';
-import { AuditLog } from '../audit/audit-log.service';
+import { AuditLog } from '../../audit/audit-log.service';
 import {
   PASSKEY_CONFIRMATION_HEADER,
   PasskeyConfirmations,
-} from '../console/passkeys/confirmations/passkey-confirmations.service';
-import { SessionAuth } from '../../common/http/openapi-security';
-import { ConsoleActor, ConsoleRoute } from '../console/session/console-session';
-import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
-import type { UpstreamIdentity } from '../upstreams/identities/upstream-identity.entity';
-import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-code';
-import { PageError } from '../oauth/protocol/oauth-error';
-import { setBrowserCookie } from '../sessions/cookies';
-import { UpstreamFlowService } from './upstream-flow.service';
+} from '../../console/passkeys/confirmations/passkey-confirmations.service';
+import { SessionAuth } from '../../../common/http/openapi-security';
+import { ConsoleActor, ConsoleRoute } from '../../console/session/console-session';
+import { UpstreamIdentitiesService } from '../identities/upstream-identities.service';
+import type { UpstreamIdentity } from '../identities/upstream-identity.entity';
+import { UpstreamProvidersService } from '../providers/upstream-providers.service';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { PageError } from '../../oauth/protocol/oauth-error';
+import { setBrowserCookie } from '../../sessions/cookies';
+import { UpstreamSignInService } from '../sign-in/upstream-sign-in.service';
 
 /** One upstream account bound to the signed-in user, as the console's account page shows it. */
 export class AccountUpstreamView {
@@ -63,7 +63,7 @@ export class AccountUpstreamsController {
 
   constructor(
     private readonly identities: UpstreamIdentitiesService,
-    private readonly flow: UpstreamFlowService,
+    private readonly signIn: UpstreamSignInService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
     private readonly providers: UpstreamProvidersService,
@@ -116,12 +116,14 @@ export class AccountUpstreamsController {
       { providerId },
       confirmation,
     );
-    const result = await this.flow.startBind(actor.user.id, providerId).catch((error: unknown) => {
-      if (error instanceof PageError) {
-        throw new AppError(ErrorCode.NotFound, 'No such upstream provider');
-      }
-      throw error;
-    });
+    const result = await this.signIn
+      .startBind(actor.user.id, providerId)
+      .catch((error: unknown) => {
+        if (error instanceof PageError) {
+          throw new AppError(ErrorCode.NotFound, 'No such upstream provider');
+        }
+        throw error;
+      });
     for (const cookie of result.cookies ?? []) setBrowserCookie(res, cookie, this.secure);
     return { location: result.location ?? '' };
   }

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import type {
   StartParams,
   UpstreamProfile,
   UpstreamProvider,
 } from '../providers/upstream-provider';
 import { UpstreamError } from '../providers/upstream-provider';
-import { checkCallbackError, fetchJson, fetchJsonArray, requireCode, stringField } from './http';
+import { checkCallbackError, exchangeCode, pkceChallenge, requireCode } from './authorization-code';
+import { fetchJson, fetchJsonArray, stringField } from './http';
 import type { KindClient } from './kind-client';
 
 const DEFAULTS = {
@@ -21,10 +21,6 @@ const API_HEADERS = {
   'user-agent': 'idsvc-upstream-login',
   'x-github-api-version': '2022-11-28',
 };
-
-export function pkceChallenge(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}
 
 /**
  * GitHub's OAuth app flow (docs.github.com "Authorizing OAuth apps"): authorize with state and
@@ -51,27 +47,19 @@ export class GithubKind implements KindClient {
   ): Promise<UpstreamProfile> {
     checkCallbackError(callbackQuery);
     const code = requireCode(callbackQuery);
-    const token = await fetchJson(provider.settings.tokenUrl ?? DEFAULTS.tokenUrl, {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
+    // GitHub answers its token errors (bad_verification_code, …) as HTTP 200 with `error`.
+    const { accessToken } = await exchangeCode({
+      provider: 'GitHub',
+      tokenUrl: provider.settings.tokenUrl ?? DEFAULTS.tokenUrl,
+      send: 'form',
+      params: {
         client_id: provider.clientId,
         client_secret: provider.clientSecret,
         code,
         redirect_uri: params.redirectUri,
         code_verifier: params.codeVerifier,
-      }),
+      },
     });
-    if (typeof token.body.error === 'string') {
-      throw new UpstreamError(
-        'invalid_response',
-        `GitHub refused the code: ${token.body.error.slice(0, 64)}`,
-      );
-    }
-    const accessToken = stringField(token.body.access_token);
-    if (token.status !== 200 || !accessToken) {
-      throw new UpstreamError('invalid_response', 'GitHub gave no access token');
-    }
     const auth = { ...API_HEADERS, authorization: `Bearer ${accessToken}` };
     const user = await fetchJson(provider.settings.profileUrl ?? DEFAULTS.profileUrl, {
       headers: auth,

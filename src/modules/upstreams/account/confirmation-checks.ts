@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-code';
-import { ConfirmationTargetRegistry } from '../console/passkeys/confirmations/confirmation-target-registry';
-import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
-import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { ConfirmationTargetRegistry } from '../../console/passkeys/confirmations/confirmation-target-registry';
+import { UpstreamIdentitiesService } from '../identities/upstream-identities.service';
+import { UpstreamProvidersService } from '../providers/upstream-providers.service';
 
 /**
  * The targets of the account's upstream confirmations (docs/console.md, "The confirmation

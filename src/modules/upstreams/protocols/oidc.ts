@@ -7,7 +7,8 @@ import {
 } from '../providers/upstream-provider';
 import { isLoopbackHost } from '../../../common/http/loopback';
 import { endpointProblem } from '../providers/endpoint-urls';
-import { checkCallbackError, stringField, UPSTREAM_TIMEOUT_MS } from './http';
+import { checkCallbackError } from './authorization-code';
+import { stringField, UPSTREAM_TIMEOUT_MS } from './http';
 import type { KindClient } from './kind-client';
 
 // typescript-eslint does not follow the resolution-mode attribute; tsc does and checks this.

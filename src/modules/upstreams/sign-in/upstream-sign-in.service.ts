@@ -2,33 +2,33 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { sha256Hex } from '../../common/crypto/hash';
-import { AppConfig } from '../../config/app-config';
-import { Application } from '../applications/application.entity';
-import { AuditLog } from '../audit/audit-log.service';
-import { AuthorizeService, requestGone } from '../oauth/authorize/authorize.service';
-import { Csrf } from '../sessions/csrf';
-import { PageError } from '../oauth/protocol/oauth-error';
-import type { PageResult } from '../oauth/protocol/page-result';
-import type { BrowserContext } from '../sessions/cookies';
+import { Clock } from '../../../common/clock';
+import { sha256Hex } from '../../../common/crypto/hash';
+import { AppConfig } from '../../../config/app-config';
+import { Application } from '../../applications/application.entity';
+import { AuditLog } from '../../audit/audit-log.service';
+import { AuthorizeService, requestGone } from '../../oauth/authorize/authorize.service';
+import { Csrf } from '../../sessions/csrf';
+import { PageError } from '../../oauth/protocol/oauth-error';
+import type { PageResult } from '../../oauth/protocol/page-result';
+import type { BrowserContext } from '../../sessions/cookies';
 import {
   PendingAuthorizationsService,
   type Pending,
-} from '../oauth/authorize/pending-authorizations.service';
-import { messagePage } from '../../common/http/html';
-import { SessionService } from '../sessions/session.service';
-import type { Params } from '../oauth/protocol/params';
-import { allowsProvider } from '../oauth/authorize/checks/upstream-providers';
-import { AddressQuota } from '../rate-limit/address-quota';
-import type { User } from '../users/user.entity';
-import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
+} from '../../oauth/authorize/pending-authorizations.service';
+import { messagePage } from '../../../common/http/html';
+import { SessionService } from '../../sessions/session.service';
+import type { Params } from '../../oauth/protocol/params';
+import { allowsProvider } from '../../oauth/authorize/checks/upstream-providers';
+import { AddressQuota } from '../../rate-limit/address-quota';
+import type { User } from '../../users/user.entity';
+import { UpstreamIdentitiesService } from '../identities/upstream-identities.service';
 import {
   UpstreamError,
   type StartParams,
   type UpstreamProvider,
-} from '../upstreams/providers/upstream-provider';
-import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
+} from '../providers/upstream-provider';
+import { UpstreamProvidersService } from '../providers/upstream-providers.service';
 import { authorizeQueryOf } from './direct-entry';
 import { ATTEMPT_TTL_SECONDS, AttemptSealer, type UpstreamAttempt } from './upstream-attempt';
 import { upstreamFailure } from './upstream-pages';
@@ -47,8 +47,8 @@ export const CALLBACKS_PER_ADDRESS = 60;
  * continues the authorization request exactly as POST /oauth2/login does.
  */
 @Injectable()
-export class UpstreamFlowService {
-  private readonly logger = new Logger('UpstreamFlow');
+export class UpstreamSignInService {
+  private readonly logger = new Logger(UpstreamSignInService.name);
   private readonly sealer: AttemptSealer;
 
   constructor(
