@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { invalidBody } from '../../common/validation/request-errors';
 import { checkSettings } from '../applications/applications.service';
 import { clientSettingsDigest, parseClientSettings } from '../applications/client-settings';
 import { ConsoleAccess } from '../console/console-access.service';
@@ -9,10 +10,10 @@ import { ConsoleMembers, type RoleChange } from '../console/console-members.serv
 import type { ConsoleActor } from '../console/console-session';
 import { ApiKeysService } from '../keys/api-keys.service';
 import { keyNotFound } from '../keys/keys.errors';
+import type { ConfirmationRequest } from '../passkeys/confirmation.dto';
 import { ConfirmationTargetRegistry } from '../passkeys/confirmation-target-registry';
 import type { ConfirmationTarget } from '../passkeys/passkey-confirmations.service';
 import { parseUserId } from '../users/user-query';
-import { invalidBody } from './console-input';
 
 /**
  * The targets of the confirmations these routes spend (docs/console.md, "The confirmation
@@ -87,8 +88,8 @@ export class ConfirmationChecks implements OnModuleInit {
 }
 
 /** client_settings.update: the digest of the settings the PATCH will send (400 when refused). */
-function settingsDigest(body: Record<string, unknown>): string {
-  const settings = parseClientSettings(body.settings);
+function settingsDigest(request: ConfirmationRequest): string {
+  const settings = parseClientSettings(request.settings);
   if (!settings) {
     throw invalidBody(
       'client_settings.update needs settings: {redirectUris?, postLogoutRedirectUris?, clientAuthMethod?}',

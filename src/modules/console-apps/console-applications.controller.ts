@@ -21,13 +21,12 @@ import {
 import { ApiErrorResponse } from '../../common/errors/error-body.openapi';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/passkey-confirmations.service';
+import { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
 import {
   ApplicationDetail,
-  ApplicationSettingsBody,
   ApplicationSummary,
   ApplicationWithSecret,
   ClientSecretView,
-  NewApplicationBody,
 } from './application-views';
 import { ConsoleApplications } from './console-applications.service';
 import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from './console-apps.openapi';
@@ -50,14 +49,13 @@ export class ConsoleApplicationsController {
     summary: 'Create an application; I become its owner (group admin)',
     description: 'The client secret of a `secret` client is in this answer only.',
   })
-  @ApiBody({ type: NewApplicationBody })
   @BadBody(
     'invalid_body, unknown_field: the body; invalid_request: a name, URL or redirect URI the rules refuse',
   )
   @ApiCreatedResponse({ type: ApplicationWithSecret })
   createApplication(
     @ConsoleActor() actor: ConsoleActor,
-    @Body() body: unknown,
+    @Body() body: NewApplicationBody,
   ): Promise<ApplicationWithSecret> {
     return this.applications.create(actor, body);
   }
@@ -99,6 +97,7 @@ export class ConsoleApplicationsController {
   updateApplication(
     @ConsoleActor() actor: ConsoleActor,
     @Param('applicationId') id: string,
+    // Checked by the service after the role: `unknown` keeps the global pipe off it.
     @Body() body: unknown,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {

@@ -12,7 +12,9 @@ import type { ConsoleActor } from '../console/console-session';
 import { PasskeyConfirmations } from '../passkeys/passkey-confirmations.service';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 import { AppUsersService } from '../users/app-users.service';
-import { parseNewApplication, parseSettings, settingsAuditEntries } from './application-input';
+import { validateRequest } from '../../common/validation/request-validation';
+import { ApplicationSettingsBody, type NewApplicationBody } from './application.dto';
+import { settingsAuditEntries, toNewApplication, toSettings } from './application-input';
 import {
   toDetail,
   toSummary,
@@ -50,8 +52,8 @@ export class ConsoleApplications {
   }
 
   /** The creator becomes the owner, related as admin, in the creating transaction. */
-  async create(actor: ConsoleActor, body: unknown): Promise<ApplicationWithSecret> {
-    const input = parseNewApplication(body, actor.user.id);
+  async create(actor: ConsoleActor, body: NewApplicationBody): Promise<ApplicationWithSecret> {
+    const input = toNewApplication(body, actor.user.id);
     const created = await this.dataSource.transaction(async (manager) => {
       const result = await this.applications.create(input, manager);
       const { id, name } = result.application;
@@ -91,7 +93,8 @@ export class ConsoleApplications {
     confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
     const { applicationId, role } = await this.scope.of(actor, rawId, 'admin');
-    const settings = parseSettings(body);
+    // After the role (docs/console.md, "Order of checks"): validated here, not by the pipe.
+    const settings = toSettings(validateRequest(ApplicationSettingsBody, body, 'body'));
     await this.checkProviders(settings.requiredUpstreams);
     checkSettings(settings);
     const { application, clientSecret } = await this.dataSource.transaction(async (manager) => {

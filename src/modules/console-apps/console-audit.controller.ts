@@ -1,19 +1,13 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import {
-  invalidQuery,
-  positiveIntParam,
-  singleValue,
-  type RawQuery,
-} from '../../common/http/query-params';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiQueryOf } from '../../common/validation/openapi';
+import { validateRequest } from '../../common/validation/request-validation';
 import { AuditLog } from '../audit/audit-log.service';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { AuditPageView, toAuditEntryView } from './audit-views';
 import { ApplicationRole, BadBody } from './console-apps.openapi';
 import { ConsoleScope } from './console-scope';
-
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 200;
+import { AuditLogQuery } from './console-audit.dto';
 
 @ApiTags('console')
 @ConsoleRoute()
@@ -26,13 +20,7 @@ export class ConsoleAuditController {
 
   @Get()
   @ApiOperation({ summary: "The application's audit log, newest first (admin)" })
-  @ApiQuery({ name: 'before', required: false, description: 'The `next` of the previous page' })
-  @ApiQuery({
-    name: 'limit',
-    required: false,
-    schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT },
-    description: `Entries per page; above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}`,
-  })
+  @ApiQueryOf(AuditLogQuery)
   @ApplicationRole('admin')
   @BadBody(
     'invalid_query: before not a positive integer, limit not a positive integer, another parameter',
@@ -41,20 +29,12 @@ export class ConsoleAuditController {
   async listAuditLog(
     @ConsoleActor() actor: ConsoleActor,
     @Param('applicationId') id: string,
-    @Query() query: RawQuery,
+    @Query() query: unknown,
   ): Promise<AuditPageView> {
+    // The role first (docs/console.md, "Order of checks"), then the query.
     const { applicationId } = await this.scope.of(actor, id, 'admin');
-    const page = await this.audit.page(applicationId, parseAuditQuery(query));
+    const { before, limit } = validateRequest(AuditLogQuery, query, 'query');
+    const page = await this.audit.page(applicationId, { before, limit });
     return { entries: page.entries.map(toAuditEntryView), next: page.next };
   }
-}
-
-function parseAuditQuery(query: RawQuery): { before?: string; limit: number } {
-  const unknown = Object.keys(query).filter((name) => name !== 'before' && name !== 'limit');
-  if (unknown.length > 0) throw invalidQuery(`Unknown parameters: ${unknown.join(', ')}`);
-  const before = singleValue(query, 'before');
-  if (before !== undefined && !/^[1-9][0-9]{0,17}$/.test(before)) {
-    throw invalidQuery('before must be the positive integer of a previous page');
-  }
-  return { before, limit: positiveIntParam(query, 'limit', DEFAULT_LIMIT, MAX_LIMIT) };
 }

@@ -11,7 +11,8 @@ import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/passkey-confirmations.service';
 import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from './console-apps.openapi';
 import { ConsoleKeys } from './console-keys.service';
-import { IssuedKeyView, KeyView, NewKeyBody, RotatedKeyView } from './key-views';
+import { NewKeyBody } from './key.dto';
+import { IssuedKeyView, KeyView, RotatedKeyView } from './key-views';
 
 /** The API-access tab: admins only; every change needs a passkey confirmation. */
 @ApiTags('console')
@@ -45,6 +46,7 @@ export class ConsoleKeysController {
   createKey(
     @ConsoleActor() actor: ConsoleActor,
     @Param('applicationId') id: string,
+    // Checked by the service after the role: `unknown` keeps the global pipe off it.
     @Body() body: unknown,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<IssuedKeyView> {

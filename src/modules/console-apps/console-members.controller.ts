@@ -11,7 +11,8 @@ import { ConsoleActor, ConsoleRoute } from '../console/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/passkey-confirmations.service';
 import { ApplicationRole, BadBody, Conflict, PasskeyConfirmed } from './console-apps.openapi';
 import { ConsoleMemberChanges } from './console-members.service';
-import { MemberRoleBody, MemberView } from './member-views';
+import { MemberRoleBody } from './member.dto';
+import { MemberView } from './member-views';
 
 /**
  * Who has console access to the application (docs/console.md, "Roles"). Console roles are
@@ -53,6 +54,7 @@ export class ConsoleMembersController {
     @ConsoleActor() actor: ConsoleActor,
     @Param('applicationId') id: string,
     @Param('userId') userId: string,
+    // Checked by the service after the role: `unknown` keeps the global pipe off it.
     @Body() body: unknown,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<MemberView> {

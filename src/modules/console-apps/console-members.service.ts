@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { validateRequest } from '../../common/validation/request-validation';
 import { AuditLog } from '../audit/audit-log.service';
-import { MEMBER_ROLES, type MemberRole } from '../console/console-member.entity';
 import {
   ConsoleMembers,
   type PlannedRoleChange,
@@ -12,7 +12,7 @@ import type { ConsoleActor } from '../console/console-session';
 import { PasskeyConfirmations } from '../passkeys/passkey-confirmations.service';
 import { parseUserId } from '../users/user-query';
 import { ConsoleScope } from './console-scope';
-import { objectBody, optionalEnum, invalidBody } from './console-input';
+import { MemberRoleBody } from './member.dto';
 import { toMemberView, type MemberView } from './member-views';
 
 /**
@@ -46,7 +46,8 @@ export class ConsoleMemberChanges {
   ): Promise<MemberView> {
     const { applicationId, role: actorRole } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
-    const role = parseRole(body);
+    // After the role and the id (docs/console.md, "Order of checks"), not by the pipe.
+    const { role } = validateRequest(MemberRoleBody, body, 'body');
     const change = await this.members.plan(actorRole, applicationId, userId, {
       kind: 'grant',
       role,
@@ -98,11 +99,4 @@ export class ConsoleMemberChanges {
       );
     });
   }
-}
-
-/** `{role}`: admin or viewer. */
-function parseRole(body: unknown): MemberRole {
-  const role = optionalEnum(objectBody(body, ['role']), 'role', MEMBER_ROLES);
-  if (role === undefined) throw invalidBody(`role is required: ${MEMBER_ROLES.join(' or ')}`);
-  return role;
 }

@@ -1,20 +1,12 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { RawQuery } from '../../common/http/query-params';
+import { ApiQueryOf } from '../../common/validation/openapi';
 import { ConsoleActor, ConsoleRoute } from '../console/console-session';
+import { EventListQuery } from '../events/event-query';
 import { EventPage } from '../events/event-view';
 import { StatsView } from '../stats/stats-view';
 import { UserPatch } from '../users/user-patch';
+import { UserListQuery } from '../users/user-query';
 import { RevocationResult, UserPage, UserView } from '../users/user-view';
 import { ApplicationRole, BadBody } from './console-apps.openapi';
 import { ConsoleUsers } from './console-users.service';
@@ -22,7 +14,8 @@ import { ConsoleUsers } from './console-users.service';
 /**
  * Users, events and stats of one application: the query parameters, paging, results and errors
  * of GET /api/v1/app/users, /users/{userId}, PATCH /users/{userId}, POST /users/{userId}/revoke,
- * /events and /stats (docs/users-api.md, docs/events.md, docs/stats.md).
+ * /events and /stats (docs/users-api.md, docs/events.md, docs/stats.md). Their DTOs are checked
+ * by ConsoleUsers after the role (`unknown` here keeps the global pipe off them).
  */
 @ApiTags('console')
 @ConsoleRoute()
@@ -35,12 +28,13 @@ export class ConsoleUsersController {
     summary: "The application's users (viewer); the query of GET /api/v1/app/users",
   })
   @ApplicationRole('viewer')
+  @ApiQueryOf(UserListQuery)
   @BadBody('invalid_query: see docs/users-api.md')
   @ApiOkResponse({ type: UserPage })
   listApplicationUsers(
     @ConsoleActor() actor: ConsoleActor,
     @Param('applicationId') id: string,
-    @Query() query: RawQuery,
+    @Query() query: unknown,
   ): Promise<UserPage> {
     return this.users.list(actor, id, query);
   }
@@ -75,9 +69,8 @@ export class ConsoleUsersController {
     @Param('applicationId') id: string,
     @Param('userId') userId: string,
     @Body() body: unknown,
-    @Headers('content-type') contentType: string | undefined,
   ): Promise<UserView> {
-    return this.users.update(actor, id, userId, body, contentType);
+    return this.users.update(actor, id, userId, body);
   }
 
   @Post('users/:userId/force-offline')
@@ -101,12 +94,13 @@ export class ConsoleUsersController {
     summary: "The application's events (viewer); the query of GET /api/v1/app/events",
   })
   @ApplicationRole('viewer')
+  @ApiQueryOf(EventListQuery)
   @BadBody('invalid_query: see docs/events.md')
   @ApiOkResponse({ type: EventPage })
   listApplicationEvents(
     @ConsoleActor() actor: ConsoleActor,
     @Param('applicationId') id: string,
-    @Query() query: RawQuery,
+    @Query() query: unknown,
   ): Promise<EventPage> {
     return this.users.listEvents(actor, id, query);
   }

@@ -1,24 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { RawQuery } from '../../common/http/query-params';
+import { validateRequest } from '../../common/validation/request-validation';
 import { AuditLog } from '../audit/audit-log.service';
 import type { ConsoleActor } from '../console/console-session';
 import { EventFeedService } from '../events/event-feed.service';
-import { parseEventListQuery } from '../events/event-query';
+import { EventListQuery } from '../events/event-query';
 import type { EventPage } from '../events/event-view';
 import { StatsService } from '../stats/stats.service';
 import type { StatsView } from '../stats/stats-view';
 import { AppUsersService } from '../users/app-users.service';
-import { parsePatchShape, toUserPatch } from '../users/user-patch';
-import { parseUserId, parseUserListQuery } from '../users/user-query';
+import { toUserChange, UserPatch } from '../users/user-patch';
+import { parseUserId, UserListQuery } from '../users/user-query';
 import type { RevocationResult, UserPage, UserView } from '../users/user-view';
 import { ConsoleScope } from './console-scope';
 
 /**
- * Users, events and stats of an application in the console: the same services, parsers and
+ * Users, events and stats of an application in the console: the same services, DTOs and
  * results as /api/v1/app (app-api/*.controller.ts), with the application from the path and the
- * console role in place of the key's scopes. Reading needs viewer, changing needs admin.
+ * console role in place of the key's scopes. Reading needs viewer, changing needs admin. The
+ * role comes first (docs/console.md, "Order of checks"), so the query or body is validated
+ * here, after it, by the validator of the global pipe.
  */
 @Injectable()
 export class ConsoleUsers {
@@ -31,9 +33,9 @@ export class ConsoleUsers {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async list(actor: ConsoleActor, rawId: string, query: RawQuery): Promise<UserPage> {
+  async list(actor: ConsoleActor, rawId: string, query: unknown): Promise<UserPage> {
     const { applicationId } = await this.scope.of(actor, rawId, 'viewer');
-    return this.users.list(applicationId, parseUserListQuery(query));
+    return this.users.list(applicationId, validateRequest(UserListQuery, query, 'query'));
   }
 
   async get(actor: ConsoleActor, rawId: string, rawUserId: string): Promise<UserView> {
@@ -47,11 +49,10 @@ export class ConsoleUsers {
     rawId: string,
     rawUserId: string,
     body: unknown,
-    contentType: string | undefined,
   ): Promise<UserView> {
     const { applicationId } = await this.scope.of(actor, rawId, 'admin');
     const userId = parseUserId(rawUserId);
-    const patch = toUserPatch(parsePatchShape(body, contentType));
+    const patch = toUserChange(validateRequest(UserPatch, body, 'body'));
     const details: Record<string, string | boolean> = {};
     if (patch.group !== undefined) details.group = patch.group;
     if (patch.enabled !== undefined) details.enabled = patch.enabled;
@@ -79,9 +80,9 @@ export class ConsoleUsers {
     });
   }
 
-  async listEvents(actor: ConsoleActor, rawId: string, query: RawQuery): Promise<EventPage> {
+  async listEvents(actor: ConsoleActor, rawId: string, query: unknown): Promise<EventPage> {
     const { applicationId } = await this.scope.of(actor, rawId, 'viewer');
-    return this.events.list(applicationId, parseEventListQuery(query));
+    return this.events.list(applicationId, validateRequest(EventListQuery, query, 'query'));
   }
 
   async getStats(actor: ConsoleActor, rawId: string): Promise<StatsView> {
