@@ -18,7 +18,7 @@ export const AtLeastOneField = (): ClassDecorator => (target) => {
 };
 
 /** The fields an AtLeastOneField DTO declares, in declaration order; undefined for any other. */
-export function fieldsOneOfWhichIsNeeded(dto: object): string[] | undefined {
+export function atLeastOneFieldOf(dto: object): string[] | undefined {
   if (Reflect.getMetadata(AT_LEAST_ONE_FIELD, dto) !== true) return undefined;
   const metadatas = getMetadataStorage().getTargetValidationMetadatas(
     dto as new () => object,
@@ -55,7 +55,7 @@ export const PositiveIntParam = (options: IntParamOptions): PropertyDecorator =>
       default: options.default,
       description: options.description,
     }),
-    Transform(({ value }) => {
+    Transform(({ value }: { value: unknown }) => {
       const number = digitsToNumber(value);
       return options.clamp && typeof number === 'number' ? Math.min(number, options.max) : number;
     }),
@@ -71,7 +71,9 @@ export const PositiveIntParam = (options: IntParamOptions): PropertyDecorator =>
 export const BooleanParam = (description?: string): PropertyDecorator =>
   applyDecorators(
     ApiPropertyOptional({ type: 'boolean', description }),
-    Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    Transform(({ value }: { value: unknown }) =>
+      value === 'true' ? true : value === 'false' ? false : value,
+    ),
     IfPresent(),
     IsBoolean({ message: '$property must be true or false' }),
   );

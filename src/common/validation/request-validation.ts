@@ -3,7 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
-import { fieldsOneOfWhichIsNeeded } from './dto-decorators';
+import { atLeastOneFieldOf } from './dto-decorators';
 import { invalidBody, invalidQuery, requestError, type RequestSource } from './request-errors';
 
 /** A DTO class: validation decorators (class-validator) and its OpenAPI schema (@ApiProperty). */
@@ -39,7 +39,7 @@ export function validateRequest<T extends object>(
   const instance = plainToInstance(dto, value);
   const errors = validateSync(instance, OPTIONS);
   if (errors.length > 0) throw requestError(errors, source);
-  const fields = fieldsOneOfWhichIsNeeded(dto);
+  const fields = atLeastOneFieldOf(dto);
   if (fields?.every((field) => (instance as Record<string, unknown>)[field] === undefined)) {
     throw new AppError(ErrorCode.EmptyBody, `Send at least one of ${fields.join(', ')}`);
   }

@@ -76,7 +76,9 @@ export class EventListQuery {
     format: 'date-time',
     description: 'Newest-first paging: only events created before this time (RFC 3339)',
   })
-  @Transform(({ value }) => (typeof value === 'string' ? value.toUpperCase() : value))
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.toUpperCase() : value,
+  )
   @IfPresent()
   @ValidateBy({
     name: 'rfc3339',

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsString, ValidateIf } from 'class-validator';
 import { CLIENT_AUTH_METHODS } from '../applications/application.entity';
@@ -15,25 +16,27 @@ import {
  * Checks a target field only for the actions that take it (docs/console.md, "The confirmation
  * exchange": the other actions' target fields are ignored), with the action in the message.
  */
+const CHECKS = {
+  'an integer': IsInt,
+  'a string': IsString,
+  'an object': IsObject,
+} as const;
+
 const TargetField = (
   field: keyof ConfirmationTarget,
-  type: 'an integer' | 'a string' | 'an object',
-): PropertyDecorator => {
-  const check = { integer: IsInt, string: IsString, object: IsObject }[
-    type.split(' ')[1] as 'integer' | 'string' | 'object'
-  ];
-  return (target, property) => {
+  type: keyof typeof CHECKS,
+): PropertyDecorator =>
+  applyDecorators(
     ValidateIf(
       (request: ConfirmationRequest) =>
         isConfirmationAction(request.action) &&
         ACTION_TARGET_FIELDS[request.action].includes(field),
-    )(target, property);
-    check({
-      message: ({ object }) =>
-        `${(object as ConfirmationRequest).action} needs ${String(property)} (${type})`,
-    })(target, property);
-  };
-};
+    ),
+    CHECKS[type]({
+      message: ({ object, property }) =>
+        `${(object as ConfirmationRequest).action} needs ${property} (${type})`,
+    }),
+  );
 
 /** client_settings.update: the OAuth client settings the confirmed PATCH will send. */
 export class ConfirmedClientSettings {

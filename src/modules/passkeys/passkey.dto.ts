@@ -3,6 +3,8 @@ import { IsObject, IsString, ValidateBy } from 'class-validator';
 import { IfPresent } from '../../common/validation/dto-decorators';
 
 export const MAX_PASSKEY_NAME_LENGTH = 64;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A passkey name: 1 to 64 characters once trimmed, no control characters. */
 const PasskeyName = (): PropertyDecorator =>
@@ -11,12 +13,7 @@ const PasskeyName = (): PropertyDecorator =>
     validator: {
       validate: (value: unknown) => {
         const name = typeof value === 'string' ? value.trim() : '';
-        // eslint-disable-next-line no-control-regex
-        return (
-          name !== '' &&
-          name.length <= MAX_PASSKEY_NAME_LENGTH &&
-          !/[\u0000-\u001f\u007f]/.test(name)
-        );
+        return name !== '' && name.length <= MAX_PASSKEY_NAME_LENGTH && !CONTROL.test(name);
       },
       defaultMessage: () => `name must be 1 to ${MAX_PASSKEY_NAME_LENGTH} printable characters`,
     },

@@ -37,7 +37,7 @@ export class UserListQuery {
     maxLength: MAX_KEYWORD_LENGTH,
     description: 'Case-insensitive substring of the username or email',
   })
-  @Transform(({ value }) =>
+  @Transform(({ value }: { value: unknown }) =>
     value === '' ? undefined : typeof value === 'string' ? value.toLowerCase() : value,
   )
   @IfPresent()
