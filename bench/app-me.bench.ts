@@ -2,7 +2,7 @@
  * GET /api/v1/app/me of this service (key check, rate limit, scopes) against a bare Nest 11 +
  * Express route answering a JSON object of the same size (bench/oauth/targets/nest-bare.server.ts,
  * without its access log), and their
- * ratio (docs/performance-app-api.md; target: ≥ 0.8).
+ * ratio (docs/performance/app-api.md; target: ≥ 0.8).
  *
  *   npm run bench:me          (builds first; DATABASE_URL's server, REDIS_URL or a private redis)
  *   BENCH_SECONDS=5 BENCH_ROUNDS=10 BENCH_CONNECTIONS=16 BENCH_PROFILE=1 npm run bench:me

@@ -1,6 +1,6 @@
 /**
  * Throughput of GET /api/v1/app/me with the Redis rate limiter and with the limiter switched off
- * (RATE_LIMIT_ENABLED=false), side by side in one run, and their ratio (docs/performance-limiter.md).
+ * (RATE_LIMIT_ENABLED=false), side by side in one run, and their ratio (docs/performance/limiter.md).
  *
  *   npm run bench:limiter
  *   BENCH_SECONDS=5 BENCH_ROUNDS=10 BENCH_CONNECTIONS=32 npm run bench:limiter

@@ -1,5 +1,5 @@
 /**
- * GET /users at 100 k and 1 M relations (docs/performance-users.md).
+ * GET /users at 100 k and 1 M relations (docs/performance/users.md).
  * Seeds 10 applications × 100 000 users into a dedicated PostgreSQL database, boots the whole
  * app in-process on a real HTTP port and times the queries against application 1: first with
  * only application 1 seeded (100 k relations), then with all ten (1 M).

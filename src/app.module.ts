@@ -12,8 +12,6 @@ import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { ConsoleModule } from './modules/console/console.module';
-import { ConsoleAppsModule } from './modules/console-apps/console-apps.module';
-import { ConsoleWebModule } from './modules/console-web/console-web.module';
 import { EventsModule } from './modules/events/events.module';
 import { HealthModule } from './modules/health/health.module';
 import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
@@ -21,7 +19,6 @@ import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { UpstreamFlowModule } from './modules/upstream-flow/upstream-flow.module';
-import { PasskeysModule } from './modules/passkeys/passkeys.module';
 import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
@@ -48,9 +45,6 @@ export class AppModule {
         HealthModule,
         AuditModule,
         ConsoleModule,
-        ConsoleAppsModule,
-        PasskeysModule,
-        ConsoleWebModule,
         UpstreamFlowModule,
         SigningKeysModule,
       ],

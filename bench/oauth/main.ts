@@ -1,5 +1,5 @@
 /**
- * The token-endpoint benchmark (docs/performance-oauth.md): this service, oidc-provider
+ * The token-endpoint benchmark (docs/performance/oauth.md): this service, oidc-provider
  * in memory, oidc-provider on PostgreSQL and a bare Nest route, each in a process of its own, driven
  * by one load generator in another process; rounds in alternating order after a warm-up; medians,
  * the median of per-round ratios, and CPU per operation of each server and of PostgreSQL.
@@ -10,6 +10,9 @@
  *   BENCH_TARGETS=ours,memory,postgres,bare   BENCH_OPERATIONS=exchange,refresh,userinfo,introspection,me
  *   BENCH_OAUTH_DATABASE_URL / BENCH_OIDC_DATABASE_URL (else DATABASE_URL's server,
  *   databases idsvc_oauth_bench and idsvc_oidc_bench, re-created each run)
+ *   BENCH_BASELINE=/path/to/other/checkout BENCH_TARGETS=ours,baseline,bare
+ *     before/after in one run: the other checkout's build (`npm run build` there first) as the
+ *     `baseline` target, on its own database idsvc_oauth_bench_baseline, rounds alternating
  */
 import { execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -35,6 +38,7 @@ const TARGETS = (env.BENCH_TARGETS ?? 'ours,memory,postgres,bare').split(',');
 const ONLY_OPS = (env.BENCH_OPERATIONS ?? OPERATIONS.map((o) => o.op).join(',')).split(',');
 const OURS_DB = benchDatabaseUrl(env.BENCH_OAUTH_DATABASE_URL, 'idsvc_oauth_bench');
 const OIDC_DB = benchDatabaseUrl(env.BENCH_OIDC_DATABASE_URL, 'idsvc_oidc_bench');
+const BASELINE_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_baseline');
 
 class Harness {
   constructor(
@@ -82,6 +86,15 @@ async function startTargets(version: string): Promise<Target[]> {
   const targets: Target[] = [];
   const factories: Record<string, () => Promise<Target>> = {
     ours: () => ours({ node: NODE, databaseUrl: OURS_DB, logLevel: LOG_LEVEL }),
+    baseline: () => {
+      if (!env.BENCH_BASELINE) throw new Error('the baseline target needs BENCH_BASELINE');
+      return ours({
+        node: NODE,
+        databaseUrl: BASELINE_DB,
+        logLevel: LOG_LEVEL,
+        tree: env.BENCH_BASELINE,
+      });
+    },
     memory: () =>
       oidcProvider({
         node: NODE,

@@ -1,12 +1,14 @@
 /**
- * This service as a target: dist/main.js (the build of this tree) in its own process on the
- * benchmark's PostgreSQL database, NODE_ENV=production. The harness prepares the database first
+ * This service as a target: dist/main.js (the build of this tree, or of another checkout for the
+ * `baseline` target) in its own process on the benchmark's PostgreSQL database, NODE_ENV=production.
+ * The baseline's database is prepared by this tree's code, so both trees must share the schema. The harness prepares the database first
  * (migrations, applications, users, relations, an API key) by booting AppModule in its own
  * process, then closes it; codes are inserted into oauth_codes before each exchange phase.
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { basename, join } from 'node:path';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
@@ -80,15 +82,18 @@ export async function ours(options: {
   node: string;
   databaseUrl: string;
   logLevel: string;
+  /** Another checkout's build to run instead of this tree's (the `baseline` target). */
+  tree?: string;
 }): Promise<Target> {
-  const { node, databaseUrl, logLevel } = options;
+  const { node, databaseUrl, logLevel, tree } = options;
+  const main = tree ? join(tree, 'dist/main.js') : 'dist/main.js';
   const fixture = await prepareDatabase(databaseUrl);
   // BENCH_PROFILE=1: a V8 CPU profile of our server, written to bench/profiles/ when it exits.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
   const { child, port } = await spawnServer(
-    'identity-service',
+    tree ? 'identity-service (baseline)' : 'identity-service',
     node,
-    [...profile, 'dist/main.js'],
+    [...profile, main],
     {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',
@@ -151,8 +156,8 @@ export async function ours(options: {
       ),
   });
   return {
-    key: 'ours',
-    name: 'identity-service',
+    key: tree ? 'baseline' : 'ours',
+    name: tree ? `identity-service at ${basename(tree)}` : 'identity-service',
     child,
     database: new URL(databaseUrl).pathname.slice(1),
     ops: [

@@ -19,7 +19,7 @@ export const OPERATIONS: { op: OpName; label: string }[] = [
 export type PhaseLoad = Omit<Load, 'connections'>;
 
 export interface Target {
-  /** Short key: ours, memory, postgres, bare. */
+  /** Short key: ours, baseline (another checkout), memory, postgres, bare. */
   key: string;
   name: string;
   child: Child;
@@ -54,7 +54,7 @@ export interface OAuthTarget {
   /**
    * A fixed set of access tokens issued to the introspecting resource-server client itself,
    * made once: a client introspects only its own tokens (another client's are `active: false`
-   * on both sides, docs/performance-oauth.md).
+   * on both sides, docs/performance/oauth.md).
    */
   introspectionTokens(): Promise<string[]>;
 }

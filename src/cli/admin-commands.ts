@@ -5,7 +5,7 @@ import { rfc3339 } from '../common/http/timestamps';
 import type { ClientAuthMethod } from '../modules/applications/application.entity';
 import { ApplicationsService } from '../modules/applications/applications.service';
 import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
-import { PasskeyRecovery } from '../modules/passkeys/passkey-recovery';
+import { PasskeyRecovery } from '../modules/console/passkeys/passkey-recovery';
 import type { SigningKeyView } from '../modules/signing-keys/signing-key-view';
 import { SigningKeysService } from '../modules/signing-keys/signing-keys.service';
 import { SeedService } from '../modules/users/seed.service';

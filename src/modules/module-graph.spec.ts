@@ -1,14 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { moduleGraph, type ModuleGraph } from '../../scripts/module-graph';
 
 /**
- * Dependencies between feature folders run one way. A key belongs to an application,
- * so `keys` may import `applications` but never the reverse; shared helpers live in src/common,
- * which imports no feature. This reads the relative imports of every file under src/modules
- * (specs included) and fails on any cycle between folders.
+ * Dependencies between Nest modules run one way, from the feature that uses to the feature that
+ * owns: UsersModule imports TokensModule (disabling a relation revokes its tokens), so
+ * TokensModule never imports UsersModule. This reads the graph of `@Module({ imports })` that
+ * docs/architecture.md draws (scripts/module-graph.ts) and fails on any cycle, through
+ * forwardRef too: a forwardRef is a cycle Nest tolerates, not one we want. Folders are feature
+ * trees (src/modules/console holds nine modules); a file may import another module's entity,
+ * type or decorator without importing that module, so the rule is on modules, not folders.
+ *
+ * Shared helpers live in src/common, which imports no feature; src/database imports no
+ * feature either, but for the entity list.
  */
 const SRC = resolve(__dirname, '..');
-const MODULES = join(SRC, 'modules');
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.\.?\/[^'"]+)['"]/g;
 
 /** Every .ts file under dir, as absolute paths. */
@@ -28,54 +34,72 @@ function importsOf(file: string): string[] {
   );
 }
 
-/** Module folder → module folder → one importing file, as an example for the failure message. */
-function moduleGraph(): Map<string, Map<string, string>> {
-  const graph = new Map<string, Map<string, string>>();
-  for (const file of sourceFiles(MODULES)) {
-    const from = relative(MODULES, file).split(sep)[0];
-    for (const target of importsOf(file)) {
-      const [top, to] = target.split(sep);
-      if (top !== 'modules' || to === from) continue;
-      if (!graph.has(from)) graph.set(from, new Map());
-      graph.get(from)!.set(to, relative(SRC, file));
-    }
+/** Module id → the module ids it imports. */
+function adjacency(graph: ModuleGraph): Map<string, Set<string>> {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of graph.edges) {
+    if (!next.has(from)) next.set(from, new Set());
+    next.get(from)!.add(to);
   }
-  return graph;
+  return next;
 }
 
-function reachableFrom(graph: Map<string, Map<string, string>>, start: string): Set<string> {
+function reachableFrom(next: Map<string, Set<string>>, start: string): Set<string> {
   const seen = new Set<string>();
   const queue = [start];
   while (queue.length > 0) {
-    for (const next of graph.get(queue.pop()!)?.keys() ?? []) {
-      if (seen.has(next)) continue;
-      seen.add(next);
-      queue.push(next);
+    for (const to of next.get(queue.pop()!) ?? []) {
+      if (seen.has(to)) continue;
+      seen.add(to);
+      queue.push(to);
     }
   }
   return seen;
 }
 
-/** Each edge a → b where b also reaches a, with the file that makes it. */
-function edgesInCycles(graph: Map<string, Map<string, string>>): string[] {
-  const found: string[] = [];
-  for (const [from, targets] of graph) {
-    for (const [to, file] of targets) {
-      if (reachableFrom(graph, to).has(from)) found.push(`${from} → ${to} (${file})`);
-    }
-  }
-  return found.sort();
+/** Each import a → b where b also reaches a, with a's file, for the failure message. */
+function edgesInCycles(graph: ModuleGraph): string[] {
+  const next = adjacency(graph);
+  const fileOf = new Map(graph.nodes.map((node) => [node.id, node.file]));
+  return graph.edges
+    .filter(({ from, to }) => reachableFrom(next, to).has(from))
+    .map(({ from, to, forwardRef }) => {
+      const how = forwardRef ? ' through forwardRef' : '';
+      return `${from} → ${to}${how} (${fileOf.get(from)})`;
+    })
+    .sort();
 }
 
 describe('module graph', () => {
   const graph = moduleGraph();
 
-  it('reads the imports between feature folders', () => {
-    // A key belongs to an application: the edge the rule keeps, so the parser is not blind.
-    expect(graph.get('keys')?.has('applications')).toBe(true);
+  it('reads the imports between Nest modules', () => {
+    // Edges the rule keeps, so the reader is not blind: users own relations whose tokens the
+    // tokens module revokes; the console's key routes spend passkey confirmations, which sit
+    // on the console's sessions.
+    const edges = graph.edges.map(({ from, to }) => `${from} → ${to}`);
+    expect(edges).toEqual(
+      expect.arrayContaining([
+        'UsersModule → TokensModule',
+        'ConsoleKeysModule → PasskeysModule',
+        'PasskeysModule → ConsoleSessionModule',
+      ]),
+    );
   });
 
-  it('has no import cycle between src/modules folders', () => {
+  it('fails on a cycle, naming each import in it', () => {
+    const looped: ModuleGraph = {
+      nodes: ['A', 'B', 'C'].map((id) => ({ id, className: id, file: `${id}.ts`, folder: '.' })),
+      edges: [
+        { from: 'A', to: 'B', forwardRef: false },
+        { from: 'B', to: 'A', forwardRef: true },
+        { from: 'B', to: 'C', forwardRef: false },
+      ],
+    };
+    expect(edgesInCycles(looped)).toEqual(['A → B (A.ts)', 'B → A through forwardRef (B.ts)']);
+  });
+
+  it('has no import cycle between Nest modules', () => {
     expect(edgesInCycles(graph)).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { SIGN_IN_STARTS_PER_ADDRESS } from '../../src/modules/passkeys/passkeys.service';
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../src/modules/console/passkeys/passkeys.service';
 import { CALLBACKS_PER_ADDRESS } from '../../src/modules/upstream-flow/upstream-flow.service';
 import { UpstreamProvidersService } from '../../src/modules/upstreams/providers/upstream-providers.service';
 import { authorizeParams, authorizePath, browser, ISSUER, oauthSetup, pkce } from '../utils/oauth';

@@ -1,4 +1,4 @@
-import { ConsoleMembers } from '../../src/modules/console/console-members.service';
+import { ConsoleMembers } from '../../src/modules/console/roles/console-members.service';
 import { createApiKey, createUser } from '../factories';
 import { bearer, relate } from '../utils/app-users';
 import {

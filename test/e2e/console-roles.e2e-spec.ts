@@ -40,7 +40,7 @@ const APP = '/api/console/applications/:applicationId';
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 const ROUTES: RouteCase[] = [
-  // Session (src/modules/console)
+  // Session (src/modules/console/session)
   {
     method: 'POST',
     pattern: '/api/console/session',
@@ -141,7 +141,7 @@ const ROUTES: RouteCase[] = [
     needs: 'admin',
     allowed: { status: 404, error: 'not_found' },
   },
-  // Passkey confirmations (src/modules/passkeys): the role the action needs, on the body's target.
+  // Passkey confirmations (src/modules/console/passkeys/confirmations): the role the action needs, on the body's target.
   {
     method: 'POST',
     pattern: '/api/console/confirmations',
@@ -156,7 +156,7 @@ const ROUTES: RouteCase[] = [
     allowed: CONFIRMATION_MISSING,
     body: () => ({ response: {} }),
   },
-  // Account passkeys and passkey sign-in (src/modules/passkeys)
+  // Account passkeys and passkey sign-in (src/modules/console/passkeys)
   {
     method: 'GET',
     pattern: '/api/console/account/passkeys',
@@ -269,6 +269,30 @@ describe('console roles: every route, every caller', () => {
     w = await consoleWorld(t);
   });
 
+  const TABLES = [
+    'applications',
+    'app_users',
+    'api_keys',
+    'oauth_sessions',
+    'oauth_tokens',
+    'audit_log',
+    'passkey_credentials',
+    'passkey_ceremonies',
+    'passkey_confirmations',
+    'console_members',
+  ];
+  /** Every row of the tables a console route writes, as one digest per table. */
+  const snapshot = async (): Promise<Record<string, string>> => {
+    const digests: Record<string, string> = {};
+    for (const table of TABLES) {
+      const [row] = await t.dataSource.query<{ digest: string }[]>(
+        `SELECT count(*) || ':' || md5(coalesce(string_agg(x::text, ',' ORDER BY x::text), '')) AS digest FROM "${table}" x`,
+      );
+      digests[table] = row.digest;
+    }
+    return digests;
+  };
+
   function send(route: RouteCase, caller: Caller) {
     const path = concrete(route.pattern, w);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -300,29 +324,6 @@ describe('console roles: every route, every caller', () => {
   );
 
   describe('CSRF: a state-changing request without the session token changes nothing', () => {
-    const TABLES = [
-      'applications',
-      'app_users',
-      'api_keys',
-      'oauth_sessions',
-      'oauth_tokens',
-      'audit_log',
-      'passkey_credentials',
-      'passkey_ceremonies',
-      'passkey_confirmations',
-      'console_members',
-    ];
-    /** Every row of the tables a console route writes, as one digest per table. */
-    const snapshot = async (): Promise<Record<string, string>> => {
-      const digests: Record<string, string> = {};
-      for (const table of TABLES) {
-        const [row] = await t.dataSource.query<{ digest: string }[]>(
-          `SELECT count(*) || ':' || md5(coalesce(string_agg(x::text, ',' ORDER BY x::text), '')) AS digest FROM "${table}" x`,
-        );
-        digests[table] = row.digest;
-      }
-      return digests;
-    };
     const changing = ROUTES.filter((route) => route.method !== 'GET' && route.needs !== 'nothing');
 
     it.each(changing.map((route) => [`${route.method} ${route.pattern}`, route] as const))(
@@ -356,6 +357,44 @@ describe('console roles: every route, every caller', () => {
         expect([route.pattern, res.status]).toEqual([route.pattern, 415]);
       }
     });
+  });
+
+  it('checks the role before the body and the path ids, on every route of an application', async () => {
+    // A body and path ids each route refuses (400) once past the role: the role answers first.
+    const perApplication = ROUTES.filter((route) => route.pattern.startsWith(APP));
+    const before = await snapshot();
+    const attempts: [ConsoleClient, string, Outcome][] = [
+      [w.owner, String(w.otherApplicationId), { status: 404, error: 'not_found' }],
+      [w.owner, 'abc', { status: 404, error: 'not_found' }],
+      [w.member, String(w.applicationId), { status: 404, error: 'not_found' }],
+    ];
+    for (const route of perApplication) {
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+      const cases = [...attempts];
+      if (route.needs !== 'viewer') {
+        cases.push([w.viewer, String(w.applicationId), { status: 403, error: 'forbidden' }]);
+      }
+      for (const [client, id, want] of cases) {
+        const path = route.pattern
+          .replace(':applicationId', id)
+          .replace(/:(userId|keyId)/, 'not-an-id');
+        const req = client.request(method, path);
+        const res = await (method === 'get' ? req.query({ limit: 'x' }) : req.send([]));
+        const got = { status: res.status, error: (res.body as { error?: string }).error };
+        expect([route.method, path, got]).toEqual([route.method, path, want]);
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('states in the OpenAPI document the role each route of an application enforces', async () => {
+    type Paths = Record<string, Record<string, { 'x-console-role'?: string }>>;
+    const { paths } = (await t.http().get('/api/docs-json').expect(200)).body as { paths: Paths };
+    for (const route of ROUTES.filter((r) => r.pattern.startsWith(APP))) {
+      const operation = paths[route.pattern.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
+      const name = `${route.method} ${route.pattern}`;
+      expect([name, operation['x-console-role']]).toEqual([name, route.needs]);
+    }
   });
 
   it("answers 404 for another application's id, an unknown one and one that cannot be an id", async () => {

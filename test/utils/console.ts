@@ -1,7 +1,10 @@
 import type supertest from 'supertest';
 import { DataSource } from 'typeorm';
-import { ConsoleMember, type MemberRole } from '../../src/modules/console/console-member.entity';
-import { ConsoleSessions } from '../../src/modules/console/console-session';
+import {
+  ConsoleMember,
+  type MemberRole,
+} from '../../src/modules/console/roles/console-member.entity';
+import { ConsoleSessions } from '../../src/modules/console/session/console-session';
 import type { SessionAuthMethod } from '../../src/modules/sessions/oauth-session.entity';
 import { cookieName } from '../../src/modules/sessions/cookies';
 import { SessionService } from '../../src/modules/sessions/session.service';

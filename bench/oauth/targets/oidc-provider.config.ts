@@ -114,7 +114,7 @@ export function providerConfig(
     },
     features: {
       devInteractions: { enabled: false },
-      // RFC 7662 with our policy (docs/performance-oauth.md): a client introspects only the
+      // RFC 7662 with our policy (docs/performance/oauth.md): a client introspects only the
       // tokens issued to itself; another client's token is {active: false}.
       introspection: {
         enabled: true,

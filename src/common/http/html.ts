@@ -1,4 +1,4 @@
-// HTML for the server-rendered pages of oauth, upstream-flow and console-web: escaping, the
+// HTML for the server-rendered pages of oauth, upstream-flow and the console: escaping, the
 // page shell and the shared stylesheet's URL. In src/common so the console does not import oauth.
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -40,9 +40,9 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 }
 
 /**
- * The stylesheet the OAuth pages share with the console (src/modules/console-web/assets/style.css,
+ * The stylesheet the OAuth pages share with the console (src/modules/console/web/assets/style.css,
  * served by ConsoleWebModule): one look for login, consent and the console, no inline style.
- * Named by URL, so neither the OAuth pages nor this file import console-web.
+ * Named by URL, so neither the OAuth pages nor this file import the console.
  */
 export const STYLESHEET_URL = '/console/assets/style.css';
 

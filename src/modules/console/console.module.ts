@@ -1,20 +1,30 @@
 import { Module } from '@nestjs/common';
-import { SessionsModule } from '../sessions/sessions.module';
-import { UsersModule } from '../users/users.module';
-import { ConsoleAccess } from './console-access.service';
-import { ConsoleMembers } from './console-members.service';
-import { ConsoleSessionController } from './console-session.controller';
-import { ConsoleSessionGuard, ConsoleSessions } from './console-session';
+import { ConsoleApplicationsModule } from './applications/console-applications.module';
+import { ConsoleAuditModule } from './audit/console-audit.module';
+import { ConsoleKeysModule } from './keys/console-keys.module';
+import { ConsoleMembersModule } from './members/console-members.module';
+import { PasskeysModule } from './passkeys/passkeys.module';
+import { ConsoleRolesModule } from './roles/console-roles.module';
+import { ConsoleSessionModule } from './session/console-session.module';
+import { ConsoleUsersModule } from './users/console-users.module';
+import { ConsoleWebModule } from './web/console-web.module';
 
 /**
- * The console's foundation: sessions, CSRF, the session guard and roles (docs/console.md).
- * Modules with console routes (console-api, passkeys) import it for ConsoleSessionGuard's
- * dependencies, ConsoleAccess and ConsoleMembers (table console_members).
+ * The owner console (docs/console.md): one feature, one Nest module per part. The JSON API
+ * under /api/console (session, roles, applications, users, keys, members, audit log, passkeys
+ * and confirmations) and the pages under /console (web).
  */
 @Module({
-  imports: [SessionsModule, UsersModule],
-  controllers: [ConsoleSessionController],
-  providers: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess, ConsoleMembers],
-  exports: [ConsoleSessions, ConsoleSessionGuard, ConsoleAccess, ConsoleMembers],
+  imports: [
+    ConsoleSessionModule,
+    ConsoleRolesModule,
+    PasskeysModule,
+    ConsoleApplicationsModule,
+    ConsoleUsersModule,
+    ConsoleKeysModule,
+    ConsoleMembersModule,
+    ConsoleAuditModule,
+    ConsoleWebModule,
+  ],
 })
 export class ConsoleModule {}

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { preparedQuery } from '../../database/prepared-query';
+import { statement } from '../../database/statement';
 import {
   apiApplicationColumnsSql,
   toApiApplication,
@@ -33,8 +34,11 @@ const lookupSql = (keys: string): string =>
     k.created_at, k.key_hash, ${apiApplicationColumnsSql('a')}
   FROM api_keys k JOIN applications a ON a.id = k.application_id
   WHERE ${keys}`;
-export const LOOKUP = lookupSql('k.key_hash = $1');
-export const LOOKUP_MANY = lookupSql('k.key_hash = ANY($1::varchar[])');
+/** Bound by name (src/database/statement.ts). */
+export const LOOKUP = statement(lookupSql('k.key_hash = :keyHash'), ['keyHash']);
+export const LOOKUP_MANY = statement(lookupSql('k.key_hash = ANY(:keyHashes::varchar[])'), [
+  'keyHashes',
+]);
 
 /**
  * The key stored under `keyHash` with its application, whatever their state (the caller decides
@@ -47,7 +51,12 @@ export async function lookUpKey(
   dataSource: DataSource,
   keyHash: string,
 ): Promise<FoundKey | undefined> {
-  const [row] = await preparedQuery<KeyRow>(dataSource, 'api_key_lookup', LOOKUP, [keyHash]);
+  const [row] = await preparedQuery<KeyRow>(
+    dataSource,
+    'api_key_lookup',
+    LOOKUP.text,
+    LOOKUP.values({ keyHash }),
+  );
   return row && found(row);
 }
 
@@ -60,9 +69,12 @@ export async function lookUpKeys(
   dataSource: DataSource,
   keyHashes: readonly string[],
 ): Promise<(FoundKey | undefined)[]> {
-  const rows = await preparedQuery<KeyRow>(dataSource, 'api_key_lookup_many', LOOKUP_MANY, [
-    [...new Set(keyHashes)],
-  ]);
+  const rows = await preparedQuery<KeyRow>(
+    dataSource,
+    'api_key_lookup_many',
+    LOOKUP_MANY.text,
+    LOOKUP_MANY.values({ keyHashes: [...new Set(keyHashes)] }),
+  );
   const byHash = new Map(rows.map((row) => [row.key_hash, row]));
   return keyHashes.map((hash) => {
     const row = byHash.get(hash);

@@ -12,7 +12,7 @@ export const KEYS_RENDERED_SQL: readonly RenderedStatement[] = [
     builder: 'LOOKUP',
     source: SOURCE,
     purpose: 'the presented API key with its application (lookUpKey, prepared as api_key_lookup)',
-    text: LOOKUP,
+    text: LOOKUP.text,
   },
   {
     file: join(__dirname, 'sql', 'key-lookup.batch.sql'),
@@ -20,6 +20,6 @@ export const KEYS_RENDERED_SQL: readonly RenderedStatement[] = [
     source: SOURCE,
     purpose:
       'the keys of a batch of requests, one array parameter whatever the batch size (lookUpKeys, prepared as api_key_lookup_many)',
-    text: LOOKUP_MANY,
+    text: LOOKUP_MANY.text,
   },
 ];

@@ -3,10 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../common/http/public.decorator';
 import { OAuthExceptionFilter } from './protocol/oauth-exception.filter';
-import { formAccessToken, formBody } from './protocol/params';
+import { readForm } from './protocol/form-params';
+import { formAccessToken } from './protocol/params';
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
-import { TokenService } from './token/token.service';
+import { TOKEN_PARAMETERS, TokenService } from './token/token.service';
 import { UserEmailsDocs, UserinfoDocs } from './userinfo/userinfo.openapi';
 import {
   OidcUserInfo,
@@ -32,7 +33,7 @@ export class OAuthApiController {
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
   token(@Req() req: Request): Promise<TokenResponse> {
-    return this.tokens.token(formBody(req), req.headers.authorization);
+    return this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization);
   }
 
   @Get('userinfo')

@@ -26,9 +26,9 @@ import { AuditLog } from '../audit/audit-log.service';
 import {
   PASSKEY_CONFIRMATION_HEADER,
   PasskeyConfirmations,
-} from '../passkeys/passkey-confirmations.service';
+} from '../console/passkeys/confirmations/passkey-confirmations.service';
 import { SessionAuth } from '../../common/http/openapi-security';
-import { ConsoleActor, ConsoleRoute } from '../console/console-session';
+import { ConsoleActor, ConsoleRoute } from '../console/session/console-session';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
 import type { UpstreamIdentity } from '../upstreams/identities/upstream-identity.entity';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';

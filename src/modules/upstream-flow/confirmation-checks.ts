@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { ConfirmationTargetRegistry } from '../passkeys/confirmation-target-registry';
+import { ConfirmationTargetRegistry } from '../console/passkeys/confirmations/confirmation-target-registry';
 import { UpstreamIdentitiesService } from '../upstreams/identities/upstream-identities.service';
 import { UpstreamProvidersService } from '../upstreams/providers/upstream-providers.service';
 

@@ -3,9 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
 import { AuditModule } from '../audit/audit.module';
-import { ConsoleModule } from '../console/console.module';
+import { ConsoleSessionModule } from '../console/session/console-session.module';
 import { OAuthModule } from '../oauth/oauth.module';
-import { PasskeysModule } from '../passkeys/passkeys.module';
+import { PasskeysModule } from '../console/passkeys/passkeys.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
@@ -25,7 +25,7 @@ import { UpstreamFlowService } from './upstream-flow.service';
     TypeOrmModule.forFeature([Application]),
     OAuthModule, // continues pending authorization requests
     SessionsModule, // signs in, with the pages' sessions and CSRF tokens
-    ConsoleModule, // the account page's list of bound upstreams
+    ConsoleSessionModule, // the account page's list of bound upstreams
     AuditModule, // binding is recorded in the audit log
     PasskeysModule, // upstream.bind/unbind confirmations: their target checks, spending tokens
     UpstreamProvidersModule,

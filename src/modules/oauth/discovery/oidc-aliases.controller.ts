@@ -15,7 +15,8 @@ import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
 import { ALIAS_ISSUER_PATH } from '../../signing-keys/issuers';
 import { AuthorizeService } from '../authorize/authorize.service';
-import { formAccessToken, formBody } from '../protocol/params';
+import { readForm } from '../protocol/form-params';
+import { formAccessToken } from '../protocol/params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { PageExceptionFilter } from '../interaction/page-exception.filter';
 import { browserContext } from '../../sessions/cookies';
@@ -25,7 +26,7 @@ import { formOf } from '../interaction/oauth-pages.controller';
 import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction/pages.openapi';
 import { TokenResponse } from '../token/token-issuer';
 import { TokenEndpointDocs } from '../token/token.openapi';
-import { TokenService } from '../token/token.service';
+import { TOKEN_PARAMETERS, TokenService } from '../token/token.service';
 import { UserinfoDocs } from '../userinfo/userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
 
@@ -104,7 +105,7 @@ export class OidcApiAliasController {
   @TokenEndpointDocs()
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
   tokenAlias(@Req() req: Request): Promise<TokenResponse> {
-    return this.tokens.token(formBody(req), req.headers.authorization);
+    return this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization);
   }
 
   @Get('userinfo')

@@ -5,11 +5,13 @@ import { Clock } from '../../../common/clock';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { AppConfig } from '../../../config/app-config';
 import { preparedQuery } from '../../../database/prepared-query';
+import { statement, type Statement } from '../../../database/statement';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
 import { relationOf, relationUsable } from '../../users/relation-sql';
-import { authenticateClient, invalidClient } from '../token/rules/authenticate-client';
-import type { Params } from '../protocol/params';
-import { readPresentedToken } from './token-type-hint';
+import { clientCredentials, invalidClient } from '../protocol/client-credentials';
+import type { FormParams } from '../protocol/form-params';
+import { authenticateClient } from '../token/rules/authenticate-client';
+import { readPresentedToken, type TokenManagementParameter } from './token-type-hint';
 
 /** RFC 7662 section 2.2: an active token's fields. */
 export interface ActiveToken {
@@ -36,7 +38,7 @@ type TokenRow = {
   expiresAt: Date;
 };
 
-/** The token of `kind` with hash $1, issued to application $2, usable at $3, with its owner. */
+/** The token of `kind` with hash :tokenHash, of application :applicationId, usable at :now. */
 const lookupSql = (kind: TokenKind): string =>
   `SELECT t.scope, t.user_id::text AS sub, u.username,
           t.created_at AS "issuedAt", t.${TOKEN_EXPIRY_COLUMN[kind]} AS "expiresAt"
@@ -44,11 +46,13 @@ const lookupSql = (kind: TokenKind): string =>
    JOIN users u ON u.id = t.user_id
    JOIN applications a ON a.id = t.application_id AND a.enabled
    JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
-   WHERE ${usableTokenSql(kind, { hash: '$1', now: '$3' })} AND t.application_id = $2`;
+   WHERE ${usableTokenSql(kind, { hash: ':tokenHash', now: ':now' })} AND t.application_id = :applicationId`;
 
-export const LOOKUP: Readonly<Record<TokenKind, string>> = {
-  access: lookupSql('access'),
-  refresh: lookupSql('refresh'),
+const LOOKUP_INPUTS = ['tokenHash', 'applicationId', 'now'] as const;
+
+export const LOOKUP: Readonly<Record<TokenKind, Statement<(typeof LOOKUP_INPUTS)[number]>>> = {
+  access: statement(lookupSql('access'), LOOKUP_INPUTS),
+  refresh: statement(lookupSql('refresh'), LOOKUP_INPUTS),
 };
 
 /**
@@ -66,20 +70,24 @@ export class IntrospectionService {
     private readonly clock: Clock,
   ) {}
 
-  async introspect(body: Params, authorization: string | undefined): Promise<Introspection> {
-    const client = await authenticateClient(authorization, body, this.dataSource);
+  async introspect(
+    params: FormParams<TokenManagementParameter>,
+    authorization: string | undefined,
+  ): Promise<Introspection> {
+    const credentials = clientCredentials(params, authorization);
+    const client = await authenticateClient(credentials, this.dataSource);
     if (client.clientAuthMethod === 'none') {
       throw invalidClient('Only confidential clients may introspect tokens');
     }
-    const { token, lookupOrder } = readPresentedToken(body);
-    const params = [sha256Hex(token), client.id, this.clock.now()];
+    const { token, lookupOrder } = readPresentedToken(params);
+    const args = { tokenHash: sha256Hex(token), applicationId: client.id, now: this.clock.now() };
     for (const kind of lookupOrder) {
       // Named, so each connection plans it once (as the token statements, prepared-query.ts).
       const [row] = await preparedQuery<TokenRow>(
         this.dataSource,
         `oauth_introspect_${kind}`,
-        LOOKUP[kind],
-        params,
+        LOOKUP[kind].text,
+        LOOKUP[kind].values(args),
       );
       if (row) return this.active(row, kind, client.clientId);
     }

@@ -12,5 +12,5 @@ export const INTROSPECTION_RENDERED_SQL: readonly RenderedStatement[] = KINDS.ma
   builder: `LOOKUP.${kind}`,
   source: join(__dirname, 'introspection.service.ts'),
   purpose: `introspection (RFC 7662) of a presented ${kind} token of the calling application (prepared as oauth_introspect_${kind})`,
-  text: LOOKUP[kind],
+  text: LOOKUP[kind].text,
 }));

@@ -6,9 +6,10 @@ import { sha256Hex } from '../../../common/crypto/hash';
 import { EventsService } from '../../events/events.service';
 import type { TokenKind } from '../../tokens/token-sql';
 import { TokensRepository, type RevokedGrant } from '../../tokens/tokens.repository';
+import { clientCredentials } from '../protocol/client-credentials';
+import type { FormParams } from '../protocol/form-params';
 import { authenticateClient } from '../token/rules/authenticate-client';
-import type { Params } from '../protocol/params';
-import { readPresentedToken } from './token-type-hint';
+import { readPresentedToken, type TokenManagementParameter } from './token-type-hint';
 
 /**
  * POST /api/oauth2/revoke (RFC 7009). The client authenticates as at the token endpoint (public
@@ -26,9 +27,13 @@ export class RevocationService {
     private readonly clock: Clock,
   ) {}
 
-  async revoke(body: Params, authorization: string | undefined): Promise<void> {
-    const client = await authenticateClient(authorization, body, this.dataSource);
-    const { token, lookupOrder } = readPresentedToken(body);
+  async revoke(
+    params: FormParams<TokenManagementParameter>,
+    authorization: string | undefined,
+  ): Promise<void> {
+    const credentials = clientCredentials(params, authorization);
+    const client = await authenticateClient(credentials, this.dataSource);
+    const { token, lookupOrder } = readPresentedToken(params);
     const hash = sha256Hex(token);
     await this.dataSource.transaction(async (manager) => {
       for (const kind of lookupOrder) {

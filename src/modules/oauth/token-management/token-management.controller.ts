@@ -4,10 +4,11 @@ import type { Request } from 'express';
 import { Public } from '../../../common/http/public.decorator';
 import { IntrospectionDocs } from './introspection.openapi';
 import { Introspection, IntrospectionService } from './introspection.service';
-import { formBody } from '../protocol/params';
+import { readForm } from '../protocol/form-params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { RevocationDocs } from './revocation.openapi';
 import { RevocationService } from './revocation.service';
+import { TOKEN_MANAGEMENT_PARAMETERS } from './token-type-hint';
 
 /** Token revocation (RFC 7009) and introspection (RFC 7662): client-authenticated, no API key. */
 @ApiTags('OAuth 2.0')
@@ -26,7 +27,10 @@ export class TokenManagementController {
   @Header('Pragma', 'no-cache')
   @RevocationDocs()
   revoke(@Req() req: Request): Promise<void> {
-    return this.revocation.revoke(formBody(req), req.headers.authorization);
+    return this.revocation.revoke(
+      readForm(req, TOKEN_MANAGEMENT_PARAMETERS),
+      req.headers.authorization,
+    );
   }
 
   @Post('introspect')
@@ -35,6 +39,9 @@ export class TokenManagementController {
   @Header('Pragma', 'no-cache')
   @IntrospectionDocs()
   introspect(@Req() req: Request): Promise<Introspection> {
-    return this.introspection.introspect(formBody(req), req.headers.authorization);
+    return this.introspection.introspect(
+      readForm(req, TOKEN_MANAGEMENT_PARAMETERS),
+      req.headers.authorization,
+    );
   }
 }

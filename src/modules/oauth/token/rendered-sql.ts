@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import type { RenderedStatement } from '../../../database/rendered-sql';
 import type { ClientKind } from './redeeming-client';
-import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code';
-import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token';
+import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code-sql';
+import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token-sql';
 import { FIND_CLIENT } from './rules/authenticate-client';
 
 // The token endpoint's statements, rendered into grants/sql/ and rules/sql/ (src/database/rendered-sql.ts).
 
 const GRANTS = join(__dirname, 'grants');
-const EXCHANGE_SOURCE = join(GRANTS, 'authorization-code.ts');
-const REFRESH_SOURCE = join(GRANTS, 'refresh-token.ts');
+const EXCHANGE_SOURCE = join(GRANTS, 'authorization-code-sql.ts');
+const REFRESH_SOURCE = join(GRANTS, 'refresh-token-sql.ts');
 
 /** How the client of each kind is checked, for the purpose lines. */
 const CLIENT: Record<ClientKind, string> = {
@@ -26,28 +26,28 @@ export const TOKEN_RENDERED_SQL: readonly RenderedStatement[] = [
       builder: `exchangeStatement('${kind}')`,
       source: EXCHANGE_SOURCE,
       purpose: `the code exchange of one code by ${CLIENT[kind]} (redeemCode)`,
-      text: exchangeStatement(kind),
+      text: exchangeStatement(kind).text,
     },
     {
       file: join(GRANTS, 'sql', `authorization-code.batch.${kind}.sql`),
       builder: `exchangeBatchStatement('${kind}')`,
       source: EXCHANGE_SOURCE,
       purpose: `the code exchange of a batch of codes by ${CLIENT[kind]}, one array parameter per input whatever the batch size (redeemCodes)`,
-      text: exchangeBatchStatement(kind),
+      text: exchangeBatchStatement(kind).text,
     },
     {
       file: join(GRANTS, 'sql', `refresh-token.${kind}.sql`),
       builder: `rotateStatement('${kind}')`,
       source: REFRESH_SOURCE,
       purpose: `the rotation of one refresh token by ${CLIENT[kind]} (rotateRefreshToken)`,
-      text: rotateStatement(kind),
+      text: rotateStatement(kind).text,
     },
     {
       file: join(GRANTS, 'sql', `refresh-token.batch.${kind}.sql`),
       builder: `rotateBatchStatement('${kind}')`,
       source: REFRESH_SOURCE,
       purpose: `the rotation of a batch of refresh tokens by ${CLIENT[kind]}, one array parameter per input whatever the batch size (rotateRefreshTokens)`,
-      text: rotateBatchStatement(kind),
+      text: rotateBatchStatement(kind).text,
     },
   ]),
   {
@@ -56,7 +56,7 @@ export const TOKEN_RENDERED_SQL: readonly RenderedStatement[] = [
     source: REFRESH_SOURCE,
     purpose:
       'the step-by-step refresh (after the one statement changed nothing): the presented token locked, with every step outcome (lockRefreshToken)',
-    text: LOCK_STATEMENT,
+    text: LOCK_STATEMENT.text,
   },
   {
     file: join(__dirname, 'rules', 'sql', 'find-client.sql'),
@@ -64,6 +64,6 @@ export const TOKEN_RENDERED_SQL: readonly RenderedStatement[] = [
     source: join(__dirname, 'rules', 'authenticate-client.ts'),
     purpose:
       'the client a confidential token, revocation or introspection request names (authenticateClient)',
-    text: FIND_CLIENT,
+    text: FIND_CLIENT.text,
   },
 ];

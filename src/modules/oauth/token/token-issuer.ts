@@ -5,6 +5,7 @@ import { Clock } from '../../../common/clock';
 import { AppConfig } from '../../../config/app-config';
 import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { sha256Hex } from '../../../common/crypto/hash';
+import { statement } from '../../../database/statement';
 import { insertEventSql } from '../../events/event-sql';
 import { insertTokenSql, markRotatedSql } from '../../tokens/token-sql';
 
@@ -42,29 +43,47 @@ export interface MintedTokens {
   refreshExpiresAt: Date;
 }
 
-const ISSUE_SQL = `WITH rotated AS (${markRotatedSql('$10', '$11')}),
+/** The step-by-step refresh's issue: bound by name (src/database/statement.ts). */
+const ISSUE = statement(
+  `WITH rotated AS (${markRotatedSql(':parentId', ':now')}),
   issued AS (${insertTokenSql({
-    applicationId: '$1',
-    userId: '$2',
-    accessHash: '$3',
-    refreshHash: '$4',
-    scope: '$5',
-    accessExpiresAt: '$6',
-    refreshExpiresAt: '$7',
-    familyId: '$8',
-    codeId: '$9',
-    parentId: '$10',
-    generation: '$13',
-    createdAt: '$11',
+    applicationId: ':applicationId',
+    userId: ':userId',
+    accessHash: ':accessHash',
+    refreshHash: ':refreshHash',
+    scope: ':scope',
+    accessExpiresAt: ':accessExpiresAt',
+    refreshExpiresAt: ':refreshExpiresAt',
+    familyId: ':familyId',
+    codeId: ':codeId',
+    parentId: ':parentId',
+    generation: ':generation',
+    createdAt: ':now',
   })})
   ${insertEventSql({
-    applicationId: '$1',
-    eventType: '$12',
-    userId: '$2',
-    scope: '$5',
+    applicationId: ':applicationId',
+    eventType: ':eventType',
+    userId: ':userId',
+    scope: ':scope',
     description: "''",
-    createdAt: '$11',
-  })}`;
+    createdAt: ':now',
+  })}`,
+  [
+    'applicationId',
+    'userId',
+    'accessHash',
+    'refreshHash',
+    'scope',
+    'accessExpiresAt',
+    'refreshExpiresAt',
+    'familyId',
+    'codeId',
+    'parentId',
+    'now',
+    'eventType',
+    'generation',
+  ],
+);
 
 /** Mints an opaque access and refresh token pair and stores only their SHA-256 hashes. */
 @Injectable()
@@ -85,21 +104,22 @@ export class TokenIssuer {
     event: 'token_issued' | 'token_refreshed',
   ): Promise<TokenResponse> {
     const minted = this.mint();
-    await manager.query(ISSUE_SQL, [
-      grant.applicationId,
-      grant.userId,
-      minted.accessHash,
-      minted.refreshHash,
-      grant.scope,
-      minted.accessExpiresAt,
-      minted.refreshExpiresAt,
-      grant.familyId ?? randomUUID(),
-      grant.codeId,
-      grant.parentId ?? null,
-      minted.now,
-      event,
-      grant.generation ?? 0,
-    ]);
+    const values = ISSUE.values({
+      applicationId: grant.applicationId,
+      userId: grant.userId,
+      accessHash: minted.accessHash,
+      refreshHash: minted.refreshHash,
+      scope: grant.scope,
+      accessExpiresAt: minted.accessExpiresAt,
+      refreshExpiresAt: minted.refreshExpiresAt,
+      familyId: grant.familyId ?? randomUUID(),
+      codeId: grant.codeId,
+      parentId: grant.parentId ?? null,
+      now: minted.now,
+      eventType: event,
+      generation: grant.generation ?? 0,
+    });
+    await manager.query(ISSUE.text, values);
     return this.response(minted, grant.scope);
   }
 

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
 import { preparedQuery } from '../../../database/prepared-query';
+import { statement } from '../../../database/statement';
 import { impliedGroups, isGroupCode } from '../../users/groups';
 import { OAuthError } from '../protocol/oauth-error';
 import { sha256Hex } from '../../../common/crypto/hash';
@@ -71,7 +72,11 @@ export interface TokenOwner {
  * The owner of the token(s) `tokens` names, checked as authenticate() says; `join` adds columns
  * from another table (userinfo: the bound upstream identities, so the endpoint is one round trip).
  */
-const ownerSql = (columns: string, join: string, tokens = 't.access_token_hash = $1'): string =>
+const ownerSql = (
+  columns: string,
+  join: string,
+  tokens = 't.access_token_hash = :tokenHash',
+): string =>
   `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, u.updated_at,
      au."group"${columns}
    FROM oauth_tokens t
@@ -79,22 +84,31 @@ const ownerSql = (columns: string, join: string, tokens = 't.access_token_hash =
    JOIN applications a ON a.id = t.application_id AND a.enabled
    JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
    ${join}
-   WHERE ${tokens} AND t.revoked_at IS NULL AND t.access_expires_at > $2`;
+   WHERE ${tokens} AND t.revoked_at IS NULL AND t.access_expires_at > :now`;
 
 const UPSTREAMS = [', up.upstreams', userinfoUpstreamsJoin('up', 't.user_id')] as const;
 
+/** The single-token statements' parameters (bound by name, src/database/statement.ts). */
+const ONE_TOKEN = ['tokenHash', 'now'] as const;
+
 /** Named prepared statements (src/database/prepared-query.ts): parsed and planned once per connection. */
-export const USERINFO = { name: 'userinfo-owner-upstreams', text: ownerSql(...UPSTREAMS) };
+export const USERINFO = {
+  name: 'userinfo-owner-upstreams',
+  ...statement(ownerSql(...UPSTREAMS), ONE_TOKEN),
+};
 /** USERINFO for several tokens at once: each owner row names its token's hash. */
 export const USERINFO_BATCH = {
   name: 'userinfo-owners-upstreams',
-  text: ownerSql(
-    `${UPSTREAMS[0]}, t.access_token_hash AS token_hash`,
-    UPSTREAMS[1],
-    't.access_token_hash = ANY($1::varchar[])',
+  ...statement(
+    ownerSql(
+      `${UPSTREAMS[0]}, t.access_token_hash AS token_hash`,
+      UPSTREAMS[1],
+      't.access_token_hash = ANY(:tokenHashes::varchar[])',
+    ),
+    ['tokenHashes', 'now'],
   ),
 };
-export const OWNER = { name: 'userinfo-owner', text: ownerSql('', '') };
+export const OWNER = { name: 'userinfo-owner', ...statement(ownerSql('', ''), ONE_TOKEN) };
 
 /**
  * The owners of several tokens in one statement, in the order of `tokenHashes` (null where a token
@@ -109,7 +123,7 @@ export async function userinfoOwners(
     dataSource,
     USERINFO_BATCH.name,
     USERINFO_BATCH.text,
-    [[...new Set(tokenHashes)], now],
+    USERINFO_BATCH.values({ tokenHashes: [...new Set(tokenHashes)], now }),
   );
   const byHash = new Map(rows.map(({ token_hash, ...owner }) => [token_hash, owner]));
   return tokenHashes.map((hash) => byHash.get(hash) ?? null);
@@ -222,13 +236,11 @@ export class UserinfoService {
 
   /** The owner of one token by one of the single-token statements; null when it does not qualify. */
   private async ownerOf(
-    statement: { name: string; text: string },
+    owner: typeof USERINFO | typeof OWNER,
     tokenHash: string,
   ): Promise<TokenOwner | null> {
-    const rows = await preparedQuery<TokenOwner>(this.dataSource, statement.name, statement.text, [
-      tokenHash,
-      this.clock.now(),
-    ]);
+    const values = owner.values({ tokenHash, now: this.clock.now() });
+    const rows = await preparedQuery<TokenOwner>(this.dataSource, owner.name, owner.text, values);
     return rows[0] ?? null;
   }
 }

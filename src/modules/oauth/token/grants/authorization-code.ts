@@ -1,30 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { sha256Hex } from '../../../../common/crypto/hash';
+import { s256 } from '../../../../common/crypto/opaque-token';
 import { preparedQuery } from '../../../../database/prepared-query';
-import { insertEventSql } from '../../../events/event-sql';
+import { runBatchStatement } from '../../../../database/statement';
 import type { EventsService } from '../../../events/events.service';
-import { insertTokenSql } from '../../../tokens/token-sql';
 import type { TokensRepository } from '../../../tokens/tokens.repository';
-import { relationOf } from '../../../users/relation-sql';
+import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
 import {
-  CLIENT_CTE,
-  CLIENT_SQL,
   clientKind,
   clientParam,
   type ClientKind,
   type RedeemingClient,
 } from '../redeeming-client';
 import type { MintedTokens } from '../token-issuer';
-import {
-  batchInputSql,
-  batchParams,
-  bindParams,
-  positionalParams,
-  runBatchStatement,
-} from '../../../../database/statement';
-import { allHold, outcomeColumns } from '../rules/step';
+import { firstFailure } from '../rules/step';
 import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
+import { CODE_VERIFIER } from '../rules/verify-pkce';
+import {
+  exchangeBatchStatement,
+  exchangeStatement,
+  type ExchangeInput,
+} from './authorization-code-sql';
+import type { GrantContext, GrantOutcome, GrantType } from './grant-type';
+
+// grant_type=authorization_code (RFC 6749 section 4.1.3, RFC 7636 section 4.5): its parameters,
+// its typed request and its handler; the statements it runs are in authorization-code-sql.ts.
+
+/** The parameters of the code exchange, in the order their problems are named. */
+export const AUTHORIZATION_CODE_PARAMETERS = ['code', 'redirect_uri', 'code_verifier'] as const;
+type Parameter = (typeof AUTHORIZATION_CODE_PARAMETERS)[number];
+
+export interface AuthorizationCodeRequest {
+  code: string;
+  redirectUri: string;
+  /** Well-formed when present (RFC 7636 section 4.1); a `none` client must send one. */
+  verifier: string | undefined;
+}
 
 /** The consumed code and each step's outcome; `issued` when every step held. */
 export interface ConsumedCode extends ExchangeRow {
@@ -40,133 +52,92 @@ export interface Redemption {
   tokens: MintedTokens;
 }
 
-/** The statement's parameters, by the names the steps' conditions use, with their SQL types. */
-export const EXCHANGE_INPUTS = {
-  codeHash: 'text',
-  now: 'timestamptz',
-  client: 'text',
-  redirectUri: 'text',
-  verifierHash: 'text',
-  accessHash: 'text',
-  refreshHash: 'text',
-  accessExpiresAt: 'timestamptz',
-  refreshExpiresAt: 'timestamptz',
-  familyId: 'uuid',
-} as const;
+export const authorizationCodeGrant: GrantType<Parameter, AuthorizationCodeRequest> = {
+  parameters: AUTHORIZATION_CODE_PARAMETERS,
 
-/** The single statement's parameters: `$1` … `$10`. */
-export const EXCHANGE_PARAMS = positionalParams(EXCHANGE_INPUTS);
+  request: ({ code, redirect_uri: redirectUri, code_verifier: verifier }) => {
+    if (code === undefined) return invalidRequest('code is required');
+    if (redirectUri === undefined) return invalidRequest('redirect_uri is required');
+    if (verifier !== undefined && !CODE_VERIFIER.test(verifier)) {
+      return invalidRequest('code_verifier must be 43 to 128 unreserved characters');
+    }
+    return { code, redirectUri, verifier };
+  },
 
-/** The issued pair, from the consumed code `r` (and the item `i` in the batch statement). */
-const ISSUED_TOKENS = {
-  applicationId: 'application_id',
-  userId: 'user_id',
-  accessHash: ':accessHash::varchar',
-  refreshHash: ':refreshHash::varchar',
-  scope: 'scope',
-  accessExpiresAt: ':accessExpiresAt::timestamptz',
-  refreshExpiresAt: ':refreshExpiresAt::timestamptz',
-  familyId: ':familyId::uuid',
-  codeId: 'id',
-  parentId: 'NULL',
-  generation: '0',
-  createdAt: ':now',
+  // A public client without a verifier is refused by handle(), after client authentication.
+  asPublicClient: (context, clientId, request) =>
+    request.verifier === undefined
+      ? Promise.resolve(null)
+      : redeem(context, { publicClientId: clientId }, request),
+
+  handle: async (context, client, request) => {
+    if (client.clientAuthMethod === 'none' && request.verifier === undefined) {
+      return invalidRequest('Public clients must send code_verifier');
+    }
+    const redeemed = await redeem(context, { id: client.id }, request);
+    if (redeemed) return redeemed;
+    const { dataSource, clock, tokens, events } = context;
+    await dataSource.transaction((manager) =>
+      revokeReplayedCode(manager, request.code, clock.now(), tokens, events),
+    );
+    return new OAuthError(
+      'invalid_grant',
+      'The authorization code is invalid, expired or already used',
+    );
+  },
 };
 
-/** The `token_issued` event of each issued pair. */
-const TOKEN_ISSUED = {
-  applicationId: 'application_id',
-  eventType: "'token_issued'",
-  userId: 'user_id',
-  scope: 'scope',
-  description: "''",
-  createdAt: ':now',
-};
-
-/** The consumed code's columns and each step's outcome, over `c`, `cl` and the relation `au`. */
-const CONSUMED_COLUMNS = `c.id, c.application_id, c.user_id, c.code_challenge, c.scope,
-       au.enabled AS relation_enabled, au.granted_scope,
-       ${outcomeColumns(EXCHANGE_STEPS)},
-       (${allHold(EXCHANGE_STEPS)}) IS TRUE AS ok`;
-
-/**
- * Consume the code (if the client qualifies), evaluate every exchange step against it and its
- * relation, and only if all hold insert the token pair (tokens module) and the `token_issued`
- * event (events module). The statement returns each step's outcome, from which the failure is
- * named (rules/registries.ts).
- */
-export const exchangeStatement = (kind: ClientKind): string =>
-  bindParams(
-    `WITH ${CLIENT_CTE[kind]},
-   c AS (
-     UPDATE oauth_codes SET consumed_at = :now
-     WHERE code_hash = :codeHash AND consumed_at IS NULL AND EXISTS (SELECT 1 FROM cl)
-     RETURNING id, application_id, user_id, redirect_uri, code_challenge, scope, expires_at),
-   r AS (
-     SELECT ${CONSUMED_COLUMNS}
-     FROM c CROSS JOIN cl LEFT JOIN app_users au ON ${relationOf('au', 'c')}),
-   issued AS (
-     ${insertTokenSql(ISSUED_TOKENS, 'FROM r WHERE ok')}
-     RETURNING application_id, user_id, scope),
-   event AS (
-     ${insertEventSql(TOKEN_ISSUED, 'FROM issued')})
-   SELECT r.*, EXISTS (SELECT 1 FROM issued) AS issued FROM r`,
-    EXCHANGE_PARAMS,
+/** Consumes the code and issues tokens if every binding holds; null if nothing was consumed. */
+async function redeem(
+  context: GrantContext,
+  client: RedeemingClient,
+  { code, redirectUri, verifier }: AuthorizationCodeRequest,
+): Promise<GrantOutcome | null> {
+  const { batches, issuer, idTokens } = context;
+  const tokens = issuer.mint();
+  const verifierHash = verifier === undefined ? null : s256(verifier);
+  const consumed = await batches.redeem({ code, client, redirectUri, tokens, verifierHash });
+  if (!consumed) return null;
+  if (consumed.issued) {
+    // OIDC Core 3.1.3.3: an openid grant's exchange adds the id_token, with the code's nonce.
+    return idTokens.attach(issuer.response(tokens, consumed.scope), {
+      userId: String(consumed.user_id),
+      applicationId: consumed.application_id,
+      codeId: String(consumed.id),
+      withNonce: true,
+    });
+  }
+  // Nothing was issued: name the step that failed (the code is spent either way).
+  return (
+    (await firstFailure(EXCHANGE_STEPS, consumed, { verifier })) ??
+    new OAuthError('server_error', 'The code could not be redeemed')
   );
+}
 
-/**
- * The same exchange for a batch of codes in one statement and one commit (docs/performance-
- * oauth.md, "Group commit"): the items are the rows `i` (batchInputSql), the client and
- * every step are evaluated per item, and each consumed code answers its own row, `ord` naming
- * the item. A code absent from the answer was not consumed. The codes must be distinct (an
- * UPDATE joining one row twice is undefined); the caller sorts them so that concurrent batches
- * lock codes in the same order.
- */
-export const exchangeBatchStatement = (kind: ClientKind): string =>
-  bindParams(
-    `WITH i AS (SELECT * FROM ${batchInputSql(EXCHANGE_INPUTS)}),
-   c AS (
-     UPDATE oauth_codes oc SET consumed_at = :now
-     FROM i
-     WHERE oc.code_hash = :codeHash AND oc.consumed_at IS NULL AND EXISTS (${CLIENT_SQL[kind]})
-     RETURNING i.ord, oc.id, oc.application_id, oc.user_id, oc.redirect_uri, oc.code_challenge,
-       oc.scope, oc.expires_at),
-   r AS (
-     SELECT c.ord, ${CONSUMED_COLUMNS}
-     FROM c JOIN i ON i.ord = c.ord CROSS JOIN LATERAL (${CLIENT_SQL[kind]}) cl
-       LEFT JOIN app_users au ON ${relationOf('au', 'c')}),
-   issued AS (
-     ${insertTokenSql(ISSUED_TOKENS, 'FROM r JOIN i ON i.ord = r.ord WHERE r.ok')}),
-   event AS (
-     ${insertEventSql(TOKEN_ISSUED, 'FROM r JOIN i ON i.ord = r.ord WHERE r.ok')})
-   SELECT r.*, r.ok AS issued FROM r`,
-    batchParams(EXCHANGE_INPUTS),
-  );
-
-const EXCHANGE: Record<ClientKind, string> = {
+const EXCHANGE = {
   authenticated: exchangeStatement('authenticated'),
   public: exchangeStatement('public'),
 };
 
-const EXCHANGE_BATCH: Record<ClientKind, string> = {
+const EXCHANGE_BATCH = {
   authenticated: exchangeBatchStatement('authenticated'),
   public: exchangeBatchStatement('public'),
 };
 
-/** A redemption's values, in the order of EXCHANGE_INPUTS. */
-function exchangeValues(r: Redemption): unknown[] {
-  return [
-    sha256Hex(r.code),
-    r.tokens.now,
-    clientParam(r.client),
-    r.redirectUri,
-    r.verifierHash,
-    r.tokens.accessHash,
-    r.tokens.refreshHash,
-    r.tokens.accessExpiresAt,
-    r.tokens.refreshExpiresAt,
-    randomUUID(),
-  ];
+/** A redemption's values, by parameter name. */
+function exchangeArgs(r: Redemption): Record<ExchangeInput, unknown> {
+  return {
+    codeHash: sha256Hex(r.code),
+    now: r.tokens.now,
+    client: clientParam(r.client),
+    redirectUri: r.redirectUri,
+    verifierHash: r.verifierHash,
+    accessHash: r.tokens.accessHash,
+    refreshHash: r.tokens.refreshHash,
+    accessExpiresAt: r.tokens.accessExpiresAt,
+    refreshExpiresAt: r.tokens.refreshExpiresAt,
+    familyId: randomUUID(),
+  };
 }
 
 /**
@@ -184,8 +155,8 @@ export async function redeemCode(
   const rows = await preparedQuery<ConsumedCode>(
     dataSource,
     `oauth_redeem_code_${kind}`,
-    EXCHANGE[kind],
-    exchangeValues(r),
+    EXCHANGE[kind].text,
+    EXCHANGE[kind].values(exchangeArgs(r)),
   );
   return rows[0] ?? null;
 }
@@ -200,11 +171,11 @@ export async function redeemCodes(
   kind: ClientKind,
   redemptions: readonly Redemption[],
 ): Promise<(ConsumedCode | null)[]> {
-  return runBatchStatement<ConsumedCode>(
+  return runBatchStatement<ConsumedCode, ExchangeInput>(
     dataSource,
     `oauth_redeem_codes_${kind}`,
     EXCHANGE_BATCH[kind],
-    redemptions.map(exchangeValues),
+    redemptions.map(exchangeArgs),
   );
 }
 

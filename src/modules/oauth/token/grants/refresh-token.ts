@@ -1,33 +1,40 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { sha256Hex } from '../../../../common/crypto/hash';
 import { preparedQuery } from '../../../../database/prepared-query';
-import { insertEventSql } from '../../../events/event-sql';
+import { runBatchStatement } from '../../../../database/statement';
+import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
+import { refreshScope } from '../../protocol/scopes';
 import {
-  insertTokenSql,
-  lockByRefreshHashSql,
-  REFRESH_TOKEN_COLUMNS,
-  rotateTokenSql,
-} from '../../../tokens/token-sql';
-import { relationOf } from '../../../users/relation-sql';
-import {
-  CLIENT_CTE,
-  CLIENT_SQL,
   clientKind,
   clientParam,
   type ClientKind,
   type RedeemingClient,
 } from '../redeeming-client';
-import type { MintedTokens } from '../token-issuer';
-import {
-  batchInputSql,
-  batchParams,
-  bindParams,
-  positionalParams,
-  runBatchStatement,
-} from '../../../../database/statement';
-import { allHold, outcomeColumns } from '../rules/step';
+import type { OAuthClient } from '../rules/authenticate-client';
+import type { MintedTokens, TokenResponse } from '../token-issuer';
 import { reuseSince } from '../rules/check-refresh-token';
+import { firstFailure } from '../rules/step';
 import { REFRESH_STEPS, type RefreshRow } from '../rules/registries';
+import {
+  LOCK_STATEMENT,
+  rotateBatchStatement,
+  rotateStatement,
+  type RefreshInput,
+} from './refresh-token-sql';
+import type { GrantContext, GrantOutcome, GrantType } from './grant-type';
+
+// grant_type=refresh_token (RFC 6749 section 6, RFC 9700 section 4.14.2): its parameters, its
+// typed request and its handler; the statements it runs are in refresh-token-sql.ts.
+
+/** The parameters of a refresh, in the order their problems are named. */
+export const REFRESH_TOKEN_PARAMETERS = ['refresh_token', 'scope'] as const;
+type Parameter = (typeof REFRESH_TOKEN_PARAMETERS)[number];
+
+export interface RefreshTokenRequest {
+  refreshToken: string;
+  /** The requested scope in canonical form, or null to keep the token's (protocol/scopes.ts). */
+  scope: string | null;
+}
 
 export interface Rotation {
   refreshToken: string;
@@ -39,132 +46,6 @@ export interface Rotation {
   reuseSeconds: number;
 }
 
-/** The refresh statements' parameters, by the names the steps' conditions use, with their types. */
-export const REFRESH_INPUTS = {
-  refreshHash: 'text',
-  now: 'timestamptz',
-  client: 'text',
-  scope: 'text',
-  reuseSince: 'timestamptz',
-  accessHash: 'text',
-  newRefreshHash: 'text',
-  accessExpiresAt: 'timestamptz',
-  refreshExpiresAt: 'timestamptz',
-} as const;
-
-/** The single statements' parameters: `$1` … `$9`. */
-export const REFRESH_PARAMS = positionalParams(REFRESH_INPUTS);
-
-/** The successor of the rotated token `t`. */
-const SUCCESSOR = {
-  applicationId: 'application_id',
-  userId: 'user_id',
-  accessHash: ':accessHash::varchar',
-  refreshHash: ':newRefreshHash::varchar',
-  scope: 'scope',
-  accessExpiresAt: ':accessExpiresAt::timestamptz',
-  refreshExpiresAt: ':refreshExpiresAt::timestamptz',
-  familyId: 'family_id',
-  codeId: 'code_id',
-  parentId: 'id',
-  generation: 'generation + 1',
-  createdAt: ':now',
-};
-
-/** The `token_refreshed` event of the rotated token `t`. */
-const TOKEN_REFRESHED = {
-  applicationId: 'application_id',
-  eventType: "'token_refreshed'",
-  userId: 'user_id',
-  scope: 'scope',
-  description: "''",
-  createdAt: ':now',
-};
-
-/** What the rotation returns of `t` (the new scope: the requested one, else the token's). */
-const ROTATED_COLUMNS =
-  't.id, t.application_id, t.user_id, COALESCE(:scope::text, t.scope) AS scope, t.family_id, t.code_id, t.generation';
-
-/** Where every refresh step holds (the relation `au` joined to `t`). */
-const ROTATION_GUARD = `${relationOf('au', 't')}
-       AND ${allHold(REFRESH_STEPS)}`;
-
-/**
- * Marks the presented token rotated only where every refresh step holds, and inserts its
- * successor (tokens module) and the `token_refreshed` event (events module). A concurrent
- * refresh of the same token waits for the row lock and re-evaluates the steps on the committed
- * row: within the reuse interval it matches again (rotated_at is kept, a sibling is issued);
- * with the interval off it no longer matches and goes on to the step-by-step path, which names
- * the replay.
- */
-export const rotateStatement = (kind: ClientKind): string =>
-  bindParams(
-    `WITH ${CLIENT_CTE[kind]},
-   t AS (
-     ${rotateTokenSql({
-       refreshHash: ':refreshHash',
-       now: ':now',
-       from: 'cl, app_users au',
-       where: ROTATION_GUARD,
-       returning: ROTATED_COLUMNS,
-     })}),
-   issued AS (
-     ${insertTokenSql(SUCCESSOR, 'FROM t')}),
-   event AS (
-     ${insertEventSql(TOKEN_REFRESHED, 'FROM t')})
-   SELECT scope, user_id, application_id, code_id FROM t`,
-    REFRESH_PARAMS,
-  );
-
-/**
- * The same rotation for a batch of refresh tokens in one statement and one commit (docs/
- * performance-oauth.md, "Group commit"): the items are the rows `i`, the client and
- * every step are evaluated per item, and each rotated token answers its own row (`ord`). The
- * tokens must be distinct; the caller sorts them so that batches lock in one order.
- *
- * `i` locks each item's token (the tokens module's lock, as the step-by-step path takes it) and
- * evaluates every step on the locked row: a concurrent rotation is waited for and seen, as in the
- * single statement (READ COMMITTED). The UPDATE then joins nothing but `i` and the token itself,
- * by its id. (With the steps and the relation in the UPDATE, the generic plan of the prepared
- * batch could start from the relation and read every token of the user by (application_id,
- * user_id): measured 2.5–2.9 ms of PostgreSQL CPU per refresh.)
- */
-export const rotateBatchStatement = (kind: ClientKind): string =>
-  bindParams(
-    `WITH i AS MATERIALIZED (
-     ${lockByRefreshHashSql({
-       refreshHash: ':refreshHash',
-       select: `i.*, t.id AS token_id, (${allHold(REFRESH_STEPS)}) IS TRUE AS ok`,
-       join: `JOIN ${batchInputSql(REFRESH_INPUTS)} ON t.refresh_token_hash = :refreshHash
-       CROSS JOIN LATERAL (${CLIENT_SQL[kind]}) cl
-       LEFT JOIN app_users au ON ${relationOf('au', 't')}`,
-     })}),
-   t AS (
-     ${rotateTokenSql({
-       refreshHash: ':refreshHash',
-       now: ':now',
-       from: 'i',
-       where: 't.id = i.token_id AND i.ok',
-       returning: `i.ord, ${ROTATED_COLUMNS}`,
-     })}),
-   issued AS (
-     ${insertTokenSql(SUCCESSOR, 'FROM t JOIN i ON i.ord = t.ord')}),
-   event AS (
-     ${insertEventSql(TOKEN_REFRESHED, 'FROM t JOIN i ON i.ord = t.ord')})
-   SELECT ord, scope, user_id, application_id, code_id FROM t`,
-    batchParams(REFRESH_INPUTS),
-  );
-
-const ROTATE: Record<ClientKind, string> = {
-  authenticated: rotateStatement('authenticated'),
-  public: rotateStatement('public'),
-};
-
-const ROTATE_BATCH: Record<ClientKind, string> = {
-  authenticated: rotateBatchStatement('authenticated'),
-  public: rotateBatchStatement('public'),
-};
-
 /** The rotated grant: the new token's scope and whose it is (for an OpenID Connect id_token). */
 export interface RotatedGrant {
   scope: string;
@@ -173,19 +54,122 @@ export interface RotatedGrant {
   code_id: string | null;
 }
 
-/** A rotation's values, in the order of REFRESH_INPUTS. */
-function rotationValues(r: Rotation): unknown[] {
-  return [
-    sha256Hex(r.refreshToken),
-    r.tokens.now,
-    clientParam(r.client),
-    r.scope,
-    reuseSince(r.tokens.now, r.reuseSeconds),
-    r.tokens.accessHash,
-    r.tokens.refreshHash,
-    r.tokens.accessExpiresAt,
-    r.tokens.refreshExpiresAt,
-  ];
+type StepByStepRefresh = {
+  response: TokenResponse;
+  grant: { userId: string; applicationId: number; codeId: string | null };
+};
+
+export const refreshTokenGrant: GrantType<Parameter, RefreshTokenRequest> = {
+  parameters: REFRESH_TOKEN_PARAMETERS,
+
+  request: ({ refresh_token: refreshToken, scope }) => {
+    if (refreshToken === undefined) return invalidRequest('refresh_token is required');
+    return { refreshToken, scope: refreshScope(scope) };
+  },
+
+  asPublicClient: async (context, clientId, request) => {
+    const tokens = context.issuer.mint();
+    const client = { publicClientId: clientId };
+    const rotation = { ...request, client, tokens, reuseSeconds: context.reuseSeconds };
+    const rotated = await context.batches.rotate(rotation);
+    return rotated === null ? null : refreshed(context, tokens, rotated);
+  },
+
+  handle: async (context, client, request) => {
+    const tokens = context.issuer.mint();
+    const rotation = { ...request, client: { id: client.id }, tokens };
+    const rotated = await context.batches.rotate({
+      ...rotation,
+      reuseSeconds: context.reuseSeconds,
+    });
+    if (rotated !== null) return refreshed(context, tokens, rotated);
+    const outcome = await refreshStepByStep(context, client, request);
+    if (outcome instanceof OAuthError) return outcome;
+    return context.idTokens.attach(outcome.response, { ...outcome.grant, withNonce: false });
+  },
+};
+
+/** OIDC Core 12.2: a refreshed openid grant gets a fresh id_token, without the nonce. */
+function refreshed(
+  context: GrantContext,
+  tokens: MintedTokens,
+  rotated: RotatedGrant,
+): Promise<GrantOutcome> {
+  return context.idTokens.attach(context.issuer.response(tokens, rotated.scope), {
+    userId: String(rotated.user_id),
+    applicationId: rotated.application_id,
+    codeId: rotated.code_id === null ? null : String(rotated.code_id),
+    withNonce: false,
+  });
+}
+
+/**
+ * The refresh in steps, in a transaction: locks the token, names the first step that does not
+ * hold (a replay revokes the family, RFC 9700 section 4.14.2). Issues tokens if the state
+ * changed so that every step now holds.
+ */
+function refreshStepByStep(
+  context: GrantContext,
+  client: OAuthClient,
+  { refreshToken, scope: requested }: RefreshTokenRequest,
+): Promise<StepByStepRefresh | OAuthError> {
+  const { dataSource, clock, tokens, events, issuer, reuseSeconds } = context;
+  return dataSource.transaction(async (manager): Promise<StepByStepRefresh | OAuthError> => {
+    const now = clock.now();
+    const lock = { refreshToken, clientId: client.id, now, scope: requested, reuseSeconds };
+    const token = await lockRefreshToken(manager, lock);
+    if (!token) return new OAuthError('invalid_grant', 'The refresh token is invalid');
+    const failure = await firstFailure(REFRESH_STEPS, token, {
+      revokeFamily: async () => {
+        const revoked = await tokens.revokeFamily(manager, token.family_id, now);
+        if (revoked === 0) return;
+        await events.record(manager, {
+          applicationId: token.application_id,
+          userId: String(token.user_id),
+          eventType: 'token_revoked',
+          scope: token.scope,
+          description: `refresh token reused: ${revoked} token(s) of the family revoked`,
+        });
+      },
+    });
+    if (failure) return failure;
+    const grant = {
+      applicationId: client.id,
+      userId: String(token.user_id),
+      scope: requested ?? token.scope,
+      familyId: token.family_id,
+      codeId: token.code_id === null ? null : String(token.code_id),
+      parentId: String(token.id),
+      generation: token.generation + 1,
+    };
+    const response = await issuer.issue(manager, grant, 'token_refreshed');
+    return { response, grant };
+  });
+}
+
+const ROTATE = {
+  authenticated: rotateStatement('authenticated'),
+  public: rotateStatement('public'),
+};
+
+const ROTATE_BATCH = {
+  authenticated: rotateBatchStatement('authenticated'),
+  public: rotateBatchStatement('public'),
+};
+
+/** A rotation's values, by parameter name. */
+function rotationArgs(r: Rotation): Record<RefreshInput, unknown> {
+  return {
+    refreshHash: sha256Hex(r.refreshToken),
+    now: r.tokens.now,
+    client: clientParam(r.client),
+    scope: r.scope,
+    reuseSince: reuseSince(r.tokens.now, r.reuseSeconds),
+    accessHash: r.tokens.accessHash,
+    newRefreshHash: r.tokens.refreshHash,
+    accessExpiresAt: r.tokens.accessExpiresAt,
+    refreshExpiresAt: r.tokens.refreshExpiresAt,
+  };
 }
 
 /**
@@ -201,8 +185,8 @@ export async function rotateRefreshToken(
   const rows = await preparedQuery<RotatedGrant>(
     dataSource,
     `oauth_rotate_refresh_${kind}`,
-    ROTATE[kind],
-    rotationValues(r),
+    ROTATE[kind].text,
+    ROTATE[kind].values(rotationArgs(r)),
   );
   return rows[0] ?? null;
 }
@@ -217,28 +201,13 @@ export async function rotateRefreshTokens(
   kind: ClientKind,
   rotations: readonly Rotation[],
 ): Promise<(RotatedGrant | null)[]> {
-  return runBatchStatement<RotatedGrant>(
+  return runBatchStatement<RotatedGrant, RefreshInput>(
     dataSource,
     `oauth_rotate_refreshes_${kind}`,
     ROTATE_BATCH[kind],
-    rotations.map(rotationValues),
+    rotations.map(rotationArgs),
   );
 }
-
-/**
- * The presented token locked for the transaction, with its relation and the outcome of every
- * refresh step under the same conditions as rotateStatement (the first five parameters).
- */
-export const LOCK_STATEMENT = bindParams(
-  `WITH ${CLIENT_CTE.authenticated}
-   ${lockByRefreshHashSql({
-     refreshHash: ':refreshHash',
-     select: `${REFRESH_TOKEN_COLUMNS}, au.enabled AS relation_enabled, au.granted_scope,
-       ${outcomeColumns(REFRESH_STEPS)}`,
-     join: `CROSS JOIN cl LEFT JOIN app_users au ON ${relationOf('au', 't')}`,
-   })}`,
-  REFRESH_PARAMS,
-);
 
 /** Finds and locks the presented refresh token for the step-by-step refresh; null if unknown. */
 export async function lockRefreshToken(
@@ -251,12 +220,13 @@ export async function lockRefreshToken(
     reuseSeconds: number;
   },
 ): Promise<RefreshRow | null> {
-  const rows = await manager.query<RefreshRow[]>(LOCK_STATEMENT, [
-    sha256Hex(r.refreshToken),
-    r.now,
-    r.clientId,
-    r.scope,
-    reuseSince(r.now, r.reuseSeconds),
-  ]);
+  const values = LOCK_STATEMENT.values({
+    refreshHash: sha256Hex(r.refreshToken),
+    now: r.now,
+    client: r.clientId,
+    scope: r.scope,
+    reuseSince: reuseSince(r.now, r.reuseSeconds),
+  });
+  const rows = await manager.query<RefreshRow[]>(LOCK_STATEMENT.text, values);
   return rows[0] ?? null;
 }

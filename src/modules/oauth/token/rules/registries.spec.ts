@@ -4,21 +4,18 @@ import {
   exchangeBatchStatement,
   exchangeStatement,
   EXCHANGE_INPUTS,
-  EXCHANGE_PARAMS,
-} from '../grants/authorization-code';
+} from '../grants/authorization-code-sql';
 import {
   LOCK_STATEMENT,
   REFRESH_INPUTS,
-  REFRESH_PARAMS,
   rotateBatchStatement,
   rotateStatement,
-} from '../grants/refresh-token';
+} from '../grants/refresh-token-sql';
 import {
-  batchInputSql,
   batchParams,
-  batchValues,
   bindParams,
-  inHashOrder,
+  inputNames,
+  positionalParams,
 } from '../../../../database/statement';
 import { allHold, outcomeColumn, type TokenStep } from './step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from './registries';
@@ -47,7 +44,12 @@ function stepsInFolder(): { file: string; name: string; step: AnyStep }[] {
     });
 }
 
-const squash = (sql: string): string => sql.replace(/\s+/g, ' ');
+const squash = (sql: string | { text: string }): string =>
+  (typeof sql === 'string' ? sql : sql.text).replace(/\s+/g, ' ');
+
+/** How the single statements bind a fragment: `$n`, n the position in the inputs. */
+const EXCHANGE_PARAMS = positionalParams(inputNames(EXCHANGE_INPUTS));
+const REFRESH_PARAMS = positionalParams(inputNames(REFRESH_INPUTS));
 
 describe('token endpoint steps', () => {
   it('lists every step of rules/ in a registry, so the fast path enforces it', () => {
@@ -92,8 +94,8 @@ describe('token endpoint steps', () => {
   });
 
   describe.each(['authenticated', 'public'] as const)('in a batch, with a %s client', (kind) => {
-    const exchangeItem = batchParams(EXCHANGE_INPUTS);
-    const refreshItem = batchParams(REFRESH_INPUTS);
+    const exchangeItem = batchParams(inputNames(EXCHANGE_INPUTS));
+    const refreshItem = batchParams(inputNames(REFRESH_INPUTS));
 
     it('issues each exchange of a batch only where every exchange step holds for that item', () => {
       const statement = squash(exchangeBatchStatement(kind));
@@ -134,7 +136,11 @@ describe('token endpoint steps', () => {
   });
 
   describe('statement inputs', () => {
-    it('keeps the single statements positional, in the order of the inputs', () => {
+    it('binds the single statements by name, `$n` in the order of the inputs', () => {
+      for (const kind of ['authenticated', 'public'] as const) {
+        expect(exchangeStatement(kind).names).toEqual(Object.keys(EXCHANGE_INPUTS));
+        expect(rotateStatement(kind).names).toEqual(Object.keys(REFRESH_INPUTS));
+      }
       expect(EXCHANGE_PARAMS).toEqual({
         codeHash: '$1',
         now: '$2',
@@ -152,29 +158,11 @@ describe('token endpoint steps', () => {
       );
     });
 
-    it('reads a batch item from one typed array per input, numbered by ord', () => {
-      const inputs = { codeHash: 'text', now: 'timestamptz' };
-      expect(batchInputSql(inputs)).toBe(
-        'unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS i(in_code_hash, in_now, ord)',
-      );
-      expect(batchParams(inputs)).toEqual({ codeHash: 'i.in_code_hash', now: 'i.in_now' });
-      expect(
-        batchValues([
-          ['a', 1],
-          ['b', 2],
-        ]),
-      ).toEqual([
-        ['a', 'b'],
-        [1, 2],
-      ]);
-    });
-
-    it('orders batch items by hash (one lock order) and remembers their places', () => {
-      expect(inHashOrder([['c'], ['a'], ['b']])).toEqual([
-        { values: ['a'], index: 1 },
-        { values: ['b'], index: 2 },
-        { values: ['c'], index: 0 },
-      ]);
+    it('runs the items of a batch in the order of their hash (one lock order)', () => {
+      for (const kind of ['authenticated', 'public'] as const) {
+        expect(exchangeBatchStatement(kind).orderBy).toBe('codeHash');
+        expect(rotateBatchStatement(kind).orderBy).toBe('refreshHash');
+      }
     });
   });
 
@@ -186,8 +174,9 @@ describe('token endpoint steps', () => {
     }
   });
 
-  it('locks with the first five parameters only, so the step-by-step path can bind them', () => {
-    const used = [...LOCK_STATEMENT.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
+  it("locks with the steps' five parameters, numbered as in the rotation", () => {
+    expect(LOCK_STATEMENT.names).toEqual(Object.keys(REFRESH_INPUTS).slice(0, 5));
+    const used = [...LOCK_STATEMENT.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
     expect([...new Set(used)].sort()).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -210,12 +199,5 @@ describe('token endpoint steps', () => {
       expect(reuseSince(now, 10)).toEqual(new Date('2030-01-01T00:00:00.000Z'));
       expect(reuseSince(now, 0)).toBeNull();
     });
-  });
-
-  it('binds named parameters and leaves casts alone', () => {
-    expect(bindParams('a = :now AND b = :scope::text', { now: '$2', scope: '$4' })).toBe(
-      'a = $2 AND b = $4::text',
-    );
-    expect(() => bindParams('a = :nope', {})).toThrow('unknown statement parameter :nope');
   });
 });

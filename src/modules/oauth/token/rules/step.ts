@@ -12,7 +12,7 @@ export interface TokenStep<Row, Context> {
   readonly name: string;
   /**
    * SQL, true when the rule holds, over the statement's aliases and named parameters
-   * (`:now`; see the statement's PARAMS). NULL counts as failing.
+   * (`:now`; see the statement's INPUTS, bound by name). NULL counts as failing.
    */
   readonly holds: string;
   /** The error when `holds` was not true for `row` (may act first, e.g. revoke a family). */

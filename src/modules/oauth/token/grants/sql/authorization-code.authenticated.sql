@@ -1,4 +1,4 @@
--- exchangeStatement('authenticated') in src/modules/oauth/token/grants/authorization-code.ts: the code exchange of one code by a client already authenticated by its secret (redeemCode)
+-- exchangeStatement('authenticated') in src/modules/oauth/token/grants/authorization-code-sql.ts: the code exchange of one code by a client already authenticated by its secret (redeemCode)
 WITH cl AS (SELECT $3::int AS id),
    c AS (
      UPDATE oauth_codes SET consumed_at = $2

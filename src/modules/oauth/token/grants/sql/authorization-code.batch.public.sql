@@ -1,4 +1,4 @@
--- exchangeBatchStatement('public') in src/modules/oauth/token/grants/authorization-code.ts: the code exchange of a batch of codes by a public client, checked by the statement (`none`, enabled), one array parameter per input whatever the batch size (redeemCodes)
+-- exchangeBatchStatement('public') in src/modules/oauth/token/grants/authorization-code-sql.ts: the code exchange of a batch of codes by a public client, checked by the statement (`none`, enabled), one array parameter per input whatever the batch size (redeemCodes)
 WITH i AS (SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::uuid[]) WITH ORDINALITY AS i(in_code_hash, in_now, in_client, in_redirect_uri, in_verifier_hash, in_access_hash, in_refresh_hash, in_access_expires_at, in_refresh_expires_at, in_family_id, ord)),
    c AS (
      UPDATE oauth_codes oc SET consumed_at = i.in_now

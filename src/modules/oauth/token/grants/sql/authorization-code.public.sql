@@ -1,4 +1,4 @@
--- exchangeStatement('public') in src/modules/oauth/token/grants/authorization-code.ts: the code exchange of one code by a public client, checked by the statement (`none`, enabled) (redeemCode)
+-- exchangeStatement('public') in src/modules/oauth/token/grants/authorization-code-sql.ts: the code exchange of one code by a public client, checked by the statement (`none`, enabled) (redeemCode)
 WITH cl AS (SELECT id FROM applications
     WHERE client_id = $3::varchar AND client_auth_method = 'none' AND enabled),
    c AS (

@@ -1,4 +1,4 @@
--- rotateStatement('authenticated') in src/modules/oauth/token/grants/refresh-token.ts: the rotation of one refresh token by a client already authenticated by its secret (rotateRefreshToken)
+-- rotateStatement('authenticated') in src/modules/oauth/token/grants/refresh-token-sql.ts: the rotation of one refresh token by a client already authenticated by its secret (rotateRefreshToken)
 WITH cl AS (SELECT $3::int AS id),
    t AS (
      UPDATE oauth_tokens t SET rotated_at = COALESCE(t.rotated_at, $2)

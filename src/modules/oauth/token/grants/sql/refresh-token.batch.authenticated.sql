@@ -1,4 +1,4 @@
--- rotateBatchStatement('authenticated') in src/modules/oauth/token/grants/refresh-token.ts: the rotation of a batch of refresh tokens by a client already authenticated by its secret, one array parameter per input whatever the batch size (rotateRefreshTokens)
+-- rotateBatchStatement('authenticated') in src/modules/oauth/token/grants/refresh-token-sql.ts: the rotation of a batch of refresh tokens by a client already authenticated by its secret, one array parameter per input whatever the batch size (rotateRefreshTokens)
 WITH i AS MATERIALIZED (
      SELECT i.*, t.id AS token_id, ((t.application_id = cl.id)
        AND (t.revoked_at IS NULL)

@@ -1,4 +1,4 @@
--- rotateBatchStatement('public') in src/modules/oauth/token/grants/refresh-token.ts: the rotation of a batch of refresh tokens by a public client, checked by the statement (`none`, enabled), one array parameter per input whatever the batch size (rotateRefreshTokens)
+-- rotateBatchStatement('public') in src/modules/oauth/token/grants/refresh-token-sql.ts: the rotation of a batch of refresh tokens by a public client, checked by the statement (`none`, enabled), one array parameter per input whatever the batch size (rotateRefreshTokens)
 WITH i AS MATERIALIZED (
      SELECT i.*, t.id AS token_id, ((t.application_id = cl.id)
        AND (t.revoked_at IS NULL)

@@ -1,4 +1,4 @@
--- LOCK_STATEMENT in src/modules/oauth/token/grants/refresh-token.ts: the step-by-step refresh (after the one statement changed nothing): the presented token locked, with every step outcome (lockRefreshToken)
+-- LOCK_STATEMENT in src/modules/oauth/token/grants/refresh-token-sql.ts: the step-by-step refresh (after the one statement changed nothing): the presented token locked, with every step outcome (lockRefreshToken)
 WITH cl AS (SELECT $3::int AS id)
    SELECT t.id, t.application_id, t.user_id, t.scope, t.family_id, t.code_id, t.generation, au.enabled AS relation_enabled, au.granted_scope,
        COALESCE(t.application_id = cl.id, false) AS ok_refresh_client,

@@ -1,4 +1,4 @@
--- rotateStatement('public') in src/modules/oauth/token/grants/refresh-token.ts: the rotation of one refresh token by a public client, checked by the statement (`none`, enabled) (rotateRefreshToken)
+-- rotateStatement('public') in src/modules/oauth/token/grants/refresh-token-sql.ts: the rotation of one refresh token by a public client, checked by the statement (`none`, enabled) (rotateRefreshToken)
 WITH cl AS (SELECT id FROM applications
     WHERE client_id = $3::varchar AND client_auth_method = 'none' AND enabled),
    t AS (

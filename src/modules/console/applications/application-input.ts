@@ -1,0 +1,72 @@
+import type { ApplicationSettings, NewApplication } from '../../applications/applications.service';
+import type { ClientSetting } from '../../applications/client-settings';
+import type { AuditDetails } from '../../audit/audit-log.entity';
+import type { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
+
+/** POST /api/console/applications: the owner, and no redirect URIs unless sent. */
+export function toNewApplication(body: NewApplicationBody, ownerId: string): NewApplication {
+  return { ...common(body), name: body.name, redirectUris: body.redirectUris ?? [], ownerId };
+}
+
+/** PATCH /api/console/applications/{id}: the fields sent, in the audit log's order. */
+export function toSettings(body: ApplicationSettingsBody): ApplicationSettings {
+  return {
+    ...common(body),
+    enabled: body.enabled,
+    requiredUpstreams: body.requiredUpstreams,
+  };
+}
+
+/** The fields both bodies share, under the names ApplicationsService uses. */
+function common(
+  body: NewApplicationBody | ApplicationSettingsBody,
+): Omit<ApplicationSettings, 'enabled' | 'requiredUpstreams'> {
+  return {
+    name: body.name,
+    description: body.description,
+    homeUrl: body.homeUrl,
+    logo: body.logo,
+    redirectUris: body.redirectUris,
+    postLogoutRedirectUris: body.postLogoutRedirectUris,
+    authMethod: body.clientAuthMethod,
+    isPublic: body.isPublic,
+    requireVerifiedEmail: body.requireVerifiedEmail,
+  };
+}
+
+/** The audit action of each OAuth client setting that a change sets to a new value. */
+const CLIENT_SETTING_ACTIONS: Record<ClientSetting, string> = {
+  redirectUris: 'application.redirect_uris.update',
+  postLogoutRedirectUris: 'application.post_logout_redirect_uris.update',
+  authMethod: 'application.client_auth_method.update',
+};
+
+/**
+ * What the audit log keeps of a settings change, each sent field in exactly one entry: every
+ * changed client setting as its own action (with its new value; the method also with the old
+ * one), every other field sent, with its new value, in `application.update`. A secret the
+ * change issues is recorded by the caller (`client_secret.issue`).
+ */
+export function settingsAuditEntries(
+  settings: ApplicationSettings,
+  changed: ClientSetting[],
+  previousAuthMethod: string,
+): { action: string; details: AuditDetails }[] {
+  const entries: { action: string; details: AuditDetails }[] = [];
+  const rest: AuditDetails = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (value === undefined) continue;
+    if (changed.includes(key as ClientSetting)) {
+      const details: AuditDetails =
+        key === 'authMethod'
+          ? { clientAuthMethod: value as string, from: previousAuthMethod }
+          : { [key]: value as string[] };
+      entries.push({ action: CLIENT_SETTING_ACTIONS[key as ClientSetting], details });
+    } else {
+      rest[key] = value as string | boolean | string[];
+    }
+  }
+  if (Object.keys(rest).length > 0)
+    entries.unshift({ action: 'application.update', details: rest });
+  return entries;
+}

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CLIENT_AUTH_METHODS, type Application } from '../../applications/application.entity';
+import { CONSOLE_ROLES, type ConsoleRole } from '../roles/console-access.service';
+
+/** An application in the console's list: what every role may see. */
+export class ApplicationSummary {
+  @ApiProperty() id!: number;
+  @ApiProperty() name!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ description: 'URL, or empty' }) logo!: string;
+  @ApiProperty({ description: 'URL, or empty' }) homeUrl!: string;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ enum: CONSOLE_ROLES, description: "The signed-in user's role" }) role!: string;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+}
+
+/**
+ * One application. Admins and the owner also get the client and its settings; a viewer gets
+ * the summary fields only (no client id, redirect URIs or settings; docs/console.md).
+ */
+export class ApplicationDetail extends ApplicationSummary {
+  @ApiPropertyOptional({ description: 'admin and owner only' }) clientId?: string;
+  @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS, description: 'admin and owner only' })
+  clientAuthMethod?: string;
+  @ApiPropertyOptional({ type: [String], description: 'admin and owner only' })
+  redirectUris?: string[];
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'admin and owner only: where RP-initiated logout may return (exact match, docs/oidc.md)',
+  })
+  postLogoutRedirectUris?: string[];
+  @ApiPropertyOptional({ description: 'admin and owner only' }) isPublic?: boolean;
+  @ApiPropertyOptional({ description: 'admin and owner only' }) requireVerifiedEmail?: boolean;
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
+  })
+  requiredUpstreams?: string[];
+  @ApiPropertyOptional({ format: 'date-time', description: 'admin and owner only' })
+  updatedAt?: string;
+}
+
+/** Answer of create and of a settings change: the detail plus a client secret shown once. */
+export class ApplicationWithSecret extends ApplicationDetail {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The new client secret, shown this once: on creation of a `secret` client, and when a change to `secret` issued one; otherwise null',
+  })
+  clientSecret!: string | null;
+}
+
+export class ClientSecretView {
+  @ApiProperty({ description: 'The new client secret, shown this once; the old one stops working' })
+  clientSecret!: string;
+}
+
+export function toSummary(application: Application, role: ConsoleRole): ApplicationSummary {
+  return {
+    id: application.id,
+    name: application.name,
+    description: application.description,
+    logo: application.logo,
+    homeUrl: application.homeUrl,
+    enabled: application.enabled,
+    role,
+    createdAt: application.createdAt.toISOString(),
+  };
+}
+
+export function toDetail(application: Application, role: ConsoleRole): ApplicationDetail {
+  const summary = toSummary(application, role);
+  if (role === 'viewer') return summary;
+  return {
+    ...summary,
+    clientId: application.clientId,
+    clientAuthMethod: application.clientAuthMethod,
+    redirectUris: [...application.redirectUris],
+    postLogoutRedirectUris: [...application.postLogoutRedirectUris],
+    isPublic: application.isPublic,
+    requireVerifiedEmail: application.requireVerifiedEmail,
+    requiredUpstreams: [...application.requiredUpstreams],
+    updatedAt: application.updatedAt.toISOString(),
+  };
+}

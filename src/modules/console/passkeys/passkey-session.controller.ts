@@ -1,0 +1,59 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ApiErrorResponse, RETRY_AFTER } from '../../../common/errors/error-body.openapi';
+import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../session/console-session';
+import { ConsoleSessionView } from '../session/session-view';
+import { PasskeySignIn } from './passkey.dto';
+import { PasskeyCeremonyStart } from './passkey-view';
+import { PasskeysService } from './passkeys.service';
+
+/** Signing in to the console with a passkey (a discoverable credential), instead of a password. */
+@ApiTags('console')
+@ConsoleRoute()
+@Controller('api/console/session/passkey')
+export class PasskeySessionController {
+  constructor(
+    private readonly passkeys: PasskeysService,
+    private readonly sessions: ConsoleSessions,
+  ) {}
+
+  @Post('options')
+  @HttpCode(200)
+  @ConsoleSignIn()
+  @ApiOperation({
+    summary: 'Start a passkey sign-in',
+    description:
+      'Request options with no allowCredentials: the authenticator offers its passkeys. Each call stores a challenge, so calls are limited per client address (429 with Retry-After past it, docs/security.md).',
+  })
+  @ApiOkResponse({ type: PasskeyCeremonyStart })
+  @ApiErrorResponse(
+    429,
+    'rate_limited: too many sign-in starts from this address (adds retry_after)',
+    RETRY_AFTER,
+  )
+  startPasskeySignIn(@Req() req: Request): Promise<PasskeyCeremonyStart> {
+    return this.passkeys.signInOptions(req.ip ?? '');
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ConsoleSignIn()
+  @ApiOperation({
+    summary: 'Sign in with a passkey assertion',
+    description: 'Sets the session cookie; a failed verification is 401 invalid_credentials.',
+  })
+  @ApiOkResponse({ type: ConsoleSessionView })
+  @ApiErrorResponse(
+    400,
+    'invalid_body: not a JSON object, or a field of the wrong type; unknown_field',
+  )
+  @ApiErrorResponse(401, 'invalid_credentials: the assertion does not verify')
+  async signInWithPasskey(
+    @Body() body: PasskeySignIn,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionView> {
+    const userId = await this.passkeys.signIn(body);
+    return this.sessions.signIn(res, userId, 'passkey');
+  }
+}

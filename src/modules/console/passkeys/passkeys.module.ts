@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../../audit/audit.module';
+import { ConsoleSessionModule } from '../session/console-session.module';
+import { RateLimitModule } from '../../rate-limit/rate-limit.module';
+import { AccountPasskeysController } from './account-passkeys.controller';
+import { ConfirmationTargetRegistry } from './confirmations/confirmation-target-registry';
+import { ConfirmationTargets } from './confirmations/confirmation-targets';
+import { ConfirmationsController } from './confirmations/confirmations.controller';
+import { PasskeyAssertions } from './passkey-assertions';
+import { PasskeyCeremonies } from './passkey-ceremonies';
+import { PasskeyCeremony } from './passkey-ceremony.entity';
+import { PasskeyConfirmation } from './confirmations/passkey-confirmation.entity';
+import { PasskeyConfirmations } from './confirmations/passkey-confirmations.service';
+import { PasskeyCredential } from './passkey-credential.entity';
+import { PasskeySessionController } from './passkey-session.controller';
+import { PasskeysService } from './passkeys.service';
+import { RelyingParty } from './relying-party';
+
+/**
+ * Passkeys of console accounts and the confirmation exchange (docs/console.md). Exports
+ * PasskeyConfirmations (the confirmed operations spend tokens with it) and
+ * ConfirmationTargetRegistry (the modules performing them register their target checks), so
+ * this module imports none of them.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([PasskeyCredential, PasskeyCeremony, PasskeyConfirmation]),
+    AuditModule,
+    ConsoleSessionModule,
+    RateLimitModule, // the per-address quota of anonymous sign-in starts
+  ],
+  controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],
+  providers: [
+    RelyingParty,
+    PasskeyCeremonies,
+    PasskeyAssertions,
+    PasskeyConfirmations,
+    PasskeysService,
+    ConfirmationTargetRegistry,
+    ConfirmationTargets,
+  ],
+  exports: [PasskeyConfirmations, ConfirmationTargetRegistry],
+})
+export class PasskeysModule {}

@@ -1,0 +1,81 @@
+import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Public } from '../../../common/http/public.decorator';
+import { messagePage } from '../../../common/http/html';
+import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+import { accountPage } from './pages/account.page';
+import { applicationPage } from './pages/application.page';
+import { homePage } from './pages/home.page';
+
+/**
+ * The browser script and stylesheet. They sit beside this file as plain JS/CSS, so the tests
+ * (run from src/) serve them as they are; `npm run build` copies the folder into dist/.
+ */
+const ASSETS_DIR = join(__dirname, 'assets');
+const ASSETS = new Set(readdirSync(ASSETS_DIR).filter((name) => /^[a-z-]+\.(js|css)$/.test(name)));
+
+/** Application ids are positive integers (applications.id is a serial). */
+const APPLICATION_ID = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * Every console page: never cached (the pages show secrets once), never framed, no referrer,
+ * and a CSP that allows only this origin's own script, styles and API calls; no inline script.
+ */
+export const CONSOLE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; " +
+  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/**
+ * The console's pages: server-rendered shells that the browser script fills through
+ * /api/console. @Public() lets them past the API-key guard; the JSON API they call checks the
+ * session, so a shell reveals nothing without one.
+ */
+@Public()
+@ApiExcludeController()
+@Controller('console')
+export class ConsoleWebController {
+  constructor(private readonly providers: UpstreamProvidersService) {}
+
+  @Get()
+  home(@Res() res: Response): void {
+    sendPage(res, 200, homePage());
+  }
+
+  @Get('account')
+  async account(@Res() res: Response): Promise<void> {
+    // Ids and display names only (public: the login page shows them too), for the Connect buttons.
+    const providers = (await this.providers.listEnabled()).map(({ id, displayName }) => ({
+      id,
+      displayName,
+    }));
+    sendPage(res, 200, accountPage(providers));
+  }
+
+  @Get('applications/:id')
+  application(@Param('id') id: string, @Res() res: Response): void {
+    if (!APPLICATION_ID.test(id)) {
+      sendPage(res, 404, messagePage('Not found', 'There is no such application.'));
+      return;
+    }
+    sendPage(res, 200, applicationPage(Number(id)));
+  }
+
+  @Get('assets/:file')
+  asset(@Param('file') file: string, @Res() res: Response): void {
+    if (!ASSETS.has(file)) throw new NotFoundException();
+    // Revalidated on every load (ETag), so a new version of the script applies at once.
+    res.sendFile(file, { root: ASSETS_DIR, headers: { 'Cache-Control': 'no-cache' } });
+  }
+}
+
+function sendPage(res: Response, status: number, page: string): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Content-Security-Policy', CONSOLE_CSP);
+  res.status(status).type('html').send(page);
+}
