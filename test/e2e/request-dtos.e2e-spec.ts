@@ -152,6 +152,23 @@ describe('request DTOs: bodies and query strings', () => {
       expect([viewerKey.status, viewerKey.body.error]).toEqual([403, 'forbidden']);
     });
 
+    it('answers a bad :userId before the body, after the role', async () => {
+      const member = await w.owner
+        .request('put', `${app()}/members/12x`)
+        .send({ role: 'viewer', remember: 1 });
+      expect([member.status, member.body.error]).toEqual([400, 'invalid_user_id']);
+      for (const body of [[], { enabled: 'no' }, { authCount: 1 }]) {
+        const res = await w.admin.request('patch', `${app()}/users/12x`).send(body);
+        expect([JSON.stringify(body), res.status, res.body.error]).toEqual([
+          JSON.stringify(body),
+          400,
+          'invalid_user_id',
+        ]);
+      }
+      const viewer = await w.viewer.request('patch', `${app()}/users/12x`).send([]);
+      expect([viewer.status, viewer.body.error]).toEqual([403, 'forbidden']);
+    });
+
     it('checks the console queries like the application API', async () => {
       for (const path of [
         `${app()}/users?page=1&page=2`,

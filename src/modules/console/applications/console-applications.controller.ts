@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiHeader,
   ApiNoContentResponse,
@@ -66,7 +65,6 @@ export class ConsoleApplicationsController {
     description:
       'Changing redirectUris, postLogoutRedirectUris or clientAuthMethod needs the X-Passkey-Confirmation of a client_settings.update confirmation for this application and exactly the values of those fields this body sends; other fields need none. Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` drops it.',
   })
-  @ApiBody({ type: ApplicationSettingsBody })
   @ApiHeader({
     name: 'X-Passkey-Confirmation',
     required: false,
@@ -85,8 +83,7 @@ export class ConsoleApplicationsController {
   updateApplication(
     @ConsoleActor() actor: ConsoleActor,
     @ScopedApplication() app: ScopedApplication,
-    // Checked by the service after the role: `unknown` keeps the global pipe off it.
-    @Body() body: unknown,
+    @Body() body: ApplicationSettingsBody,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
     return this.applications.update(actor, app, body, confirmation);

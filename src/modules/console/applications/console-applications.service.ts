@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { validateRequest } from '../../../common/validation/request-validation';
 import { ApplicationsService, checkSettings } from '../../applications/applications.service';
 import { changedClientSettings, clientSettingsDigest } from '../../applications/client-settings';
 import type { AuditDetails } from '../../audit/audit-log.entity';
@@ -14,7 +13,7 @@ import type { ConsoleActor } from '../session/console-session';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { AppUsersService } from '../../users/app-users.service';
-import { ApplicationSettingsBody, type NewApplicationBody } from './application.dto';
+import type { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
 import { settingsAuditEntries, toNewApplication, toSettings } from './application-input';
 import {
   toDetail,
@@ -87,10 +86,10 @@ export class ConsoleApplications {
   async update(
     actor: ConsoleActor,
     { applicationId, role }: ScopedApplication,
-    body: unknown,
+    body: ApplicationSettingsBody,
     confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
-    const settings = toSettings(validateRequest(ApplicationSettingsBody, body, 'body'));
+    const settings = toSettings(body);
     await this.checkProviders(settings.requiredUpstreams);
     checkSettings(settings);
     const { application, clientSecret } = await this.dataSource.transaction(async (manager) => {

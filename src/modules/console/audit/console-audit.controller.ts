@@ -1,7 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiQueryOf } from '../../../common/validation/openapi';
-import { validateRequest } from '../../../common/validation/request-validation';
 import { AuditLog } from '../../audit/audit-log.service';
 import { ConsoleRoute } from '../session/console-session';
 import { AuditPageView, toAuditEntryView } from './audit-views';
@@ -17,7 +15,6 @@ export class ConsoleAuditController {
 
   @Get()
   @ApiOperation({ summary: "The application's audit log, newest first" })
-  @ApiQueryOf(AuditLogQuery)
   @ApplicationRole('admin')
   @BadBody(
     'invalid_query: before not a positive integer, limit not a positive integer, another parameter',
@@ -25,9 +22,8 @@ export class ConsoleAuditController {
   @ApiOkResponse({ type: AuditPageView })
   async listAuditLog(
     @ScopedApplication() { applicationId }: ScopedApplication,
-    @Query() query: unknown,
+    @Query() { before, limit }: AuditLogQuery,
   ): Promise<AuditPageView> {
-    const { before, limit } = validateRequest(AuditLogQuery, query, 'query');
     const page = await this.audit.page(applicationId, { before, limit });
     return { entries: page.entries.map(toAuditEntryView), next: page.next };
   }

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -41,7 +40,6 @@ export class ConsoleKeysController {
   })
   @ApplicationRole('admin')
   @PasskeyConfirmed('key.create')
-  @ApiBody({ type: NewKeyBody })
   @BadBody(
     'invalid_body, unknown_field: a name of 1 to 100 characters and at least one known scope',
   )
@@ -49,8 +47,7 @@ export class ConsoleKeysController {
   createKey(
     @ConsoleActor() actor: ConsoleActor,
     @ScopedApplication() app: ScopedApplication,
-    // Checked by the service after the role: `unknown` keeps the global pipe off it.
-    @Body() body: unknown,
+    @Body() body: NewKeyBody,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<IssuedKeyView> {
     return this.keys.create(actor, app, body, confirmation);

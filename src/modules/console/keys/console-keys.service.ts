@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { validateRequest } from '../../../common/validation/request-validation';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { ConsoleActor } from '../session/console-session';
 import type { ApiKey } from '../../keys/api-key.entity';
@@ -9,7 +8,7 @@ import { ApiKeysService } from '../../keys/api-keys.service';
 import { keyNotFound, keyNotRotatable } from '../../keys/keys.errors';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import type { ScopedApplication } from '../roles/application-role';
-import { NewKeyBody } from './key.dto';
+import type { NewKeyBody } from './key.dto';
 import { toKeyView, type IssuedKeyView, type KeyView, type RotatedKeyView } from './key-views';
 
 /**
@@ -35,12 +34,11 @@ export class ConsoleKeys {
   async create(
     actor: ConsoleActor,
     { applicationId }: ScopedApplication,
-    body: unknown,
+    body: NewKeyBody,
     confirmation: string | undefined,
   ): Promise<IssuedKeyView> {
-    // After the role (docs/console.md, "Order of checks"): validated here, not by the pipe.
-    const { scopes, ...input } = validateRequest(NewKeyBody, body, 'body');
-    const name = input.name.trim();
+    const name = body.name.trim();
+    const { scopes } = body;
     const { apiKey, plaintext } = await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(
         actor.user.id,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { validateRequest } from '../../../common/validation/request-validation';
 import { AuditLog } from '../../audit/audit-log.service';
 import {
   ConsoleMembers,
@@ -12,7 +11,7 @@ import type { ConsoleActor } from '../session/console-session';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import { parseUserId } from '../../users/user-query';
 import type { ScopedApplication } from '../roles/application-role';
-import { MemberRoleBody } from './member.dto';
+import type { MemberRoleBody } from './member.dto';
 import { toMemberView, type MemberView } from './member-views';
 
 /**
@@ -39,13 +38,10 @@ export class ConsoleMemberChanges {
   async grant(
     actor: ConsoleActor,
     { applicationId, role: actorRole }: ScopedApplication,
-    rawUserId: string,
-    body: unknown,
+    userId: string, // checked by the route's @PathUserId()
+    { role }: MemberRoleBody,
     confirmation: string | undefined,
   ): Promise<MemberView> {
-    const userId = parseUserId(rawUserId);
-    // After the role and the id (docs/console.md, "Order of checks"), not by the pipe.
-    const { role } = validateRequest(MemberRoleBody, body, 'body');
     const change = await this.members.plan(actorRole, applicationId, userId, {
       kind: 'grant',
       role,

@@ -1,13 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
-import { ApiQueryOf } from '../../../common/validation/openapi';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
 import { EventListQuery } from '../../events/event-query';
 import { EventPage } from '../../events/event-view';
 import { StatsView } from '../../stats/stats-view';
 import { UserPatch } from '../../users/user-patch';
-import { UserListQuery } from '../../users/user-query';
+import { PathUserId, UserListQuery } from '../../users/user-query';
 import { RevocationResult, UserPage, UserView } from '../../users/user-view';
 import { BadBody } from '../console.openapi';
 import { ApplicationRole, ScopedApplication } from '../roles/application-role';
@@ -19,7 +18,7 @@ const USER_NOT_FOUND = 'user_not_found: no such user of the application';
  * Users, events and stats of one application: the query parameters, paging, results and errors
  * of GET /api/v1/app/users, /users/{userId}, PATCH /users/{userId}, POST /users/{userId}/revoke,
  * /events and /stats (docs/users-api.md, docs/events.md, docs/stats.md). Their DTOs are checked
- * by ConsoleUsers after the role (`unknown` here keeps the global pipe off them).
+ * by the global pipe, after the role guard (guards run before pipes).
  */
 @ApiTags('console')
 @ConsoleRoute()
@@ -32,12 +31,11 @@ export class ConsoleUsersController {
     summary: "The application's users; the query of GET /api/v1/app/users",
   })
   @ApplicationRole('viewer')
-  @ApiQueryOf(UserListQuery)
   @BadBody('invalid_query: see docs/users-api.md')
   @ApiOkResponse({ type: UserPage })
   listApplicationUsers(
     @ScopedApplication() app: ScopedApplication,
-    @Query() query: unknown,
+    @Query() query: UserListQuery,
   ): Promise<UserPage> {
     return this.users.list(app, query);
   }
@@ -61,8 +59,8 @@ export class ConsoleUsersController {
     description:
       "Disabling forces the user offline. The group is the application's data: it gives no console role (console roles are the members routes').",
   })
-  @ApiBody({ type: UserPatch })
   @ApplicationRole('admin')
+  @ApiParam({ name: 'userId', type: String })
   @BadBody(
     'invalid_user_id, invalid_body, unknown_field, empty_body, invalid_group (docs/errors.md)',
   )
@@ -71,10 +69,11 @@ export class ConsoleUsersController {
   updateApplicationUser(
     @ConsoleActor() actor: ConsoleActor,
     @ScopedApplication() app: ScopedApplication,
-    @Param('userId') userId: string,
-    @Body() body: unknown,
+    // A parameter decorator: the id is checked before the body (the pipe).
+    @PathUserId() userId: string,
+    @Body() patch: UserPatch,
   ): Promise<UserView> {
-    return this.users.update(actor, app, userId, body);
+    return this.users.update(actor, app, userId, patch);
   }
 
   @Post('users/:userId/force-offline')
@@ -99,12 +98,11 @@ export class ConsoleUsersController {
     summary: "The application's events; the query of GET /api/v1/app/events",
   })
   @ApplicationRole('viewer')
-  @ApiQueryOf(EventListQuery)
   @BadBody('invalid_query: see docs/events.md')
   @ApiOkResponse({ type: EventPage })
   listApplicationEvents(
     @ScopedApplication() app: ScopedApplication,
-    @Query() query: unknown,
+    @Query() query: EventListQuery,
   ): Promise<EventPage> {
     return this.users.listEvents(app, query);
   }

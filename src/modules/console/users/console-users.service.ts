@@ -1,25 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { validateRequest } from '../../../common/validation/request-validation';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { ConsoleActor } from '../session/console-session';
 import { EventFeedService } from '../../events/event-feed.service';
-import { EventListQuery } from '../../events/event-query';
+import type { EventListQuery } from '../../events/event-query';
 import type { EventPage } from '../../events/event-view';
 import { StatsService } from '../../stats/stats.service';
 import type { StatsView } from '../../stats/stats-view';
 import { AppUsersService } from '../../users/app-users.service';
-import { toUserChange, UserPatch } from '../../users/user-patch';
-import { parseUserId, UserListQuery } from '../../users/user-query';
+import { toUserChange, type UserPatch } from '../../users/user-patch';
+import { parseUserId, type UserListQuery } from '../../users/user-query';
 import type { RevocationResult, UserPage, UserView } from '../../users/user-view';
 import type { ScopedApplication } from '../roles/application-role';
 
 /**
  * Users, events and stats of an application in the console: the same services, DTOs and
  * results as /api/v1/app (app-api/*.controller.ts), with the application of the path, whose
- * console role the routes' @ApplicationRole checked, in place of the key and its scopes. The
- * query or body is validated here, by the validator of the global pipe.
+ * console role the routes' @ApplicationRole checked, in place of the key and its scopes; the
+ * queries and bodies come checked by the global pipe.
  */
 @Injectable()
 export class ConsoleUsers {
@@ -31,8 +30,8 @@ export class ConsoleUsers {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async list({ applicationId }: ScopedApplication, query: unknown): Promise<UserPage> {
-    return this.users.list(applicationId, validateRequest(UserListQuery, query, 'query'));
+  async list({ applicationId }: ScopedApplication, query: UserListQuery): Promise<UserPage> {
+    return this.users.list(applicationId, query);
   }
 
   async get({ applicationId }: ScopedApplication, rawUserId: string): Promise<UserView> {
@@ -43,11 +42,10 @@ export class ConsoleUsers {
   async update(
     actor: ConsoleActor,
     { applicationId }: ScopedApplication,
-    rawUserId: string,
-    body: unknown,
+    userId: string, // checked by the route's @PathUserId()
+    body: UserPatch,
   ): Promise<UserView> {
-    const userId = parseUserId(rawUserId);
-    const patch = toUserChange(validateRequest(UserPatch, body, 'body'));
+    const patch = toUserChange(body);
     const details: Record<string, string | boolean> = {};
     if (patch.group !== undefined) details.group = patch.group;
     if (patch.enabled !== undefined) details.enabled = patch.enabled;
@@ -74,8 +72,11 @@ export class ConsoleUsers {
     });
   }
 
-  async listEvents({ applicationId }: ScopedApplication, query: unknown): Promise<EventPage> {
-    return this.events.list(applicationId, validateRequest(EventListQuery, query, 'query'));
+  async listEvents(
+    { applicationId }: ScopedApplication,
+    query: EventListQuery,
+  ): Promise<EventPage> {
+    return this.events.list(applicationId, query);
   }
 
   async getStats({ applicationId }: ScopedApplication): Promise<StatsView> {
