@@ -1,9 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { accessLogOptions } from './common/http/access-log';
+import { RequestValidationPipe } from './common/validation/request-validation';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -47,7 +48,11 @@ export class AppModule {
         UpstreamsModule,
         SigningKeysModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // Bodies and query strings typed with a DTO class (docs/errors.md, "Request bodies").
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
+      ],
     };
   }
 }

@@ -1,21 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiParam, ApiQuery } from '@nestjs/swagger';
+import { ApiParam } from '@nestjs/swagger';
 import {
   ApiErrorResponse,
   RATE_LIMIT_HEADERS,
   RETRY_AFTER,
 } from '../../common/errors/error-body.openapi';
 import { ApiKeyAuth } from '../../common/http/openapi-security';
-import { GROUP_CODES } from '../users/groups';
-import {
-  DEFAULT_PAGE_SIZE,
-  MAX_KEYWORD_LENGTH,
-  MAX_PAGE,
-  MAX_PAGE_SIZE,
-} from '../users/user-query';
 
-// Documentation of /api/v1/app (spec sections 4.1, 5, 7, 8; docs/errors.md). The parsers in
-// users/user-query.ts and events/event-query.ts do the checking; these decorators describe it.
+// Documentation of /api/v1/app (spec sections 4.1, 5, 7, 8; docs/errors.md): the answers
+// routes share. Bodies and query strings are described by their DTO classes (users/user-patch.ts,
+// users/user-query.ts, events/event-query.ts), the same classes the global pipe checks.
 
 /**
  * On every application API controller: the API key and the answers any route may give
@@ -58,30 +52,9 @@ export const UserIdParam = (more400?: string): MethodDecorator =>
     ApiErrorResponse(404, 'user_not_found: no such user, or not related to this application'),
   );
 
-/** GET /users query (spec section 4.1; docs/users-api.md). */
-export const UserListQueryDocs = (): MethodDecorator =>
-  applyDecorators(
-    ApiQuery({
-      name: 'page',
-      required: false,
-      schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE, default: 1 },
-    }),
-    ApiQuery({
-      name: 'pageSize',
-      required: false,
-      schema: { type: 'integer', minimum: 1, default: DEFAULT_PAGE_SIZE },
-      description: `Rows per page; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}`,
-    }),
-    ApiQuery({
-      name: 'keyword',
-      required: false,
-      schema: { type: 'string', maxLength: MAX_KEYWORD_LENGTH },
-      description: 'Case-insensitive substring of the username or email',
-    }),
-    ApiQuery({ name: 'group', required: false, enum: GROUP_CODES, description: 'Exact group' }),
-    ApiQuery({ name: 'enabled', required: false, schema: { type: 'boolean' } }),
-    ApiErrorResponse(
-      400,
-      'invalid_query: a malformed, repeated or unknown query parameter (docs/errors.md)',
-    ),
+/** The 400 of a route with a query DTO (GET /users, GET /events; docs/errors.md). */
+export const InvalidQuery = (): MethodDecorator =>
+  ApiErrorResponse(
+    400,
+    'invalid_query: a malformed, repeated or unknown query parameter (docs/errors.md)',
   );

@@ -1,23 +1,12 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { RawQuery } from '../../common/http/query-params';
+import { Body, Controller, Get, HttpCode, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyContext, CurrentApiKey } from '../keys/api-key-context';
 import { RequireScopes, ScopesCheckedByHandler } from '../keys/auth.decorators';
 import { AppUsersService } from '../users/app-users.service';
-import { parsePatchShape, requiredScopes, toUserPatch, UserPatch } from '../users/user-patch';
-import { parseUserId, parseUserListQuery } from '../users/user-query';
+import { requiredScopes, toUserChange, UserPatch } from '../users/user-patch';
+import { PathUserId, UserListQuery } from '../users/user-query';
 import { RevocationResult, UserPage, UserView } from '../users/user-view';
-import { AppApiRoute, UserIdParam, UserListQueryDocs } from './app-api.openapi';
+import { AppApiRoute, InvalidQuery, UserIdParam } from './app-api.openapi';
 
 @ApiTags('application API')
 @AppApiRoute({ scoped: true })
@@ -29,10 +18,10 @@ export class UsersController {
   @Get()
   @RequireScopes('user:read')
   @ApiOperation({ summary: "The application's users, by user id ascending (scope user:read)" })
-  @UserListQueryDocs()
+  @InvalidQuery()
   @ApiOkResponse({ type: UserPage })
-  listUsers(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: RawQuery): Promise<UserPage> {
-    return this.users.list(ctx.applicationId, parseUserListQuery(query));
+  listUsers(@CurrentApiKey() ctx: ApiKeyContext, @Query() query: UserListQuery): Promise<UserPage> {
+    return this.users.list(ctx.applicationId, query);
   }
 
   @Get(':userId')
@@ -40,11 +29,15 @@ export class UsersController {
   @ApiOperation({ summary: 'One user of the application (scope user:read)' })
   @UserIdParam()
   @ApiOkResponse({ type: UserView })
-  getUser(@CurrentApiKey() ctx: ApiKeyContext, @Param('userId') id: string): Promise<UserView> {
-    return this.users.get(ctx.applicationId, parseUserId(id));
+  getUser(@CurrentApiKey() ctx: ApiKeyContext, @PathUserId() userId: string): Promise<UserView> {
+    return this.users.get(ctx.applicationId, userId);
   }
 
-  /** Scopes depend on the fields sent (spec section 5), so they are checked here, before any write. */
+  /**
+   * Scopes depend on the fields sent (spec section 5), so they are checked here, before any
+   * write: after the id (PathUserId) and the body's shape (the global pipe), before the group's
+   * value, in the order of docs/errors.md.
+   */
   @Patch(':userId')
   @ScopesCheckedByHandler('user:write', 'group:write')
   @ApiOperation({
@@ -55,18 +48,14 @@ export class UsersController {
   @UserIdParam(
     'invalid_body (not a JSON object, wrong field type), unknown_field (body adds fields), empty_body, invalid_group',
   )
-  @ApiBody({ type: UserPatch })
   @ApiOkResponse({ type: UserView })
   updateUser(
     @CurrentApiKey() ctx: ApiKeyContext,
-    @Param('userId') id: string,
-    @Body() body: unknown,
-    @Headers('content-type') contentType: string | undefined,
+    @PathUserId() userId: string,
+    @Body() patch: UserPatch,
   ): Promise<UserView> {
-    const userId = parseUserId(id);
-    const shape = parsePatchShape(body, contentType);
-    ctx.assertScopes(...requiredScopes(shape));
-    return this.users.update(ctx.applicationId, userId, toUserPatch(shape));
+    ctx.assertScopes(...requiredScopes(patch));
+    return this.users.update(ctx.applicationId, userId, toUserChange(patch));
   }
 
   @Post(':userId/revoke')
@@ -79,8 +68,8 @@ export class UsersController {
   @ApiOkResponse({ type: RevocationResult })
   revokeUser(
     @CurrentApiKey() ctx: ApiKeyContext,
-    @Param('userId') id: string,
+    @PathUserId() userId: string,
   ): Promise<RevocationResult> {
-    return this.users.revoke(ctx.applicationId, parseUserId(id));
+    return this.users.revoke(ctx.applicationId, userId);
   }
 }

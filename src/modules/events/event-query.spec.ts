@@ -1,5 +1,9 @@
 import { AppError } from '../../common/errors/app-error';
-import { parseEventListQuery, parseRfc3339 } from './event-query';
+import { validateRequest } from '../../common/validation/request-validation';
+import { EventListQuery, parseRfc3339 } from './event-query';
+
+const parseEventListQuery = (query: Record<string, unknown>): EventListQuery =>
+  validateRequest(EventListQuery, query, 'query');
 
 describe('event-query', () => {
   describe('parseRfc3339', () => {
@@ -22,7 +26,7 @@ describe('event-query', () => {
     });
   });
 
-  describe('parseEventListQuery', () => {
+  describe('EventListQuery', () => {
     it('defaults and clamps the limit', () => {
       expect(parseEventListQuery({})).toEqual({ limit: 50 });
       expect(parseEventListQuery({ limit: '500', eventType: 'token_issued' })).toEqual({
@@ -54,6 +58,8 @@ describe('event-query', () => {
       [{ after: '-1' }, 'after must be an event id'],
       [{ after: '1', before: '2030-01-01T00:00:00Z' }, 'after cannot be combined'],
       [{ after: '1', beforeId: '2' }, 'beforeId needs before'],
+      [{ after: '1234567890123456789' }, 'after must be an event id'],
+      [{ limit: ['1', '2'] }, 'give each parameter once'],
     ])('rejects %j', (query, message) => {
       expect(() => parseEventListQuery(query)).toThrow(message);
     });

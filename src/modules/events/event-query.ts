@@ -1,25 +1,12 @@
-import {
-  invalidQuery,
-  positiveIntParam,
-  RawQuery,
-  singleValue,
-} from '../../common/http/query-params';
-import { EVENT_TYPES, EventType } from './event-types';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, ValidateBy, type ValidationArguments } from 'class-validator';
+import { IfPresent, PositiveIntParam } from '../../common/validation/dto-decorators';
+import { EVENT_TYPES, type EventType } from './event-types';
 
 /** Spec section 8: limit default 50, maximum 200 (larger values are clamped, docs/events.md). */
 export const DEFAULT_EVENT_LIMIT = 50;
 export const MAX_EVENT_LIMIT = 200;
-
-export interface EventListQuery {
-  limit: number;
-  /** Validated RFC 3339 text, given to PostgreSQL as is so microseconds are not lost. */
-  before?: string;
-  /** With `before`: the `(createdAt, id)` cursor of the last event seen, as digits. */
-  beforeId?: string;
-  /** Forward sync: events with a larger id, ascending (docs/events.md). Digits, may be 0. */
-  after?: string;
-  eventType?: EventType;
-}
 
 // RFC 3339 section 5.6 date-time: full date, "T", time with optional fraction, Z or ±hh:mm.
 const RFC3339 =
@@ -40,58 +27,100 @@ export function parseRfc3339(value: string): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-const KNOWN = new Set(['limit', 'before', 'beforeId', 'after', 'eventType']);
-
 // Event ids are bigint: up to 18 digits always fit one; longer values are refused, not rounded.
 const EVENT_ID = /^\d{1,18}$/;
 
 /** An event id parameter as digits; `after=0` means "from the first event", beforeId is ≥ 1. */
-function eventIdParam(query: RawQuery, name: string, min: 0 | 1): string | undefined {
-  const raw = singleValue(query, name);
-  if (raw === undefined) return undefined;
-  if (!EVENT_ID.test(raw) || Number(raw) < min) {
-    throw invalidQuery(
-      `${name} must be an event id (${min === 0 ? 'a non-negative' : 'a positive'} integer)`,
-    );
-  }
-  return raw;
-}
+const EventId = (min: 0 | 1): PropertyDecorator =>
+  ValidateBy({
+    name: 'eventId',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && EVENT_ID.test(value) && Number(value) >= min,
+      defaultMessage: ({ property }: ValidationArguments) =>
+        `${property} must be an event id (${min === 0 ? 'a non-negative' : 'a positive'} integer)`,
+    },
+  });
 
-/** The two cursors: `before` (+ `beforeId`) pages back, `after` syncs forward; never both. */
-function parseCursor(query: RawQuery): Pick<EventListQuery, 'before' | 'beforeId' | 'after'> {
-  const before = singleValue(query, 'before');
-  if (before !== undefined && !parseRfc3339(before)) {
-    throw invalidQuery('before must be an RFC 3339 timestamp');
-  }
-  const beforeId = eventIdParam(query, 'beforeId', 1);
-  const after = eventIdParam(query, 'after', 0);
-  if (beforeId !== undefined && before === undefined) {
-    throw invalidQuery('beforeId needs before: pass the createdAt and the id of the same event');
-  }
-  if (after !== undefined && before !== undefined) {
-    throw invalidQuery('after cannot be combined with before or beforeId');
-  }
-  if (after !== undefined) return { after };
-  if (before === undefined) return {};
-  return beforeId === undefined
-    ? { before: before.toUpperCase() }
-    : { before: before.toUpperCase(), beforeId };
-}
+/** A parameter that is refused when `when` holds for the whole query (the two cursors). */
+const RefusedWhen = (
+  when: (query: EventListQuery) => boolean,
+  message: string,
+): PropertyDecorator =>
+  ValidateBy({
+    name: 'cursorCombination',
+    validator: {
+      validate: (_value: unknown, args?: ValidationArguments) =>
+        !when(args!.object as EventListQuery),
+      defaultMessage: () => message,
+    },
+  });
 
-/** Parses GET /events query parameters (spec 4.1); malformed values are 400 invalid_query. */
-export function parseEventListQuery(query: RawQuery): EventListQuery {
-  const unknown = Object.keys(query).filter((name) => !KNOWN.has(name));
-  if (unknown.length > 0) throw invalidQuery(`Unknown query parameter: ${unknown.join(', ')}`);
-  const result: EventListQuery = {
-    limit: positiveIntParam(query, 'limit', DEFAULT_EVENT_LIMIT, MAX_EVENT_LIMIT),
-    ...parseCursor(query),
-  };
-  const eventType = singleValue(query, 'eventType');
-  if (eventType !== undefined) {
-    if (!(EVENT_TYPES as readonly string[]).includes(eventType)) {
-      throw invalidQuery(`eventType must be one of ${EVENT_TYPES.join(', ')}`);
-    }
-    result.eventType = eventType as EventType;
-  }
-  return result;
+/**
+ * The query of GET /events (spec 4.1, docs/events.md), also the console's events list. The two
+ * cursors: `before` (+ `beforeId`) pages back, `after` syncs forward; never both. Malformed,
+ * repeated or unknown parameters are 400 invalid_query (docs/errors.md).
+ */
+export class EventListQuery {
+  @PositiveIntParam({
+    max: MAX_EVENT_LIMIT,
+    clamp: true,
+    default: DEFAULT_EVENT_LIMIT,
+    description: `Events per page; values above ${MAX_EVENT_LIMIT} are clamped to ${MAX_EVENT_LIMIT}`,
+  })
+  limit: number = DEFAULT_EVENT_LIMIT;
+
+  /** Validated RFC 3339 text, given to PostgreSQL as is so microseconds are not lost. */
+  @ApiPropertyOptional({
+    type: 'string',
+    format: 'date-time',
+    description: 'Newest-first paging: only events created before this time (RFC 3339)',
+  })
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.toUpperCase() : value,
+  )
+  @IfPresent()
+  @ValidateBy({
+    name: 'rfc3339',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseRfc3339(value) !== undefined,
+      defaultMessage: () => 'before must be an RFC 3339 timestamp',
+    },
+  })
+  before?: string;
+
+  /** With `before`: the `(createdAt, id)` cursor of the last event seen, as digits. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    description:
+      'With before only: the id of the last event seen; returns events with (createdAt, id) < (before, beforeId)',
+  })
+  @IfPresent()
+  @EventId(1)
+  @RefusedWhen(
+    (query) => query.before === undefined,
+    'beforeId needs before: pass the createdAt and the id of the same event',
+  )
+  beforeId?: string;
+
+  /** Forward sync: events with a larger id, ascending (docs/events.md). Digits, may be 0. */
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Forward sync: events with a larger id, in ascending id order, never past an id that a smaller one could still precede. Not with before/beforeId',
+  })
+  @IfPresent()
+  @EventId(0)
+  @RefusedWhen(
+    (query) => query.before !== undefined,
+    'after cannot be combined with before or beforeId',
+  )
+  after?: string;
+
+  @ApiPropertyOptional({ enum: EVENT_TYPES })
+  @IfPresent()
+  @IsIn(EVENT_TYPES, { message: `eventType must be one of ${EVENT_TYPES.join(', ')}` })
+  eventType?: EventType;
 }

@@ -8,7 +8,7 @@ import { EventsService } from '../events/events.service';
 import { TokensRepository } from '../tokens/tokens.repository';
 import { AppUser } from './app-user.entity';
 import { AppUsersRepository } from './app-users.repository';
-import type { UserPatch } from './user-patch';
+import type { UserChange } from './user-patch';
 import type { UserListQuery } from './user-query';
 import { RevocationResult, toUserView, UserPage, UserView } from './user-view';
 
@@ -48,7 +48,7 @@ export class AppUsersService {
   async update(
     applicationId: number,
     userId: string,
-    patch: UserPatch,
+    patch: UserChange,
     outer?: EntityManager,
   ): Promise<UserView> {
     return (outer ?? this.dataSource.manager).transaction(async (manager) => {

@@ -1,68 +1,48 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsString } from 'class-validator';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { isJsonContentType } from '../../common/http/json-body';
+import { AtLeastOneField, IfPresent } from '../../common/validation/dto-decorators';
 import type { ApiScope } from '../keys/scopes';
 import { GROUP_CODES, type GroupCode, isGroupCode } from './groups';
 
 /**
- * The fields PATCH /users/:userId may change (spec 4.1); nothing else is assignable. Also the
- * body's OpenAPI schema; the body itself is checked by hand below so the spec's error codes win
- * (docs/errors.md).
+ * Body of PATCH /users/:userId (spec 4.1) and of the console's user PATCH: the fields that may
+ * change, nothing else (unknown_field), at least one (empty_body), each of its JSON type
+ * (invalid_body). The group's value is checked later, after the scopes (toUserChange), in the
+ * order of docs/errors.md.
  */
+@AtLeastOneField()
 export class UserPatch {
-  @ApiPropertyOptional({ enum: GROUP_CODES }) group?: GroupCode;
-  @ApiPropertyOptional() enabled?: boolean;
+  @ApiPropertyOptional({ enum: GROUP_CODES })
+  @IfPresent()
+  @IsString({ message: 'group must be a string' })
+  group?: string;
+
+  @ApiPropertyOptional()
+  @IfPresent()
+  @IsBoolean({ message: 'enabled must be a boolean' })
+  enabled?: boolean;
 }
 
-const UPDATABLE: readonly string[] = ['group', 'enabled'] satisfies (keyof UserPatch)[];
-
-const invalidBody = (message: string): AppError => new AppError(ErrorCode.InvalidBody, message);
-
-/**
- * Checks the body's shape: a JSON object holding only `group` (string) and/or `enabled`
- * (boolean). The group's value is checked later, after the scopes (see requiredScopes).
- */
-export function parsePatchShape(
-  body: unknown,
-  contentType: string | undefined,
-): { group?: string; enabled?: boolean } {
-  if (!isJsonContentType(contentType))
-    throw invalidBody('The body must be JSON (application/json)');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw invalidBody('The body must be a JSON object');
-  }
-  const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((key) => !UPDATABLE.includes(key));
-  if (unknown.length > 0) {
-    throw new AppError(
-      ErrorCode.UnknownField,
-      `Only group and enabled can be changed; not: ${unknown.join(', ')}`,
-      { fields: unknown },
-    );
-  }
-  const { group, enabled } = record;
-  if (group !== undefined && typeof group !== 'string') throw invalidBody('group must be a string');
-  if (enabled !== undefined && typeof enabled !== 'boolean') {
-    throw invalidBody('enabled must be a boolean');
-  }
-  if (group === undefined && enabled === undefined) {
-    throw new AppError(ErrorCode.EmptyBody, 'Send group and/or enabled');
-  }
-  return { group, enabled };
+/** A checked change of a user's relation. */
+export interface UserChange {
+  group?: GroupCode;
+  enabled?: boolean;
 }
 
 /** Spec section 5: enabled needs user:write, group needs group:write; both when both are sent. */
-export function requiredScopes(shape: { group?: string; enabled?: boolean }): ApiScope[][] {
+export function requiredScopes(patch: UserPatch): ApiScope[][] {
   const requirements: ApiScope[][] = [];
-  if (shape.enabled !== undefined) requirements.push(['user:write']);
-  if (shape.group !== undefined) requirements.push(['group:write']);
+  if (patch.enabled !== undefined) requirements.push(['user:write']);
+  if (patch.group !== undefined) requirements.push(['group:write']);
   return requirements;
 }
 
-export function toUserPatch(shape: { group?: string; enabled?: boolean }): UserPatch {
-  if (shape.group !== undefined && !isGroupCode(shape.group)) {
+/** The group's value (400 invalid_group), checked after the scopes. */
+export function toUserChange(patch: UserPatch): UserChange {
+  if (patch.group !== undefined && !isGroupCode(patch.group)) {
     throw new AppError(ErrorCode.InvalidGroup, `group must be one of ${GROUP_CODES.join(', ')}`);
   }
-  return { group: shape.group, enabled: shape.enabled };
+  return { group: patch.group, enabled: patch.enabled };
 }

@@ -1,5 +1,9 @@
 import { AppError } from '../../common/errors/app-error';
-import { likeSubstring, parseUserId, parseUserListQuery } from './user-query';
+import { validateRequest } from '../../common/validation/request-validation';
+import { likeSubstring, parseUserId, UserListQuery } from './user-query';
+
+const parseUserListQuery = (query: Record<string, unknown>): UserListQuery =>
+  validateRequest(UserListQuery, query, 'query');
 
 const codeOf = (fn: () => unknown): string | undefined => {
   try {
@@ -11,7 +15,7 @@ const codeOf = (fn: () => unknown): string | undefined => {
 };
 
 describe('user-query', () => {
-  describe('parseUserListQuery', () => {
+  describe('UserListQuery', () => {
     it('applies defaults', () => {
       expect(parseUserListQuery({})).toEqual({ page: 1, pageSize: 20 });
     });
@@ -40,6 +44,8 @@ describe('user-query', () => {
       { enabled: 'maybe' },
       { group: 'x' },
       { page: ['1', '2'] },
+      { page: '1000000001' },
+      { keyword: 'k'.repeat(255) },
       { sort: 'id' },
     ])('rejects %j as invalid_query', (query) => {
       expect(codeOf(() => parseUserListQuery(query))).toBe('invalid_query');

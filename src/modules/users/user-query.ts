@@ -1,12 +1,12 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsString, MaxLength } from 'class-validator';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import {
-  invalidQuery,
-  positiveIntParam,
-  RawQuery,
-  singleValue,
-} from '../../common/http/query-params';
-import { GroupCode, isGroupCode } from './groups';
+import { BooleanParam, IfPresent, PositiveIntParam } from '../../common/validation/dto-decorators';
+import { GROUP_CODES, type GroupCode } from './groups';
 
 /** Spec section 8: pageSize default 20, maximum 100 (larger values are clamped, docs/users-api.md). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -16,51 +16,44 @@ export const MAX_PAGE = 1_000_000_000;
 /** Longer than any username (64) or email (254) could contain. */
 export const MAX_KEYWORD_LENGTH = 254;
 
-export interface UserListQuery {
-  page: number;
-  pageSize: number;
-  /** Lower-cased; matched as a literal substring. */
+/**
+ * The query of GET /users (spec 4.1), also the console's users list: malformed, repeated or
+ * unknown parameters are 400 invalid_query (docs/errors.md).
+ */
+export class UserListQuery {
+  @PositiveIntParam({ max: MAX_PAGE, default: 1 })
+  page: number = 1;
+
+  @PositiveIntParam({
+    max: MAX_PAGE_SIZE,
+    clamp: true,
+    default: DEFAULT_PAGE_SIZE,
+    description: `Rows per page; values above ${MAX_PAGE_SIZE} are clamped to ${MAX_PAGE_SIZE}`,
+  })
+  pageSize: number = DEFAULT_PAGE_SIZE;
+
+  /** Lower-cased; matched as a literal substring. Empty means no keyword. */
+  @ApiPropertyOptional({
+    maxLength: MAX_KEYWORD_LENGTH,
+    description: 'Case-insensitive substring of the username or email',
+  })
+  @Transform(({ value }: { value: unknown }) =>
+    value === '' ? undefined : typeof value === 'string' ? value.toLowerCase() : value,
+  )
+  @IfPresent()
+  @IsString()
+  @MaxLength(MAX_KEYWORD_LENGTH, {
+    message: `keyword must be at most ${MAX_KEYWORD_LENGTH} characters`,
+  })
   keyword?: string;
+
+  @ApiPropertyOptional({ enum: GROUP_CODES, description: 'Exact group' })
+  @IfPresent()
+  @IsIn(GROUP_CODES, { message: 'group must be one of the codes of GET /groups' })
   group?: GroupCode;
+
+  @BooleanParam()
   enabled?: boolean;
-}
-
-const KNOWN = new Set(['page', 'pageSize', 'keyword', 'group', 'enabled']);
-
-/** Parses GET /users query parameters (spec 4.1); malformed values are 400 invalid_query. */
-export function parseUserListQuery(query: RawQuery): UserListQuery {
-  const unknown = Object.keys(query).filter((name) => !KNOWN.has(name));
-  if (unknown.length > 0) throw invalidQuery(`Unknown query parameter: ${unknown.join(', ')}`);
-  const rawPage = singleValue(query, 'page');
-  if (rawPage !== undefined && (!/^\d{1,10}$/.test(rawPage) || Number(rawPage) < 1)) {
-    throw invalidQuery('page must be a positive integer');
-  }
-  const page = rawPage === undefined ? 1 : Number(rawPage);
-  if (page > MAX_PAGE) throw invalidQuery(`page must be at most ${MAX_PAGE}`);
-  const result: UserListQuery = {
-    page,
-    pageSize: positiveIntParam(query, 'pageSize', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
-  };
-  const keyword = singleValue(query, 'keyword');
-  if (keyword !== undefined && keyword !== '') {
-    if (keyword.length > MAX_KEYWORD_LENGTH) {
-      throw invalidQuery(`keyword must be at most ${MAX_KEYWORD_LENGTH} characters`);
-    }
-    result.keyword = keyword.toLowerCase();
-  }
-  const group = singleValue(query, 'group');
-  if (group !== undefined) {
-    if (!isGroupCode(group)) throw invalidQuery('group must be one of the codes of GET /groups');
-    result.group = group;
-  }
-  const enabled = singleValue(query, 'enabled');
-  if (enabled !== undefined) {
-    if (enabled !== 'true' && enabled !== 'false') {
-      throw invalidQuery('enabled must be true or false');
-    }
-    result.enabled = enabled === 'true';
-  }
-  return result;
 }
 
 const MAX_BIGINT = 9223372036854775807n;
@@ -80,3 +73,13 @@ export function parseUserId(raw: string): string {
 export function likeSubstring(keyword: string): string {
   return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/**
+ * The checked `:userId` of the route (400 invalid_user_id). A parameter decorator, not a pipe:
+ * it runs before every pipe of the handler, so a bad id is answered before a bad body, in the
+ * order of docs/errors.md.
+ */
+export const PathUserId = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => {
+  const raw = ctx.switchToHttp().getRequest<Request>().params.userId;
+  return parseUserId(typeof raw === 'string' ? raw : '');
+});

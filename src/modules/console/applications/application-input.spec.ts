@@ -1,5 +1,12 @@
 import { AppError } from '../../../common/errors/app-error';
-import { parseNewApplication, parseSettings, settingsAuditEntries } from './application-input';
+import { validateRequest } from '../../../common/validation/request-validation';
+import { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
+import { settingsAuditEntries, toNewApplication, toSettings } from './application-input';
+
+const parseNewApplication = (body: unknown, ownerId: string) =>
+  toNewApplication(validateRequest(NewApplicationBody, body, 'body'), ownerId);
+const parseSettings = (body: unknown) =>
+  toSettings(validateRequest(ApplicationSettingsBody, body, 'body'));
 
 const codeOf = (fn: () => unknown): string => {
   try {
@@ -12,7 +19,7 @@ const codeOf = (fn: () => unknown): string => {
 };
 
 describe('application bodies', () => {
-  describe(parseNewApplication.name, () => {
+  describe('NewApplicationBody', () => {
     it('takes the name and the optional fields, with the owner and no redirect URIs by default', () => {
       expect(parseNewApplication({ name: 'Shop', clientAuthMethod: 'none' }, '42')).toEqual({
         name: 'Shop',
@@ -36,12 +43,14 @@ describe('application bodies', () => {
       [{ name: 'A', clientAuthMethod: 'jwt' }, 'invalid_body'],
       [{ name: 'A', enabled: false }, 'unknown_field'],
       [{ name: 'A', ownerId: '1' }, 'unknown_field'],
+      [{ name: null }, 'invalid_body'],
+      [{ name: 'A', redirectUris: Array(21).fill('https://a.example/cb') }, 'invalid_body'],
     ])('refuses %j with %s', (body, code) => {
       expect(codeOf(() => parseNewApplication(body, '42'))).toBe(code);
     });
   });
 
-  describe(parseSettings.name, () => {
+  describe('ApplicationSettingsBody', () => {
     it('needs at least one field and accepts enabled', () => {
       expect(codeOf(() => parseSettings({}))).toBe('empty_body');
       expect(parseSettings({ enabled: false })).toMatchObject({ enabled: false });

@@ -1,77 +1,37 @@
-import { AppError } from '../../../common/errors/app-error';
-import { ErrorCode } from '../../../common/errors/error-code';
-import { CLIENT_AUTH_METHODS } from '../../applications/application.entity';
 import type { ApplicationSettings, NewApplication } from '../../applications/applications.service';
 import type { ClientSetting } from '../../applications/client-settings';
 import type { AuditDetails } from '../../audit/audit-log.entity';
-import {
-  invalidBody,
-  objectBody,
-  optionalBoolean,
-  optionalEnum,
-  optionalString,
-  optionalStringList,
-  type BodyFields,
-} from '../console-input';
+import type { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
 
-const TEXT_MAX = 2000;
-const URL_MAX = 2000;
-const MAX_REDIRECT_URIS = 20;
+/** POST /api/console/applications: the owner, and no redirect URIs unless sent. */
+export function toNewApplication(body: NewApplicationBody, ownerId: string): NewApplication {
+  return { ...common(body), name: body.name, redirectUris: body.redirectUris ?? [], ownerId };
+}
 
-const CREATE_FIELDS = [
-  'name',
-  'description',
-  'homeUrl',
-  'logo',
-  'redirectUris',
-  'postLogoutRedirectUris',
-  'clientAuthMethod',
-  'isPublic',
-  'requireVerifiedEmail',
-] as const;
-const SETTINGS_FIELDS = [...CREATE_FIELDS, 'enabled', 'requiredUpstreams'] as const;
-const MAX_REQUIRED_UPSTREAMS = 20;
-
-/** Fields both bodies share; the rules on their values are ApplicationsService's. */
-function common(body: BodyFields): Omit<ApplicationSettings, 'enabled'> {
+/** PATCH /api/console/applications/{id}: the fields sent, in the audit log's order. */
+export function toSettings(body: ApplicationSettingsBody): ApplicationSettings {
   return {
-    name: optionalString(body, 'name', 100),
-    description: optionalString(body, 'description', TEXT_MAX),
-    homeUrl: optionalString(body, 'homeUrl', URL_MAX),
-    logo: optionalString(body, 'logo', URL_MAX),
-    redirectUris: optionalStringList(body, 'redirectUris', MAX_REDIRECT_URIS, URL_MAX),
-    postLogoutRedirectUris: optionalStringList(
-      body,
-      'postLogoutRedirectUris',
-      MAX_REDIRECT_URIS,
-      URL_MAX,
-    ),
-    authMethod: optionalEnum(body, 'clientAuthMethod', CLIENT_AUTH_METHODS),
-    isPublic: optionalBoolean(body, 'isPublic'),
-    requireVerifiedEmail: optionalBoolean(body, 'requireVerifiedEmail'),
+    ...common(body),
+    enabled: body.enabled,
+    requiredUpstreams: body.requiredUpstreams,
   };
 }
 
-/** POST /api/console/applications: name required, the rest optional. */
-export function parseNewApplication(body: unknown, ownerId: string): NewApplication {
-  const fields = common(objectBody(body, CREATE_FIELDS));
-  if (fields.name === undefined) throw invalidBody('name is required');
-  return { ...fields, name: fields.name, redirectUris: fields.redirectUris ?? [], ownerId };
-}
-
-/** PATCH /api/console/applications/{id}: at least one field (400 empty_body). */
-export function parseSettings(body: unknown): ApplicationSettings {
-  const record = objectBody(body, SETTINGS_FIELDS);
-  const settings = {
-    ...common(record),
-    enabled: optionalBoolean(record, 'enabled'),
-    // Shape only here; whether each id names a configured provider is the service's check.
-    requiredUpstreams: optionalStringList(record, 'requiredUpstreams', MAX_REQUIRED_UPSTREAMS, 64),
+/** The fields both bodies share, under the names ApplicationsService uses. */
+function common(
+  body: NewApplicationBody | ApplicationSettingsBody,
+): Omit<ApplicationSettings, 'enabled' | 'requiredUpstreams'> {
+  return {
+    name: body.name,
+    description: body.description,
+    homeUrl: body.homeUrl,
+    logo: body.logo,
+    redirectUris: body.redirectUris,
+    postLogoutRedirectUris: body.postLogoutRedirectUris,
+    authMethod: body.clientAuthMethod,
+    isPublic: body.isPublic,
+    requireVerifiedEmail: body.requireVerifiedEmail,
   };
-  if (Object.values(settings).every((value) => value === undefined)) {
-    throw new AppError(ErrorCode.EmptyBody, `Send at least one of ${SETTINGS_FIELDS.join(', ')}`);
-  }
-  return settings;
 }
 
 /** The audit action of each OAuth client setting that a change sets to a new value. */

@@ -2,9 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CLIENT_AUTH_METHODS, type Application } from '../../applications/application.entity';
 import { CONSOLE_ROLES, type ConsoleRole } from '../roles/console-access.service';
 
-const POST_LOGOUT_URIS =
-  'Where RP-initiated logout may return: exact match, the same rule as redirect URIs; [] for none';
-
 /** An application in the console's list: what every role may see. */
 export class ApplicationSummary {
   @ApiProperty() id!: number;
@@ -59,41 +56,6 @@ export class ApplicationWithSecret extends ApplicationDetail {
 export class ClientSecretView {
   @ApiProperty({ description: 'The new client secret, shown this once; the old one stops working' })
   clientSecret!: string;
-}
-
-/** Body of POST /api/console/applications. */
-export class NewApplicationBody {
-  @ApiProperty({ maxLength: 100 }) name!: string;
-  @ApiPropertyOptional() description?: string;
-  @ApiPropertyOptional({ description: 'URL' }) homeUrl?: string;
-  @ApiPropertyOptional({ description: 'URL' }) logo?: string;
-  @ApiPropertyOptional({ type: [String], description: 'Exact-match redirect URIs' })
-  redirectUris?: string[];
-  @ApiPropertyOptional({ type: [String], description: POST_LOGOUT_URIS })
-  postLogoutRedirectUris?: string[];
-  @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS, default: 'secret' }) clientAuthMethod?: string;
-  @ApiPropertyOptional({ default: false }) isPublic?: boolean;
-  @ApiPropertyOptional({ default: false }) requireVerifiedEmail?: boolean;
-}
-
-/** Body of PATCH /api/console/applications/{id}: any of these, at least one. */
-export class ApplicationSettingsBody {
-  @ApiPropertyOptional({ maxLength: 100 }) name?: string;
-  @ApiPropertyOptional() description?: string;
-  @ApiPropertyOptional() homeUrl?: string;
-  @ApiPropertyOptional() logo?: string;
-  @ApiPropertyOptional({ type: [String] }) redirectUris?: string[];
-  @ApiPropertyOptional({ type: [String], description: POST_LOGOUT_URIS })
-  postLogoutRedirectUris?: string[];
-  @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS }) clientAuthMethod?: string;
-  @ApiPropertyOptional() isPublic?: boolean;
-  @ApiPropertyOptional() enabled?: boolean;
-  @ApiPropertyOptional() requireVerifiedEmail?: boolean;
-  @ApiPropertyOptional({
-    type: [String],
-    description: 'Configured upstream provider ids (400 invalid_request for another); [] for none',
-  })
-  requiredUpstreams?: string[];
 }
 
 export function toSummary(application: Application, role: ConsoleRole): ApplicationSummary {

@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { checkSettings } from '../../applications/applications.service';
 import { clientSettingsDigest, parseClientSettings } from '../../applications/client-settings';
-import { invalidBody } from '../console-input';
+import { invalidBody } from '../../../common/validation/request-errors';
+import type { ConfirmationRequest } from '../passkeys/confirmations/confirmation.dto';
 import { ConfirmationTargetRegistry } from '../passkeys/confirmations/confirmation-target-registry';
 import type { ConfirmationTarget } from '../passkeys/confirmations/passkey-confirmations.service';
 import { ConsoleAccess } from '../roles/console-access.service';
@@ -38,8 +39,8 @@ export class ApplicationConfirmationChecks implements OnModuleInit {
 }
 
 /** client_settings.update: the digest of the settings the PATCH will send (400 when refused). */
-function settingsDigest(body: Record<string, unknown>): string {
-  const settings = parseClientSettings(body.settings);
+function settingsDigest(request: ConfirmationRequest): string {
+  const settings = parseClientSettings(request.settings);
   if (!settings) {
     throw invalidBody(
       'client_settings.update needs settings: {redirectUris?, postLogoutRedirectUris?, clientAuthMethod?}',

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Patch, Post } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiHeader,
   ApiNoContentResponse,
@@ -11,13 +10,12 @@ import {
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/passkey-confirmations.service';
+import { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
 import {
   ApplicationDetail,
-  ApplicationSettingsBody,
   ApplicationSummary,
   ApplicationWithSecret,
   ClientSecretView,
-  NewApplicationBody,
 } from './application-views';
 import { ConsoleApplications } from './console-applications.service';
 import { BadBody, Conflict } from '../console.openapi';
@@ -42,14 +40,13 @@ export class ConsoleApplicationsController {
     summary: 'Create an application; I become its owner (group admin)',
     description: 'The client secret of a `secret` client is in this answer only.',
   })
-  @ApiBody({ type: NewApplicationBody })
   @BadBody(
     'invalid_body, unknown_field: the body; invalid_request: a name, URL or redirect URI the rules refuse',
   )
   @ApiCreatedResponse({ type: ApplicationWithSecret })
   createApplication(
     @ConsoleActor() actor: ConsoleActor,
-    @Body() body: unknown,
+    @Body() body: NewApplicationBody,
   ): Promise<ApplicationWithSecret> {
     return this.applications.create(actor, body);
   }
@@ -68,7 +65,6 @@ export class ConsoleApplicationsController {
     description:
       'Changing redirectUris, postLogoutRedirectUris or clientAuthMethod needs the X-Passkey-Confirmation of a client_settings.update confirmation for this application and exactly the values of those fields this body sends; other fields need none. Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` drops it.',
   })
-  @ApiBody({ type: ApplicationSettingsBody })
   @ApiHeader({
     name: 'X-Passkey-Confirmation',
     required: false,
@@ -87,7 +83,7 @@ export class ConsoleApplicationsController {
   updateApplication(
     @ConsoleActor() actor: ConsoleActor,
     @ScopedApplication() app: ScopedApplication,
-    @Body() body: unknown,
+    @Body() body: ApplicationSettingsBody,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
     return this.applications.update(actor, app, body, confirmation);

@@ -13,7 +13,8 @@ import type { ConsoleActor } from '../session/console-session';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { AppUsersService } from '../../users/app-users.service';
-import { parseNewApplication, parseSettings, settingsAuditEntries } from './application-input';
+import type { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
+import { settingsAuditEntries, toNewApplication, toSettings } from './application-input';
 import {
   toDetail,
   toSummary,
@@ -49,8 +50,8 @@ export class ConsoleApplications {
   }
 
   /** The creator becomes the owner, related as admin, in the creating transaction. */
-  async create(actor: ConsoleActor, body: unknown): Promise<ApplicationWithSecret> {
-    const input = parseNewApplication(body, actor.user.id);
+  async create(actor: ConsoleActor, body: NewApplicationBody): Promise<ApplicationWithSecret> {
+    const input = toNewApplication(body, actor.user.id);
     const created = await this.dataSource.transaction(async (manager) => {
       const result = await this.applications.create(input, manager);
       const { id, name } = result.application;
@@ -85,10 +86,10 @@ export class ConsoleApplications {
   async update(
     actor: ConsoleActor,
     { applicationId, role }: ScopedApplication,
-    body: unknown,
+    body: ApplicationSettingsBody,
     confirmation: string | undefined,
   ): Promise<ApplicationWithSecret> {
-    const settings = parseSettings(body);
+    const settings = toSettings(body);
     await this.checkProviders(settings.requiredUpstreams);
     checkSettings(settings);
     const { application, clientSecret } = await this.dataSource.transaction(async (manager) => {

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -14,7 +13,8 @@ import { BadBody, Conflict } from '../console.openapi';
 import { PasskeyConfirmed } from '../passkeys/confirmations/passkey-confirmed.openapi';
 import { ApplicationRole, ScopedApplication } from '../roles/application-role';
 import { ConsoleKeys } from './console-keys.service';
-import { IssuedKeyView, KeyView, NewKeyBody, RotatedKeyView } from './key-views';
+import { NewKeyBody } from './key.dto';
+import { IssuedKeyView, KeyView, RotatedKeyView } from './key-views';
 
 const KEY_NOT_FOUND = 'not_found: also an unknown key id, or a key of another application';
 
@@ -40,7 +40,6 @@ export class ConsoleKeysController {
   })
   @ApplicationRole('admin')
   @PasskeyConfirmed('key.create')
-  @ApiBody({ type: NewKeyBody })
   @BadBody(
     'invalid_body, unknown_field: a name of 1 to 100 characters and at least one known scope',
   )
@@ -48,7 +47,7 @@ export class ConsoleKeysController {
   createKey(
     @ConsoleActor() actor: ConsoleActor,
     @ScopedApplication() app: ScopedApplication,
-    @Body() body: unknown,
+    @Body() body: NewKeyBody,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<IssuedKeyView> {
     return this.keys.create(actor, app, body, confirmation);

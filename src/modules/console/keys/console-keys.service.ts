@@ -6,19 +6,10 @@ import type { ConsoleActor } from '../session/console-session';
 import type { ApiKey } from '../../keys/api-key.entity';
 import { ApiKeysService } from '../../keys/api-keys.service';
 import { keyNotFound, keyNotRotatable } from '../../keys/keys.errors';
-import { isApiScope } from '../../keys/scopes';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import type { ScopedApplication } from '../roles/application-role';
-import {
-  invalidBody,
-  objectBody,
-  optionalString,
-  optionalStringList,
-  pathId,
-} from '../console-input';
+import type { NewKeyBody } from './key.dto';
 import { toKeyView, type IssuedKeyView, type KeyView, type RotatedKeyView } from './key-views';
-
-const MAX_SCOPES = 20;
 
 /**
  * The API-access tab (spec section 1, "Key lifecycle (console operations)"): keys of the
@@ -43,10 +34,11 @@ export class ConsoleKeys {
   async create(
     actor: ConsoleActor,
     { applicationId }: ScopedApplication,
-    body: unknown,
+    body: NewKeyBody,
     confirmation: string | undefined,
   ): Promise<IssuedKeyView> {
-    const { name, scopes } = parseNewKey(body);
+    const name = body.name.trim();
+    const { scopes } = body;
     const { apiKey, plaintext } = await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(
         actor.user.id,
@@ -176,14 +168,9 @@ export class ConsoleKeys {
   }
 }
 
-/** `{name, scopes}`: a name of 1 to 100 characters and at least one known scope. */
-function parseNewKey(body: unknown): { name: string; scopes: string[] } {
-  const record = objectBody(body, ['name', 'scopes']);
-  const name = optionalString(record, 'name', 100)?.trim();
-  if (!name) throw invalidBody('name is required (1 to 100 characters)');
-  const scopes = optionalStringList(record, 'scopes', MAX_SCOPES, 64);
-  if (!scopes || scopes.length === 0) throw invalidBody('scopes must list at least one scope');
-  const unknown = scopes.filter((scope) => !isApiScope(scope));
-  if (unknown.length > 0) throw invalidBody(`Unknown scopes: ${unknown.join(', ')}`);
-  return { name, scopes };
+/** A path's numeric key id, or null when it cannot name a row: the caller answers 404. */
+function pathId(raw: string): number | null {
+  if (!/^[1-9][0-9]{0,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= 2_147_483_647 ? id : null;
 }

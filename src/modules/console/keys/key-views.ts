@@ -47,12 +47,6 @@ export class RotatedKeyView extends IssuedKeyView {
   previous!: KeyView;
 }
 
-/** Body of POST /api/console/applications/{id}/keys. */
-export class NewKeyBody {
-  @ApiProperty({ maxLength: 100 }) name!: string;
-  @ApiProperty({ enum: API_SCOPES, isArray: true, description: 'At least one' }) scopes!: string[];
-}
-
 export function toKeyView(key: ApiKey, status: ApiKeyStatus): KeyView {
   const inGrace = status === 'active' && key.replacedById !== null && key.expiresAt !== null;
   return {

@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { parseUserId } from '../../users/user-query';
-import { invalidBody } from '../console-input';
+import { invalidBody } from '../../../common/validation/request-errors';
 import { ConfirmationTargetRegistry } from '../passkeys/confirmations/confirmation-target-registry';
 import type { ConfirmationTarget } from '../passkeys/confirmations/passkey-confirmations.service';
 import { ConsoleAccess } from '../roles/console-access.service';

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AuditLog } from '../../audit/audit-log.service';
-import { MEMBER_ROLES, type MemberRole } from '../roles/console-member.entity';
 import {
   ConsoleMembers,
   type PlannedRoleChange,
@@ -12,7 +11,7 @@ import type { ConsoleActor } from '../session/console-session';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import { parseUserId } from '../../users/user-query';
 import type { ScopedApplication } from '../roles/application-role';
-import { objectBody, optionalEnum, invalidBody } from '../console-input';
+import type { MemberRoleBody } from './member.dto';
 import { toMemberView, type MemberView } from './member-views';
 
 /**
@@ -39,12 +38,10 @@ export class ConsoleMemberChanges {
   async grant(
     actor: ConsoleActor,
     { applicationId, role: actorRole }: ScopedApplication,
-    rawUserId: string,
-    body: unknown,
+    userId: string, // checked by the route's @PathUserId()
+    { role }: MemberRoleBody,
     confirmation: string | undefined,
   ): Promise<MemberView> {
-    const userId = parseUserId(rawUserId);
-    const role = parseRole(body);
     const change = await this.members.plan(actorRole, applicationId, userId, {
       kind: 'grant',
       role,
@@ -95,11 +92,4 @@ export class ConsoleMemberChanges {
       );
     });
   }
-}
-
-/** `{role}`: admin or viewer. */
-function parseRole(body: unknown): MemberRole {
-  const role = optionalEnum(objectBody(body, ['role']), 'role', MEMBER_ROLES);
-  if (role === undefined) throw invalidBody(`role is required: ${MEMBER_ROLES.join(' or ')}`);
-  return role;
 }

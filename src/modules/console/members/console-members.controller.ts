@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Put } from '@nestjs/common';
 import {
-  ApiBody,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
@@ -11,9 +11,11 @@ import { ConsoleActor, ConsoleRoute } from '../session/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/passkey-confirmations.service';
 import { BadBody, Conflict } from '../console.openapi';
 import { PasskeyConfirmed } from '../passkeys/confirmations/passkey-confirmed.openapi';
+import { PathUserId } from '../../users/user-query';
 import { ApplicationRole, ScopedApplication } from '../roles/application-role';
 import { ConsoleMemberChanges } from './console-member-changes.service';
-import { MemberRoleBody, MemberView } from './member-views';
+import { MemberRoleBody } from './member.dto';
+import { MemberView } from './member-views';
 
 /**
  * Who has console access to the application (docs/console.md, "Roles"). Console roles are
@@ -42,7 +44,7 @@ export class ConsoleMembersController {
   })
   @ApplicationRole('admin')
   @PasskeyConfirmed('console_role.grant')
-  @ApiBody({ type: MemberRoleBody })
+  @ApiParam({ name: 'userId', type: String })
   @BadBody('invalid_user_id, invalid_body, unknown_field')
   @ApiErrorResponse(404, 'user_not_found: the user has no relation to the application')
   @Conflict(
@@ -52,8 +54,9 @@ export class ConsoleMembersController {
   grantMemberRole(
     @ConsoleActor() actor: ConsoleActor,
     @ScopedApplication() app: ScopedApplication,
-    @Param('userId') userId: string,
-    @Body() body: unknown,
+    // A parameter decorator: the id is checked before the body (the pipe).
+    @PathUserId() userId: string,
+    @Body() body: MemberRoleBody,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<MemberView> {
     return this.members.grant(actor, app, userId, body, confirmation);

@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CONSOLE_ROLES, type ConsoleRole } from '../roles/console-access.service';
-import { MEMBER_ROLES } from '../roles/console-member.entity';
 import type { MemberRow } from '../roles/console-members.service';
 import { AuditActorView } from '../audit/audit-views';
 
@@ -26,15 +25,6 @@ export class MemberView {
     description: 'null for the owner',
   })
   grantedAt!: string | null;
-}
-
-/** Body of PUT /api/console/applications/{id}/members/{userId}. */
-export class MemberRoleBody {
-  @ApiProperty({
-    enum: MEMBER_ROLES,
-    description: 'admin: the owner only; viewer: the owner or an admin',
-  })
-  role!: string;
 }
 
 export function toMemberView(row: MemberRow): MemberView {

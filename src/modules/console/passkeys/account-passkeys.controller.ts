@@ -10,7 +10,6 @@ import {
   Post,
 } from '@nestjs/common';
 import {
-  ApiBody,
   ApiCreatedResponse,
   ApiHeader,
   ApiNoContentResponse,
@@ -22,12 +21,8 @@ import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import { SessionAuth } from '../../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from './confirmations/passkey-confirmations.service';
-import {
-  PasskeyCeremonyStart,
-  PasskeyRegistration,
-  PasskeyRename,
-  PasskeyView,
-} from './passkey-view';
+import { PasskeyRegistration, PasskeyRename } from './passkey.dto';
+import { PasskeyCeremonyStart, PasskeyView } from './passkey-view';
 import { PasskeysService } from './passkeys.service';
 
 const CONFIRMATION_HEADER_DOC = (action: string, required: boolean): MethodDecorator =>
@@ -74,30 +69,28 @@ export class AccountPasskeysController {
 
   @Post()
   @ApiOperation({ summary: "Finish registering a passkey with the browser's attestation" })
-  @ApiBody({ type: PasskeyRegistration })
   @ApiCreatedResponse({ type: PasskeyView })
   @ApiErrorResponse(
     400,
-    'invalid_body: malformed body or name; invalid_request: the ceremony is unknown, expired or used, or the attestation does not verify',
+    'invalid_body: malformed body or name; unknown_field; invalid_request: the ceremony is unknown, expired or used, or the attestation does not verify',
   )
   @ApiErrorResponse(409, 'conflict: this credential is already registered')
   registerPasskey(
     @ConsoleActor() actor: ConsoleActor,
-    @Body() body: unknown,
+    @Body() body: PasskeyRegistration,
   ): Promise<PasskeyView> {
     return this.passkeys.register(actor, body);
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Rename a passkey' })
-  @ApiBody({ type: PasskeyRename })
   @ApiOkResponse({ type: PasskeyView })
   @ApiErrorResponse(400, 'invalid_body: name must be 1 to 64 printable characters')
   @ApiErrorResponse(404, 'not_found: no such passkey of this account')
   renamePasskey(
     @ConsoleActor() actor: ConsoleActor,
     @Param('id') id: string,
-    @Body() body: unknown,
+    @Body() body: PasskeyRename,
   ): Promise<PasskeyView> {
     return this.passkeys.rename(actor, id, body);
   }

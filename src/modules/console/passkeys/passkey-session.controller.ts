@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiErrorResponse, RETRY_AFTER } from '../../../common/errors/error-body.openapi';
 import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../session/console-session';
 import { ConsoleSessionView } from '../session/session-view';
-import { PasskeyCeremonyStart, PasskeySignIn } from './passkey-view';
+import { PasskeySignIn } from './passkey.dto';
+import { PasskeyCeremonyStart } from './passkey-view';
 import { PasskeysService } from './passkeys.service';
 
 /** Signing in to the console with a passkey (a discoverable credential), instead of a password. */
@@ -42,12 +43,14 @@ export class PasskeySessionController {
     summary: 'Sign in with a passkey assertion',
     description: 'Sets the session cookie; a failed verification is 401 invalid_credentials.',
   })
-  @ApiBody({ type: PasskeySignIn })
   @ApiOkResponse({ type: ConsoleSessionView })
-  @ApiErrorResponse(400, 'invalid_body')
+  @ApiErrorResponse(
+    400,
+    'invalid_body: not a JSON object, or a field of the wrong type; unknown_field',
+  )
   @ApiErrorResponse(401, 'invalid_credentials: the assertion does not verify')
   async signInWithPasskey(
-    @Body() body: unknown,
+    @Body() body: PasskeySignIn,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConsoleSessionView> {
     const userId = await this.passkeys.signIn(body);

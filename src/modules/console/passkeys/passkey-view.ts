@@ -44,32 +44,3 @@ export class PasskeyCeremonyStart {
   })
   options!: object;
 }
-
-/** Body of POST /api/console/account/passkeys. */
-export class PasskeyRegistration {
-  @ApiProperty({ format: 'uuid' }) ceremonyId!: string;
-  @ApiProperty({ maxLength: 64, required: false, description: 'Defaults to "Passkey"' })
-  name?: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The RegistrationResponseJSON of navigator.credentials.create()',
-  })
-  response!: object;
-}
-
-/** Body of PATCH /api/console/account/passkeys/{id}. */
-export class PasskeyRename {
-  @ApiProperty({ maxLength: 64 }) name!: string;
-}
-
-/** Body of POST /api/console/session/passkey. */
-export class PasskeySignIn {
-  @ApiProperty({ format: 'uuid' }) ceremonyId!: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The AuthenticationResponseJSON of navigator.credentials.get()',
-  })
-  response!: object;
-}

@@ -19,8 +19,8 @@ import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS } from './passkey-ceremoni
 import { PasskeyConfirmations } from './confirmations/passkey-confirmations.service';
 import { PasskeyCredential } from './passkey-credential.entity';
 import { PasskeyCeremonyStart, toPasskeyView, type PasskeyView } from './passkey-view';
+import { PasskeyRegistration, PasskeyRename, PasskeySignIn } from './passkey.dto';
 import {
-  invalidBody,
   passkeyNotFound,
   recentSignInRequired,
   registrationRefused,
@@ -34,22 +34,7 @@ import { RelyingParty } from './relying-party';
  * 15 minutes (docs/security.md, "Anonymous requests that keep state").
  */
 export const SIGN_IN_STARTS_PER_ADDRESS = 60;
-const MAX_NAME_LENGTH = 64;
 const DEFAULT_NAME = 'Passkey';
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A passkey name: trimmed, 1 to 64 characters, no control characters. */
-function parseName(value: unknown, fallback?: string): string {
-  if (value === undefined && fallback !== undefined) return fallback;
-  const name = typeof value === 'string' ? value.trim() : '';
-  // eslint-disable-next-line no-control-regex
-  if (name === '' || name.length > MAX_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw invalidBody(`name must be 1 to ${MAX_NAME_LENGTH} printable characters`);
-  }
-  return name;
-}
 
 /**
  * Passkeys of console accounts (docs/console.md "Passkeys and confirmations"):
@@ -124,13 +109,9 @@ export class PasskeysService {
   }
 
   /** Verifies the attestation of a started registration and stores the passkey. */
-  async register(actor: ConsoleActor, body: unknown): Promise<PasskeyView> {
-    if (!isObject(body)) throw invalidBody('Expected {ceremonyId, name, response}');
-    const name = parseName(body.name, DEFAULT_NAME);
+  async register(actor: ConsoleActor, body: PasskeyRegistration): Promise<PasskeyView> {
+    const name = body.name?.trim() ?? DEFAULT_NAME;
     const response = body.response;
-    if (!isObject(response) || typeof response.id !== 'string' || !isObject(response.response)) {
-      throw invalidBody('response must be the RegistrationResponseJSON of the browser');
-    }
     const ceremony = await this.ceremonies.take(body.ceremonyId, 'registration', actor.user.id);
     if (!ceremony?.userHandle) {
       throw registrationRefused('the registration is unknown, expired or already answered');
@@ -175,9 +156,9 @@ export class PasskeysService {
     return toPasskeyView(credential);
   }
 
-  async rename(actor: ConsoleActor, id: string, body: unknown): Promise<PasskeyView> {
+  async rename(actor: ConsoleActor, id: string, body: PasskeyRename): Promise<PasskeyView> {
     const credential = await this.get(actor.user.id, id);
-    const name = parseName(isObject(body) ? body.name : undefined);
+    const name = body.name.trim();
     await this.dataSource.transaction(async (manager) => {
       await manager.update(PasskeyCredential, { id: credential.id }, { name });
       await this.audit.record(
@@ -236,8 +217,7 @@ export class PasskeysService {
   }
 
   /** The user whose passkey answered the sign-in challenge, or 401 invalid_credentials. */
-  async signIn(body: unknown): Promise<string> {
-    if (!isObject(body)) throw invalidBody('Expected {ceremonyId, response}');
+  async signIn(body: PasskeySignIn): Promise<string> {
     const ceremony = await this.ceremonies.take(body.ceremonyId, 'sign_in', null);
     if (!ceremony) throw signInRefused();
     const credential = await this.assertions.verify(ceremony.challenge, body.response, null);

@@ -1,11 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiNoContentResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { ApiErrorResponse, RETRY_AFTER } from '../../../common/errors/error-body.openapi';
@@ -18,7 +12,8 @@ import {
   ConsoleSignIn,
   toSessionView,
 } from './console-session';
-import { ConsoleSessionView, PasswordSignIn } from './session-view';
+import { PasswordSignIn } from './session.dto';
+import { ConsoleSessionView } from './session-view';
 
 /** Signing in to and out of the console (the same session as the OAuth login pages). */
 @ApiTags('console')
@@ -38,9 +33,11 @@ export class ConsoleSessionController {
     description:
       'Sets the session cookie. Failed attempts are throttled like the OAuth login page (429 with Retry-After); when too many password checks wait already, 503 with Retry-After at once.',
   })
-  @ApiBody({ type: PasswordSignIn })
   @ApiOkResponse({ type: ConsoleSessionView })
-  @ApiErrorResponse(400, 'invalid_body: login and password must be strings')
+  @ApiErrorResponse(
+    400,
+    'invalid_body: login (not empty) and password must be strings; unknown_field',
+  )
   @ApiErrorResponse(401, 'invalid_credentials: unknown account or wrong password (one answer)')
   @ApiErrorResponse(
     429,
@@ -53,11 +50,10 @@ export class ConsoleSessionController {
     RETRY_AFTER,
   )
   async signIn(
-    @Body() body: unknown,
+    @Body() { login, password }: PasswordSignIn,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConsoleSessionView> {
-    const { login, password } = parseSignIn(body);
     const outcome = await this.login.authenticate(login, password, req.ip ?? '');
     switch (outcome.kind) {
       case 'throttled':
@@ -93,13 +89,4 @@ export class ConsoleSessionController {
   signOut(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
     return this.sessions.signOut(req, res);
   }
-}
-
-function parseSignIn(body: unknown): PasswordSignIn {
-  const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const { login, password } = record;
-  if (typeof login !== 'string' || typeof password !== 'string' || login === '') {
-    throw new AppError(ErrorCode.InvalidBody, 'Send {"login": "...", "password": "..."}');
-  }
-  return { login, password };
 }

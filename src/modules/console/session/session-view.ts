@@ -20,9 +20,3 @@ export class ConsoleSessionView {
   })
   csrfToken!: string;
 }
-
-/** Body of POST /api/console/session. */
-export class PasswordSignIn {
-  @ApiProperty({ description: 'Username or email' }) login!: string;
-  @ApiProperty() password!: string;
-}

@@ -1,21 +1,12 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-} from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
-import type { RawQuery } from '../../../common/http/query-params';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
+import { EventListQuery } from '../../events/event-query';
 import { EventPage } from '../../events/event-view';
 import { StatsView } from '../../stats/stats-view';
 import { UserPatch } from '../../users/user-patch';
+import { PathUserId, UserListQuery } from '../../users/user-query';
 import { RevocationResult, UserPage, UserView } from '../../users/user-view';
 import { BadBody } from '../console.openapi';
 import { ApplicationRole, ScopedApplication } from '../roles/application-role';
@@ -26,7 +17,8 @@ const USER_NOT_FOUND = 'user_not_found: no such user of the application';
 /**
  * Users, events and stats of one application: the query parameters, paging, results and errors
  * of GET /api/v1/app/users, /users/{userId}, PATCH /users/{userId}, POST /users/{userId}/revoke,
- * /events and /stats (docs/users-api.md, docs/events.md, docs/stats.md).
+ * /events and /stats (docs/users-api.md, docs/events.md, docs/stats.md). Their DTOs are checked
+ * by the global pipe, after the role guard (guards run before pipes).
  */
 @ApiTags('console')
 @ConsoleRoute()
@@ -43,7 +35,7 @@ export class ConsoleUsersController {
   @ApiOkResponse({ type: UserPage })
   listApplicationUsers(
     @ScopedApplication() app: ScopedApplication,
-    @Query() query: RawQuery,
+    @Query() query: UserListQuery,
   ): Promise<UserPage> {
     return this.users.list(app, query);
   }
@@ -67,8 +59,8 @@ export class ConsoleUsersController {
     description:
       "Disabling forces the user offline. The group is the application's data: it gives no console role (console roles are the members routes').",
   })
-  @ApiBody({ type: UserPatch })
   @ApplicationRole('admin')
+  @ApiParam({ name: 'userId', type: String })
   @BadBody(
     'invalid_user_id, invalid_body, unknown_field, empty_body, invalid_group (docs/errors.md)',
   )
@@ -77,11 +69,11 @@ export class ConsoleUsersController {
   updateApplicationUser(
     @ConsoleActor() actor: ConsoleActor,
     @ScopedApplication() app: ScopedApplication,
-    @Param('userId') userId: string,
-    @Body() body: unknown,
-    @Headers('content-type') contentType: string | undefined,
+    // A parameter decorator: the id is checked before the body (the pipe).
+    @PathUserId() userId: string,
+    @Body() patch: UserPatch,
   ): Promise<UserView> {
-    return this.users.update(actor, app, userId, body, contentType);
+    return this.users.update(actor, app, userId, patch);
   }
 
   @Post('users/:userId/force-offline')
@@ -110,7 +102,7 @@ export class ConsoleUsersController {
   @ApiOkResponse({ type: EventPage })
   listApplicationEvents(
     @ScopedApplication() app: ScopedApplication,
-    @Query() query: RawQuery,
+    @Query() query: EventListQuery,
   ): Promise<EventPage> {
     return this.users.listEvents(app, query);
   }

@@ -1,24 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { RawQuery } from '../../../common/http/query-params';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { ConsoleActor } from '../session/console-session';
 import { EventFeedService } from '../../events/event-feed.service';
-import { parseEventListQuery } from '../../events/event-query';
+import type { EventListQuery } from '../../events/event-query';
 import type { EventPage } from '../../events/event-view';
 import { StatsService } from '../../stats/stats.service';
 import type { StatsView } from '../../stats/stats-view';
 import { AppUsersService } from '../../users/app-users.service';
-import { parsePatchShape, toUserPatch } from '../../users/user-patch';
-import { parseUserId, parseUserListQuery } from '../../users/user-query';
+import { toUserChange, type UserPatch } from '../../users/user-patch';
+import { parseUserId, type UserListQuery } from '../../users/user-query';
 import type { RevocationResult, UserPage, UserView } from '../../users/user-view';
 import type { ScopedApplication } from '../roles/application-role';
 
 /**
- * Users, events and stats of an application in the console: the same services, parsers and
+ * Users, events and stats of an application in the console: the same services, DTOs and
  * results as /api/v1/app (app-api/*.controller.ts), with the application of the path, whose
- * console role the routes' @ApplicationRole checked, in place of the key and its scopes.
+ * console role the routes' @ApplicationRole checked, in place of the key and its scopes; the
+ * queries and bodies come checked by the global pipe.
  */
 @Injectable()
 export class ConsoleUsers {
@@ -30,8 +30,8 @@ export class ConsoleUsers {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async list({ applicationId }: ScopedApplication, query: RawQuery): Promise<UserPage> {
-    return this.users.list(applicationId, parseUserListQuery(query));
+  async list({ applicationId }: ScopedApplication, query: UserListQuery): Promise<UserPage> {
+    return this.users.list(applicationId, query);
   }
 
   async get({ applicationId }: ScopedApplication, rawUserId: string): Promise<UserView> {
@@ -42,12 +42,10 @@ export class ConsoleUsers {
   async update(
     actor: ConsoleActor,
     { applicationId }: ScopedApplication,
-    rawUserId: string,
-    body: unknown,
-    contentType: string | undefined,
+    userId: string, // checked by the route's @PathUserId()
+    body: UserPatch,
   ): Promise<UserView> {
-    const userId = parseUserId(rawUserId);
-    const patch = toUserPatch(parsePatchShape(body, contentType));
+    const patch = toUserChange(body);
     const details: Record<string, string | boolean> = {};
     if (patch.group !== undefined) details.group = patch.group;
     if (patch.enabled !== undefined) details.enabled = patch.enabled;
@@ -74,8 +72,11 @@ export class ConsoleUsers {
     });
   }
 
-  async listEvents({ applicationId }: ScopedApplication, query: RawQuery): Promise<EventPage> {
-    return this.events.list(applicationId, parseEventListQuery(query));
+  async listEvents(
+    { applicationId }: ScopedApplication,
+    query: EventListQuery,
+  ): Promise<EventPage> {
+    return this.events.list(applicationId, query);
   }
 
   async getStats({ applicationId }: ScopedApplication): Promise<StatsView> {

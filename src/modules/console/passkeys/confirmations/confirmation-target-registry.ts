@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { ConsoleActor } from '../../session/console-session';
+import type { ConfirmationRequest } from './confirmation.dto';
 import {
   CONFIRMATION_ACTIONS,
   type ConfirmationAction,
@@ -17,7 +18,7 @@ export interface ConfirmationTargetCheck {
    * The `changeDigest` of the change named in the body (client_settings.update's `settings`):
    * 400 when it is missing or refused. Needed by actions bound to a change digest.
    */
-  digest?: (body: Record<string, unknown>) => string;
+  digest?: (request: ConfirmationRequest) => string;
   /**
    * Role and existence of the target, after the fields are read: 404 / 403 / 409 as the
    * operation would answer. May rewrite a field to the canonical form the operation binds.

@@ -1,106 +1,33 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
-import { MEMBER_ROLES } from '../../roles/console-member.entity';
 import type { ConsoleActor } from '../../session/console-session';
-import { CLIENT_AUTH_METHODS } from '../../../applications/application.entity';
+import type { ConfirmationRequest } from './confirmation.dto';
 import { ConfirmationTargetRegistry } from './confirmation-target-registry';
 import {
   ACTION_TARGET_FIELDS,
-  CONFIRMATION_ACTIONS,
   ConfirmationStart,
-  isConfirmationAction,
   PasskeyConfirmations,
   type ConfirmationAction,
   type ConfirmationTarget,
 } from './passkey-confirmations.service';
 import { PasskeysService } from '../passkeys.service';
-import { invalidBody } from '../passkeys.errors';
-
-/** client_settings.update: the OAuth client settings the confirmed PATCH will send. */
-export class ConfirmedClientSettings {
-  @ApiProperty({ required: false, type: [String] }) redirectUris?: string[];
-  @ApiProperty({ required: false, type: [String] }) postLogoutRedirectUris?: string[];
-  @ApiProperty({ required: false, enum: CLIENT_AUTH_METHODS }) clientAuthMethod?: string;
-}
-
-/** Body of POST /api/console/confirmations. */
-export class ConfirmationRequest {
-  @ApiProperty({ enum: CONFIRMATION_ACTIONS }) action!: string;
-  @ApiProperty({
-    required: false,
-    description: 'key.*, client_secret.reset and application.delete: the application',
-  })
-  applicationId?: number;
-  @ApiProperty({ required: false, description: 'key.rotate, key.revoke, key.delete: the key' })
-  keyId?: number;
-  @ApiProperty({ required: false, format: 'uuid', description: 'passkey.remove: the passkey' })
-  passkeyId?: string;
-  @ApiProperty({
-    required: false,
-    description: 'upstream.unbind: the bound upstream account (its id in the account upstreams)',
-  })
-  upstreamIdentityId?: number;
-  @ApiProperty({
-    required: false,
-    description: 'console_role.grant, console_role.revoke: the user whose console role changes',
-  })
-  targetUserId?: string;
-  @ApiProperty({
-    required: false,
-    enum: MEMBER_ROLES,
-    description: 'console_role.grant: the role given; console_role.revoke: the role withdrawn',
-  })
-  role?: string;
-  @ApiProperty({
-    required: false,
-    type: ConfirmedClientSettings,
-    description:
-      'client_settings.update: exactly the redirectUris, postLogoutRedirectUris and clientAuthMethod the PATCH of the settings will send (the token is bound to these values)',
-  })
-  settings?: ConfirmedClientSettings;
-  @ApiProperty({ required: false, description: 'upstream.bind: the provider to bind' })
-  providerId?: string;
-}
-
-/** Body of POST /api/console/confirmations/{confirmationId}. */
-export class ConfirmationAnswer {
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The AuthenticationResponseJSON of navigator.credentials.get()',
-  })
-  response!: object;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The target fields `action` needs, each of the right type; other fields are ignored. A change
- * digest is read by the action's registered check (client_settings.update: its `settings`).
+ * The target fields `action` needs (their types checked by ConfirmationRequest); other fields
+ * are ignored. A change digest is read by the action's registered check (client_settings.update:
+ * its `settings`).
  */
-function parseTarget(
+function targetOf(
   action: ConfirmationAction,
-  body: Record<string, unknown>,
-  digest: ((body: Record<string, unknown>) => string) | undefined,
+  request: ConfirmationRequest,
+  digest: ((request: ConfirmationRequest) => string) | undefined,
 ): ConfirmationTarget {
   const target: ConfirmationTarget = {};
   for (const field of ACTION_TARGET_FIELDS[action]) {
-    const value = body[field];
     if (field === 'changeDigest') {
       if (!digest) throw new Error(`${action}: its target check reads no change digest`);
-      target.changeDigest = digest(body);
-    } else if (field === 'providerId') {
-      if (typeof value !== 'string') throw invalidBody(`${action} needs providerId (a string)`);
-      target.providerId = value;
-    } else if (field === 'passkeyId' || field === 'targetUserId' || field === 'role') {
-      if (typeof value !== 'string') throw invalidBody(`${action} needs ${field} (a string)`);
-      target[field] = value;
+      target.changeDigest = digest(request);
     } else {
-      if (typeof value !== 'number' || !Number.isInteger(value)) {
-        throw invalidBody(`${action} needs ${field} (an integer)`);
-      }
-      target[field] = value;
+      (target as Record<string, unknown>)[field] = request[field];
     }
   }
   return target;
@@ -130,13 +57,10 @@ export class ConfirmationTargets implements OnModuleInit {
     });
   }
 
-  async begin(actor: ConsoleActor, body: unknown): Promise<ConfirmationStart> {
-    if (!isObject(body) || !isConfirmationAction(body.action)) {
-      throw invalidBody(`action must be one of ${CONFIRMATION_ACTIONS.join(', ')}`);
-    }
-    const check = this.registry.checkOf(body.action);
-    const target = parseTarget(body.action, body, check.digest);
+  async begin(actor: ConsoleActor, request: ConfirmationRequest): Promise<ConfirmationStart> {
+    const check = this.registry.checkOf(request.action);
+    const target = targetOf(request.action, request, check.digest);
     await check.check(actor, target);
-    return this.confirmations.begin(actor.user.id, body.action, target);
+    return this.confirmations.begin(actor.user.id, request.action, target);
   }
 }

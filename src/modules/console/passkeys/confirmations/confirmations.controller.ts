@@ -1,13 +1,10 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../../../common/errors/error-body.openapi';
 import { SessionAuth } from '../../../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../../session/console-session';
-import {
-  ConfirmationAnswer,
-  ConfirmationRequest,
-  ConfirmationTargets,
-} from './confirmation-targets';
+import { ConfirmationAnswer, ConfirmationRequest } from './confirmation.dto';
+import { ConfirmationTargets } from './confirmation-targets';
 import {
   ConfirmationGrant,
   ConfirmationStart,
@@ -31,17 +28,19 @@ export class ConfirmationsController {
     description:
       "Answers WebAuthn request options for the user's own passkeys. The target must exist and the user must hold the role the action needs (404/403 like the operation); a user without a passkey gets 409 passkey_not_registered.",
   })
-  @ApiBody({ type: ConfirmationRequest })
   @ApiCreatedResponse({ type: ConfirmationStart })
-  @ApiErrorResponse(400, 'invalid_body: unknown action or a target field missing')
+  @ApiErrorResponse(
+    400,
+    'invalid_body: unknown action, a target field missing or mistyped; unknown_field',
+  )
   @ApiErrorResponse(403, 'forbidden: a role below what the action needs')
   @ApiErrorResponse(404, 'not_found: no role in the application, or no such key or passkey')
   @ApiErrorResponse(409, 'passkey_not_registered: register a passkey first')
   startConfirmation(
     @ConsoleActor() actor: ConsoleActor,
-    @Body() body: unknown,
+    @Body() request: ConfirmationRequest,
   ): Promise<ConfirmationStart> {
-    return this.targets.begin(actor, body);
+    return this.targets.begin(actor, request);
   }
 
   @Post(':confirmationId')
@@ -51,7 +50,6 @@ export class ConfirmationsController {
     description:
       'Answers a single-use token (at most 5 minutes) for the X-Passkey-Confirmation header of the operation. A failed verification is 403 passkey_confirmation_required; the challenge is spent either way.',
   })
-  @ApiBody({ type: ConfirmationAnswer })
   @ApiOkResponse({ type: ConfirmationGrant })
   @ApiErrorResponse(
     403,
@@ -60,15 +58,8 @@ export class ConfirmationsController {
   confirm(
     @ConsoleActor() actor: ConsoleActor,
     @Param('confirmationId') confirmationId: string,
-    @Body() body: unknown,
+    @Body() answer: ConfirmationAnswer,
   ): Promise<ConfirmationGrant> {
-    return this.confirmations.confirm(actor.user.id, confirmationId, responseOf(body));
+    return this.confirmations.confirm(actor.user.id, confirmationId, answer.response);
   }
-}
-
-/** The assertion inside `{response}`; anything else fails verification like a bad assertion. */
-function responseOf(body: unknown): unknown {
-  return typeof body === 'object' && body !== null
-    ? (body as { response?: unknown }).response
-    : undefined;
 }

@@ -1,0 +1,163 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
+import { AtLeastOneField, IfPresent } from '../../../common/validation/dto-decorators';
+import { CLIENT_AUTH_METHODS, type ClientAuthMethod } from '../../applications/application.entity';
+
+// Shapes only; the rules on the values (URLs, redirect URIs, names) are ApplicationsService's.
+const NAME_MAX = 100;
+const TEXT_MAX = 2000;
+const URL_MAX = 2000;
+const MAX_REDIRECT_URIS = 20;
+const MAX_REQUIRED_UPSTREAMS = 20;
+const PROVIDER_ID_MAX = 64;
+
+const POST_LOGOUT_URIS =
+  'Where RP-initiated logout may return: exact match, the same rule as redirect URIs; [] for none';
+
+/** A string of at most `max` characters. */
+const Text = (max: number): PropertyDecorator => {
+  const message = `$property must be a string of at most ${max} characters`;
+  return applyDecorators(IsString({ message }), MaxLength(max, { message }));
+};
+
+/** A list of at most `maxItems` strings of at most `maxLength` characters each. */
+const TextList = (maxItems: number, maxLength: number): PropertyDecorator => {
+  const message = `$property must be a list of at most ${maxItems} strings`;
+  return applyDecorators(
+    IsArray({ message }),
+    ArrayMaxSize(maxItems, { message }),
+    IsString({ each: true, message }),
+    MaxLength(maxLength, { each: true, message }),
+  );
+};
+
+const AuthMethod = (): PropertyDecorator =>
+  IsIn(CLIENT_AUTH_METHODS, {
+    message: `clientAuthMethod must be one of ${CLIENT_AUTH_METHODS.join(', ')}`,
+  });
+
+const Flag = (): PropertyDecorator => IsBoolean({ message: '$property must be true or false' });
+
+/** Body of POST /api/console/applications: name required, the rest optional. */
+export class NewApplicationBody {
+  @ApiProperty({ maxLength: NAME_MAX })
+  @Text(NAME_MAX)
+  name!: string;
+
+  @ApiPropertyOptional({ maxLength: TEXT_MAX })
+  @IfPresent()
+  @Text(TEXT_MAX)
+  description?: string;
+
+  @ApiPropertyOptional({ maxLength: URL_MAX, description: 'URL' })
+  @IfPresent()
+  @Text(URL_MAX)
+  homeUrl?: string;
+
+  @ApiPropertyOptional({ maxLength: URL_MAX, description: 'URL' })
+  @IfPresent()
+  @Text(URL_MAX)
+  logo?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_REDIRECT_URIS,
+    description: 'Exact-match redirect URIs',
+  })
+  @IfPresent()
+  @TextList(MAX_REDIRECT_URIS, URL_MAX)
+  redirectUris?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_REDIRECT_URIS,
+    description: POST_LOGOUT_URIS,
+  })
+  @IfPresent()
+  @TextList(MAX_REDIRECT_URIS, URL_MAX)
+  postLogoutRedirectUris?: string[];
+
+  @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS, default: 'secret' })
+  @IfPresent()
+  @AuthMethod()
+  clientAuthMethod?: ClientAuthMethod;
+
+  @ApiPropertyOptional({ default: false })
+  @IfPresent()
+  @Flag()
+  isPublic?: boolean;
+
+  @ApiPropertyOptional({ default: false })
+  @IfPresent()
+  @Flag()
+  requireVerifiedEmail?: boolean;
+}
+
+/** Body of PATCH /api/console/applications/{id}: any of these, at least one (empty_body). */
+@AtLeastOneField()
+export class ApplicationSettingsBody {
+  @ApiPropertyOptional({ maxLength: NAME_MAX })
+  @IfPresent()
+  @Text(NAME_MAX)
+  name?: string;
+
+  @ApiPropertyOptional({ maxLength: TEXT_MAX })
+  @IfPresent()
+  @Text(TEXT_MAX)
+  description?: string;
+
+  @ApiPropertyOptional({ maxLength: URL_MAX })
+  @IfPresent()
+  @Text(URL_MAX)
+  homeUrl?: string;
+
+  @ApiPropertyOptional({ maxLength: URL_MAX })
+  @IfPresent()
+  @Text(URL_MAX)
+  logo?: string;
+
+  @ApiPropertyOptional({ type: [String], maxItems: MAX_REDIRECT_URIS })
+  @IfPresent()
+  @TextList(MAX_REDIRECT_URIS, URL_MAX)
+  redirectUris?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_REDIRECT_URIS,
+    description: POST_LOGOUT_URIS,
+  })
+  @IfPresent()
+  @TextList(MAX_REDIRECT_URIS, URL_MAX)
+  postLogoutRedirectUris?: string[];
+
+  @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS })
+  @IfPresent()
+  @AuthMethod()
+  clientAuthMethod?: ClientAuthMethod;
+
+  @ApiPropertyOptional()
+  @IfPresent()
+  @Flag()
+  isPublic?: boolean;
+
+  @ApiPropertyOptional()
+  @IfPresent()
+  @Flag()
+  enabled?: boolean;
+
+  @ApiPropertyOptional()
+  @IfPresent()
+  @Flag()
+  requireVerifiedEmail?: boolean;
+
+  // Shape only here; whether each id names a configured provider is the service's check.
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: MAX_REQUIRED_UPSTREAMS,
+    description: 'Configured upstream provider ids (400 invalid_request for another); [] for none',
+  })
+  @IfPresent()
+  @TextList(MAX_REQUIRED_UPSTREAMS, PROVIDER_ID_MAX)
+  requiredUpstreams?: string[];
+}
