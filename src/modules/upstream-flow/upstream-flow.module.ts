@@ -30,7 +30,7 @@ import { UpstreamFlowService } from './upstream-flow.service';
     PasskeysModule, // upstream.bind/unbind confirmations: their target checks, spending tokens
     UpstreamProvidersModule,
     UpstreamIdentitiesModule,
-    RateLimitModule, // the per-address quota of callbacks
+    RateLimitModule, // RateLimitGuard: the per-address quota of callbacks
   ],
   controllers: [UpstreamFlowController, AccountUpstreamsController],
   providers: [UpstreamFlowService, UpstreamConfirmationChecks],
