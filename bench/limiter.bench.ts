@@ -4,6 +4,12 @@
  *
  *   npm run bench:limiter
  *   BENCH_SECONDS=5 BENCH_ROUNDS=10 BENCH_CONNECTIONS=32 npm run bench:limiter
+ *   BENCH_BASELINE=/path/to/other/checkout npm run bench:limiter
+ *
+ * BENCH_BASELINE adds a third server, that checkout's own bench server with its limiter on (it
+ * must have this file and share the schema), to every round, so a change to the limiter is
+ * measured before and after in one run: the report adds its figures and the per-round ratio of
+ * this tree's limiter to the baseline's.
  *
  * Each variant is a separate server process (the same code, one env switch apart), loaded in
  * turn from this process over keep-alive loopback connections; rounds alternate (ABBA) so
@@ -16,6 +22,7 @@ import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
@@ -29,6 +36,7 @@ import { RedisServer } from '../test/utils/redis-server';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const BASELINE = process.env.BENCH_BASELINE;
 
 interface Target {
   url: string;
@@ -67,10 +75,14 @@ async function serve(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ url: await app.getUrl(), key: plaintext })}\n`);
 }
 
+/** A server of this tree, or of `tree` (another checkout: its own copy of this file). */
 function startServer(
   env: Record<string, string>,
+  tree?: string,
 ): Promise<{ child: ChildProcess; target: Target }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename], {
+  const script = tree ? join(tree, 'bench', 'limiter.bench.ts') : __filename;
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', script], {
+    cwd: tree ?? process.cwd(),
     env: { ...process.env, ...env, BENCH_ROLE: 'server' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -142,25 +154,32 @@ async function main(): Promise<void> {
     REDIS_URL: process.env.REDIS_URL ?? redis!.url,
   });
   const disabled = await startServer({ ...common, RATE_LIMIT_ENABLED: 'false' });
+  const baseline = BASELINE
+    ? await startServer({ ...common, REDIS_URL: process.env.REDIS_URL ?? redis!.url }, BASELINE)
+    : undefined;
   try {
     await measure(withRedis.target); // warm-up: JIT, connection pools, lastUsedAt write
     await measure(disabled.target);
-    const results = { redis: [] as Round[], off: [] as Round[] };
+    if (baseline) await measure(baseline.target);
+    const results = { redis: [] as Round[], off: [] as Round[], baseline: [] as Round[] };
     for (let round = 0; round < ROUNDS; round += 1) {
       // ABBA order: a slow drift of the machine's load weighs on both variants alike.
       if (round % 2 === 0) results.redis.push(await measure(withRedis.target));
+      if (round % 2 === 0 && baseline) results.baseline.push(await measure(baseline.target));
       results.off.push(await measure(disabled.target));
+      if (round % 2 === 1 && baseline) results.baseline.push(await measure(baseline.target));
       if (round % 2 === 1) results.redis.push(await measure(withRedis.target));
     }
-    report(results.redis, results.off);
+    report(results.redis, results.off, results.baseline);
   } finally {
     withRedis.child.kill();
     disabled.child.kill();
+    baseline?.child.kill();
     await redis?.kill();
   }
 }
 
-function report(redisRounds: Round[], offRounds: Round[]): void {
+function report(redisRounds: Round[], offRounds: Round[], baselineRounds: Round[]): void {
   const redis = redisRounds.map((r) => r.rps);
   const off = offRounds.map((r) => r.rps);
   const cpu = (rounds: Round[]): string => median(rounds.map((r) => r.cpuUs)).toFixed(0);
@@ -170,6 +189,15 @@ function report(redisRounds: Round[], offRounds: Round[]): void {
   // Each round pairs two adjacent measurements; the median of the pair ratios resists noise
   // from other work on the machine better than a ratio of medians.
   const ratio = median(redis.map((value, i) => value / off[i]));
+  const base = baselineRounds.map((r) => r.rps);
+  const baselineLines =
+    base.length === 0
+      ? []
+      : [
+          `baseline on (Redis) : ${median(base).toFixed(0)} req/s, ${cpu(baselineRounds)} µs server CPU/request   rounds ${fmt(base)}   (${BASELINE})`,
+          `baseline on/off     : ${median(base.map((value, i) => value / off[i])).toFixed(3)} (median of per-round ratios ${fmtRatios(base, off)})`,
+          `this / baseline (on): ${median(redis.map((value, i) => value / base[i])).toFixed(3)} (median of per-round ratios ${fmtRatios(redis, base)})`,
+        ];
   process.stdout.write(
     [
       `GET /api/v1/app/me, ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds (median)`,
@@ -178,6 +206,7 @@ function report(redisRounds: Round[], offRounds: Round[]): void {
       `limiter on (Redis)  : ${median(redis).toFixed(0)} req/s, ${cpu(redisRounds)} µs server CPU/request   rounds ${fmt(redis)}`,
       `limiter off         : ${median(off).toFixed(0)} req/s, ${cpu(offRounds)} µs server CPU/request   rounds ${fmt(off)}`,
       `ratio on/off        : ${ratio.toFixed(3)} (median of per-round ratios ${fmtRatios(redis, off)})   (target >= 0.9: ${ratio >= 0.9 ? 'met' : 'NOT met'})`,
+      ...baselineLines,
       '',
     ].join('\n'),
   );

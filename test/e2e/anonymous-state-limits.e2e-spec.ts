@@ -57,6 +57,20 @@ describe('anonymous requests that keep state', () => {
     expect(await count('passkey_ceremonies')).toBe(SIGN_IN_STARTS_PER_ADDRESS + 1);
   });
 
+  it('POST /api/console/session/passkey/options: requests the console guard refuses are not counted', async () => {
+    const start = () =>
+      t.http().post('/api/console/session/passkey/options').set('X-Forwarded-For', ATTACKER);
+    // The Origin check runs before the quota: these never reach it, however many they are.
+    for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS + 1; i += 1) {
+      const foreign = await start().set('Origin', 'https://evil.example');
+      expect({ status: foreign.status, error: foreign.body.error }).toEqual({
+        status: 403,
+        error: 'csrf_failed',
+      });
+    }
+    expect((await start()).status).toBe(200);
+  });
+
   it(`GET /api/auth/upstream/{id}/callback: ${CALLBACKS_PER_ADDRESS} spent states per address, then 429 and no row`, async () => {
     const { application } = await oauthSetup(t.app);
     await t.app.get(UpstreamProvidersService).create({
@@ -113,6 +127,12 @@ describe('anonymous requests that keep state', () => {
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     }
     expect(await count('oauth_spent_authorization_requests')).toBe(spent);
+
+    // The answer's state is checked before the quota: a wrong one is its own 400 page, not 429.
+    await attacker.agent.get(attacker.link);
+    const forged = await attacker.agent.get('/api/auth/upstream/corp/callback?state=forged&code=x');
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain('does not belong to the sign-in started in this browser');
 
     const other = await attempt(await startLinkFor(OTHER));
     expect(other.status).not.toBe(429);

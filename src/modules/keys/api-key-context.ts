@@ -33,7 +33,14 @@ export class ApiKeyContext {
   }
 }
 
-export type RequestWithApiKey = Request & { apiKeyContext?: ApiKeyContext };
+/**
+ * A request behind the API-key guard: the key and application it authenticated, or the 401 its
+ * authentication failed with, which the scope guard throws once the rate limit has counted it.
+ */
+export type RequestWithApiKey = Request & {
+  apiKeyContext?: ApiKeyContext;
+  apiKeyFailure?: AppError;
+};
 
 /** Injects the ApiKeyContext; its absence on a guarded route is a wiring fault (context_missing). */
 export const CurrentApiKey = createParamDecorator(

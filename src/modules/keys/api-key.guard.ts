@@ -1,9 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { RateLimiter } from '../rate-limit/rate-limiter.service';
 import { ApiKeyContext, RequestWithApiKey } from './api-key-context';
 import { ApiKeysService } from './api-keys.service';
 import { PUBLIC_ROUTE } from '../../common/http/public.decorator';
@@ -15,11 +13,14 @@ const BEARER = /^Bearer ([^\s]+)$/i;
  * Global guard, deny by default: every route needs a valid application API key in the
  * Authorization header unless it is marked @Public(). Spec section 5.
  *
- * One ordered pipeline, because the rate-limit bucket is the authenticated application
- * (spec section 8): authenticate → charge the application → scopes. A failed authentication
- * is charged to the client address instead (429 once over its budget); a valid key is never
- * refused because of other callers' failures from the same address (docs/rate-limit.md).
- * A 403 insufficient_scope counts against the bucket and carries X-RateLimit-*.
+ * First step of one ordered pipeline of global guards (api-key-guard.module.ts), because the
+ * rate-limit bucket is the authenticated application (spec section 8): authenticate (this) →
+ * charge the application (ApiRateLimitGuard, @nestjs/throttler) → refuse (ApiKeyScopeGuard:
+ * 401 or 403 insufficient_scope). A failed authentication is recorded on the request instead of
+ * thrown, so that the rate limit charges it to the client address (429 once over its budget)
+ * before the scope guard throws the 401; a valid key is never refused because of other callers'
+ * failures from the same address (docs/rate-limit.md). A 403 insufficient_scope counts against
+ * the bucket and carries X-RateLimit-*.
  * A route without a scope declaration is refused outright (ScopeDeclarationCheck also stops
  * the service from booting with one), so no route accepts any key by omission.
  */
@@ -28,7 +29,6 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
-    private readonly limiter: RateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -43,20 +43,14 @@ export class ApiKeyGuard implements CanActivate {
       throw new AppError(ErrorCode.InternalError, 'This route declares no scopes');
     }
 
-    const http = context.switchToHttp();
-    const request = http.getRequest<RequestWithApiKey>();
-    const response = http.getResponse<Response>();
-    const apiKeyContext = await this.authenticate(request).catch(async (error: unknown) => {
+    const request = context.switchToHttp().getRequest<RequestWithApiKey>();
+    try {
+      request.apiKeyContext = await this.authenticate(request);
+    } catch (error) {
       // Failures cannot be charged to an application: they count against the client address.
-      if (error instanceof AppError && error.status === 401) {
-        await this.limiter.chargeFailedAuthentication(request, response);
-      }
-      throw error;
-    });
-    request.apiKeyContext = apiKeyContext;
-    await this.limiter.chargeApplication(apiKeyContext.application, response);
-
-    if (declaration.kind === 'any-of') apiKeyContext.assertScopes(declaration.scopes);
+      if (!(error instanceof AppError && error.status === 401)) throw error;
+      request.apiKeyFailure = error;
+    }
     return true;
   }
 

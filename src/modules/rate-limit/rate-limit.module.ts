@@ -1,21 +1,25 @@
 import { Module } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { AppConfig } from '../../config/app-config';
-import { AddressQuota } from './address-quota';
-import { LimiterStore } from './limiter-store';
-import { RateLimiter } from './rate-limiter.service';
-import { createLimiterRedis, REDIS_CLIENT } from './redis-client';
+import { LimiterStoreModule } from './limiter-store.module';
+import { LimiterThrottlerStorage } from './limiter-throttler-storage';
+import { throttlerOptions } from './throttlers';
 
 /**
- * Rate limits of the application API (spec section 8), used by the API-key guard; the store and
- * the per-address quotas the sign-in routes count in.
+ * Rate limits through @nestjs/throttler (docs/rate-limit.md): its module (global) configured with
+ * the named throttlers of throttlers.ts and the LimiterStore-backed storage. The API-key pipeline
+ * registers ApiRateLimitGuard; routes with a per-address quota use RateLimitGuard and @Throttle;
+ * the login throttle and the readiness check use the exported store.
  */
 @Module({
-  providers: [
-    { provide: REDIS_CLIENT, inject: [AppConfig], useFactory: createLimiterRedis },
-    LimiterStore,
-    RateLimiter,
-    AddressQuota,
+  imports: [
+    LimiterStoreModule,
+    ThrottlerModule.forRootAsync({
+      imports: [LimiterStoreModule],
+      inject: [AppConfig, LimiterThrottlerStorage],
+      useFactory: throttlerOptions,
+    }),
   ],
-  exports: [RateLimiter, LimiterStore, AddressQuota],
+  exports: [LimiterStoreModule],
 })
 export class RateLimitModule {}

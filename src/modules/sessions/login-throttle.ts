@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { sha256Hex } from '../../common/crypto/hash';
-import { windowAt } from '../rate-limit/fixed-window';
-import { LimiterStore } from '../rate-limit/limiter-store';
+import type { FixedWindow } from '../rate-limit/fixed-window';
+import { LimiterThrottlerStorage } from '../rate-limit/limiter-throttler-storage';
 
 /** Failed sign-ins are counted in fixed 15-minute windows (docs/oauth.md, login throttling). */
 export const LOGIN_WINDOW_SECONDS = 900;
+const LOGIN_WINDOW_MS = LOGIN_WINDOW_SECONDS * 1000;
 /** Failed sign-ins allowed per window from one address for one account name. */
 export const MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS = 5;
 /** Failed sign-ins allowed per window from one address, whatever the account names. */
@@ -14,10 +14,16 @@ export const MAX_FAILURES_PER_ADDRESS = 20;
 
 const BUCKET = 'login-failures';
 
+/** One counter's key and the window the slot was taken in (given back in that window). */
+interface TakenCount {
+  key: string;
+  window: FixedWindow;
+}
+
 /** The failure slot one attempt holds while its password is checked. */
 export interface FailureSlot {
-  accountAndAddress: string;
-  address: string;
+  accountAndAddress: TakenCount;
+  address: TakenCount;
 }
 
 export type SlotOutcome =
@@ -27,20 +33,23 @@ export type SlotOutcome =
  * Throttles password guessing without letting anyone lock an owner out: failures are limited
  * per (account, address) and per address, never per account alone, so five wrong passwords
  * from an attacker's address do not refuse the owner's correct password from another address.
- * Counts live in the LimiterStore: shared by every instance through Redis, with the rate
- * limiter's fail-open policy (docs/adr/0002). The account is the name as typed (lower-cased),
- * so unknown accounts are throttled alike and the limit reveals nothing; it is hashed into the
- * key, so no user name is stored in Redis.
+ * The account is the name as typed (lower-cased), so unknown accounts are throttled alike and
+ * the limit reveals nothing; it is hashed into the key, so no user name is stored in Redis.
  *
  * Every attempt takes a failure slot with an atomic increment before its password is hashed and
  * gives it back unless the password turns out wrong: of any number of simultaneous guesses, on
  * one instance or several, at most the limit are ever evaluated.
+ *
+ * Counts live in the rate limiter's throttler storage (LimiterThrottlerStorage): shared by every
+ * instance through Redis, with the fail-open policy of docs/adr/0002. The storage is used here
+ * directly, not through the throttler guard: a guard counts requests before the handler, while
+ * this counts failed passwords, keyed by the account name of the form, and gives a slot back
+ * once the password turns out right (docs/rate-limit.md).
  */
 @Injectable()
 export class LoginThrottle {
   constructor(
-    private readonly store: LimiterStore,
-    private readonly clock: Clock,
+    private readonly storage: LimiterThrottlerStorage,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
@@ -50,32 +59,40 @@ export class LoginThrottle {
    * budget for the others; a bucket that is full is given back at once.
    */
   async take(address: string, account: string): Promise<SlotOutcome> {
-    const window = windowAt(this.clock.now(), LOGIN_WINDOW_SECONDS * 1000);
-    const prefix = `${this.config.rateLimitKeyPrefix}login:${window.index}:`;
-    const slot: FailureSlot = {
-      accountAndAddress: `${prefix}account:${sha256Hex(account)}:ip:${address}`,
-      address: `${prefix}ip:${address}`,
-    };
-    const ttlMs = window.storageTtlMs;
-    const throttled = { kind: 'throttled', retryAfterSeconds: window.secondsToReset } as const;
-    const forPair = await this.store.increment(slot.accountAndAddress, ttlMs, BUCKET);
-    if (forPair > MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS) {
-      await this.store.decrement(slot.accountAndAddress, BUCKET);
-      return throttled;
+    const prefix = `${this.config.rateLimitKeyPrefix}login:`;
+    const pairKey = `${prefix}account:${sha256Hex(account)}:ip:${address}`;
+    const forPair = await this.count(pairKey, MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS);
+    if (forPair.isBlocked) {
+      await this.storage.decrement(pairKey, forPair.window, BUCKET);
+      return throttled(forPair.timeToBlockExpire);
     }
-    const forAddress = await this.store.increment(slot.address, ttlMs, BUCKET);
-    if (forAddress > MAX_FAILURES_PER_ADDRESS) {
+    const addressKey = `${prefix}ip:${address}`;
+    const forAddress = await this.count(addressKey, MAX_FAILURES_PER_ADDRESS);
+    const slot: FailureSlot = {
+      accountAndAddress: { key: pairKey, window: forPair.window },
+      address: { key: addressKey, window: forAddress.window },
+    };
+    if (forAddress.isBlocked) {
       await this.giveBack(slot);
-      return throttled;
+      return throttled(forAddress.timeToBlockExpire);
     }
     return { kind: 'taken', slot };
   }
 
   /** The attempt was not a failure (a correct password, or it was never evaluated). */
   async giveBack(slot: FailureSlot): Promise<void> {
-    await Promise.all([
-      this.store.decrement(slot.accountAndAddress, BUCKET),
-      this.store.decrement(slot.address, BUCKET),
-    ]);
+    await Promise.all(
+      [slot.accountAndAddress, slot.address].map(({ key, window }) =>
+        this.storage.decrement(key, window, BUCKET),
+      ),
+    );
   }
+
+  private count(key: string, limit: number): ReturnType<LimiterThrottlerStorage['increment']> {
+    return this.storage.increment(key, LOGIN_WINDOW_MS, limit, LOGIN_WINDOW_MS, BUCKET);
+  }
+}
+
+function throttled(retryAfterSeconds: number): SlotOutcome {
+  return { kind: 'throttled', retryAfterSeconds };
 }

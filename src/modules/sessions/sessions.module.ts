@@ -16,7 +16,7 @@ import { SessionService } from './session.service';
 @Module({
   imports: [
     TypeOrmModule.forFeature([User, OAuthSession]),
-    RateLimitModule, // LoginThrottle counts failures in its LimiterStore
+    RateLimitModule, // LoginThrottle counts failures in its throttler storage
   ],
   providers: [SessionService, LoginService, PasswordCheckQueue, LoginThrottle, Csrf],
   exports: [SessionService, LoginService, Csrf],

@@ -1,12 +1,15 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { Throttle } from '@nestjs/throttler';
+import type { Response } from 'express';
 import { ApiErrorResponse, RETRY_AFTER } from '../../../common/errors/error-body.openapi';
 import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../session/console-session';
 import { ConsoleSessionView } from '../session/session-view';
 import { PasskeySignIn } from './passkey.dto';
 import { PasskeyCeremonyStart } from './passkey-view';
-import { PasskeysService } from './passkeys.service';
+import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
+import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
+import { PasskeysService, SIGN_IN_STARTS_PER_ADDRESS } from './passkeys.service';
 
 /** Signing in to the console with a passkey (a discoverable credential), instead of a password. */
 @ApiTags('console')
@@ -21,6 +24,9 @@ export class PasskeySessionController {
   @Post('options')
   @HttpCode(200)
   @ConsoleSignIn()
+  // After the console guard's Origin and JSON checks: a request they refuse is not counted.
+  @UseGuards(RateLimitGuard)
+  @Throttle({ 'passkey-sign-in': { limit: SIGN_IN_STARTS_PER_ADDRESS, ttl: QUOTA_WINDOW_MS } })
   @ApiOperation({
     summary: 'Start a passkey sign-in',
     description:
@@ -32,8 +38,8 @@ export class PasskeySessionController {
     'rate_limited: too many sign-in starts from this address (adds retry_after)',
     RETRY_AFTER,
   )
-  startPasskeySignIn(@Req() req: Request): Promise<PasskeyCeremonyStart> {
-    return this.passkeys.signInOptions(req.ip ?? '');
+  startPasskeySignIn(): Promise<PasskeyCeremonyStart> {
+    return this.passkeys.signInOptions();
   }
 
   @Post()

@@ -28,7 +28,7 @@ import { RelyingParty } from './relying-party';
     TypeOrmModule.forFeature([PasskeyCredential, PasskeyCeremony, PasskeyConfirmation]),
     AuditModule,
     ConsoleSessionModule,
-    RateLimitModule, // the per-address quota of anonymous sign-in starts
+    RateLimitModule, // RateLimitGuard: the per-address quota of anonymous sign-in starts
   ],
   controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],
   providers: [

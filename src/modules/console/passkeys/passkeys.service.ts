@@ -13,7 +13,6 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AuditLog, type AuditRecord } from '../../audit/audit-log.service';
 import type { ConsoleActor } from '../session/console-session';
-import { AddressQuota } from '../../rate-limit/address-quota';
 import { PasskeyAssertions } from './passkey-assertions';
 import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS } from './passkey-ceremonies';
 import { PasskeyConfirmations } from './confirmations/passkey-confirmations.service';
@@ -31,7 +30,8 @@ import { RelyingParty } from './relying-party';
 
 /**
  * Passkey sign-in starts (each a passkey_ceremonies row) allowed per client address per
- * 15 minutes (docs/security.md, "Anonymous requests that keep state").
+ * 15 minutes (docs/security.md, "Anonymous requests that keep state"): the limit of the
+ * 'passkey-sign-in' throttler on POST /api/console/session/passkey/options.
  */
 export const SIGN_IN_STARTS_PER_ADDRESS = 60;
 const DEFAULT_NAME = 'Passkey';
@@ -52,7 +52,6 @@ export class PasskeysService {
     private readonly audit: AuditLog,
     private readonly rp: RelyingParty,
     private readonly clock: Clock,
-    private readonly quota: AddressQuota,
   ) {}
 
   async list(userId: string): Promise<PasskeyView[]> {
@@ -191,17 +190,10 @@ export class PasskeysService {
 
   /**
    * A discoverable-credential sign-in: no allowCredentials, the authenticator offers its own.
-   * Anyone may ask and each answer stores a challenge, so `address` gets a quota of them.
+   * Anyone may ask and each answer stores a challenge, so the route has a per-address quota
+   * (SIGN_IN_STARTS_PER_ADDRESS, counted by the rate limiter before this runs).
    */
-  async signInOptions(address: string): Promise<PasskeyCeremonyStart> {
-    const wait = await this.quota.take('passkey-sign-in', address, SIGN_IN_STARTS_PER_ADDRESS);
-    if (wait !== null) {
-      throw new AppError(
-        ErrorCode.RateLimited,
-        'Too many passkey sign-ins started from this address. Wait a few minutes and try again.',
-        { retry_after: wait },
-      );
-    }
+  async signInOptions(): Promise<PasskeyCeremonyStart> {
     const options = await generateAuthenticationOptions({
       rpID: this.rp.id,
       allowCredentials: [],

@@ -1,5 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
 import { AppConfig } from '../../../config/app-config';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -31,6 +33,10 @@ export class PageExceptionFilter implements ExceptionFilter {
   private describe(exception: unknown, request: Request): ErrorPage {
     if (exception instanceof PageError) {
       return { status: exception.status, title: exception.title, message: exception.message };
+    }
+    if (exception instanceof AppError && exception.code === ErrorCode.RateLimited) {
+      // A per-address quota of a sign-in route (the rate limiter set Retry-After already).
+      return { status: 429, title: 'Too many sign-ins', message: exception.message };
     }
     if (exception instanceof OAuthError) {
       return { status: 400, title: 'Invalid request', message: exception.description };

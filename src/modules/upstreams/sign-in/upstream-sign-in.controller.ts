@@ -1,10 +1,25 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Inject,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
 import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
+import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
 import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
-import { browserContext, readCookie } from '../../sessions/cookies';
+import { browserContext } from '../../sessions/cookies';
 import {
   BindRequiredUpstreamDocs,
   DirectUpstreamEntryDocs,
@@ -12,7 +27,8 @@ import {
   UpstreamCallbackDocs,
   UpstreamTags,
 } from './upstream-sign-in.openapi';
-import { UpstreamSignInService } from './upstream-sign-in.service';
+import { UpstreamCallbackGuard, type CallbackRequest } from './upstream-callback.guard';
+import { CALLBACKS_PER_ADDRESS, UpstreamSignInService } from './upstream-sign-in.service';
 import { continueToProviderPage } from './upstream-pages';
 
 /**
@@ -45,12 +61,16 @@ export class UpstreamSignInController {
 
   @Get(':providerId/callback')
   @UpstreamCallbackDocs()
+  // The attempt and its state are checked first; only answers that pass count in the quota.
+  @UseGuards(UpstreamCallbackGuard, RateLimitGuard)
+  @Throttle({ 'upstream-callback': { limit: CALLBACKS_PER_ADDRESS, ttl: QUOTA_WINDOW_MS } })
   async upstreamCallback(
     @Param('providerId') providerId: string,
-    @Req() req: Request,
+    @Req() req: CallbackRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const attempt = readCookie(req, 'upstream', this.secure);
+    const attempt = req.upstreamAttempt;
+    if (!attempt) throw new AppError(ErrorCode.ContextMissing, 'Request context is missing');
     const browser = browserContext(req, this.secure);
     this.send(res, await this.signIn.callback(providerId, req.query, attempt, browser));
   }

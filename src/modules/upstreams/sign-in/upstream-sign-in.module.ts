@@ -25,7 +25,7 @@ import { UpstreamSignInService } from './upstream-sign-in.service';
     AuditModule, // binding is recorded in the audit log
     UpstreamProvidersModule,
     UpstreamIdentitiesModule,
-    RateLimitModule, // the per-address quota of callbacks
+    RateLimitModule, // RateLimitGuard: the per-address quota of callbacks
   ],
   controllers: [UpstreamSignInController],
   providers: [UpstreamSignInService],

@@ -16,11 +16,9 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../../oauth/authorize/pending-authorizations.service';
-import { messagePage } from '../../../common/http/html';
 import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../../oauth/protocol/params';
 import { allowsProvider } from '../../oauth/authorize/checks/upstream-providers';
-import { AddressQuota } from '../../rate-limit/address-quota';
 import type { User } from '../../users/user.entity';
 import { UpstreamIdentitiesService } from '../identities/upstream-identities.service';
 import {
@@ -36,7 +34,8 @@ import { upstreamFailure } from './upstream-pages';
 /**
  * Upstream callbacks that record a spent state (one oauth_spent_authorization_requests row
  * each) allowed per client address per 15 minutes (docs/security.md, "Anonymous requests that
- * keep state"); the start writes nothing (its attempt travels sealed in a cookie).
+ * keep state"); the start writes nothing (its attempt travels sealed in a cookie). The limit of
+ * the 'upstream-callback' throttler on the callback route.
  */
 export const CALLBACKS_PER_ADDRESS = 60;
 
@@ -63,7 +62,6 @@ export class UpstreamSignInService {
     private readonly clock: Clock,
     private readonly audit: AuditLog,
     private readonly csrf: Csrf,
-    private readonly quota: AddressQuota,
   ) {
     this.sealer = new AttemptSealer(config.sessionSecret);
   }
@@ -177,18 +175,29 @@ export class UpstreamSignInService {
     return this.start(providerId, this.pending.create(checked.request));
   }
 
-  /** GET /api/auth/upstream/{providerId}/callback: the provider's answer. */
-  async callback(
+  /**
+   * The first step of GET /api/auth/upstream/{providerId}/callback (UpstreamCallbackGuard): the
+   * attempt sealed in this browser's cookie, which the provider's answer must carry the state
+   * of. Only an answer that passes is counted in the per-address quota of callbacks.
+   */
+  answeredAttempt(
     providerId: string,
     query: Params,
     attemptCookie: string | undefined,
-    browser: BrowserContext,
-  ): Promise<PageResult> {
+  ): UpstreamAttempt {
     const attempt = this.openAttempt(providerId, attemptCookie);
     const answered = typeof query.state === 'string' ? query.state : '';
     if (!sameSecret(answered, attempt.state)) throw upstreamFailure('invalid_state');
-    const wait = await this.quota.take('upstream-callback', browser.ip, CALLBACKS_PER_ADDRESS);
-    if (wait !== null) return tooManyCallbacks(wait);
+    return attempt;
+  }
+
+  /** GET /api/auth/upstream/{providerId}/callback: the provider's answer to `attempt`. */
+  async callback(
+    providerId: string,
+    query: Params,
+    attempt: UpstreamAttempt,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     if (!(await this.spend(attempt))) throw upstreamFailure('replayed');
     if (attempt.purpose === 'bind') return this.finishBind(attempt, query, browser);
     const pending = await this.pending.find(attempt.request);
@@ -347,18 +356,6 @@ export class UpstreamSignInService {
       throw upstreamFailure(error.reason);
     }
   }
-}
-
-/** 429 page: the attempt stays in its cookie, so the same answer may be retried later. */
-function tooManyCallbacks(retryAfterSeconds: number): PageResult {
-  return {
-    status: 429,
-    html: messagePage(
-      'Too many sign-ins',
-      'Too many sign-ins from this address. Wait a few minutes and try again.',
-    ),
-    retryAfterSeconds,
-  };
 }
 
 function random(): string {
