@@ -82,13 +82,13 @@ export class EnvSchema {
   @IsBoolean()
   MIGRATIONS_RUN = true;
 
-  /** How long a rotated API key keeps working (seconds); spec section 8: 24 h. */
+  /** How long a rotated API key keeps working (seconds); docs/contract/api-keys.md#key-lifecycle: 24 h. */
   @Transform(toInt)
   @IsInt()
   @Min(0)
   KEY_GRACE_PERIOD_SECONDS = 86400;
 
-  /** Default per-application quota of the application API (requests per minute); spec section 8. */
+  /** Default per-application quota of the application API (requests per minute); docs/contract/README.md#rate-limits. */
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -55,7 +55,7 @@ export class EmbeddedPostgres {
       // ESM-only packages: loaded with import() from this CommonJS build.
       const { PGlite } = await import('@electric-sql/pglite');
       const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-      // pg_trgm and btree_gin back the keyword search of GET /users (docs/performance-users.md).
+      // pg_trgm and btree_gin back the keyword search of GET /users (docs/performance/users.md).
       const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
       const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
       const db = await PGlite.create(

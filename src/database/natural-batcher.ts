@@ -2,12 +2,12 @@
  * Natural batching (group commit): items are run at once while fewer than `maxInFlight` batches
  * are running; items that arrive while the limit is reached wait and go together as the next
  * batch. No timer: at low load every item runs alone and immediately; under load the batch grows
- * to what arrived during one round trip (docs/performance-oauth.md, "Group commit").
+ * to what arrived during one round trip (docs/performance/oauth.md, "Group commit").
  */
 /**
  * The sizes the service's batched statements use: at most 64 requests per statement, two
  * statements of a kind running at once (measured against one for the token endpoint:
- * docs/performance-oauth.md, "Group commit").
+ * docs/performance/oauth.md, "Group commit").
  */
 export const STATEMENT_BATCHING = { maxSize: 64, maxInFlight: 2 } as const;
 

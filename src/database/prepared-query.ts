@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
  * Runs one statement as a named prepared statement on a connection of TypeORM's pool, taken and
  * given back through the public QueryRunner API (the same pool, so the embedded PGlite setup
  * keeps its single connection). The server parses and plans the statement once per connection
- * instead of on every token request (docs/performance-oauth.md). Each name must always be used
+ * instead of on every token request (docs/performance/oauth.md). Each name must always be used
  * with the same text.
  */
 export async function preparedQuery<T extends QueryResultRow>(

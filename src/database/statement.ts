@@ -8,7 +8,7 @@ import { preparedQuery } from './prepared-query';
 // order are this file's business, never the caller's. A name the text uses but does not declare,
 // or declares but does not use, fails when the statement is built (at module load); a record
 // lacking a name or holding one the statement does not take fails on the call. Singly or for a
-// batch of requests (docs/performance-oauth.md, "Group commit"). Nothing here knows a feature.
+// batch of requests (docs/performance/oauth.md, "Group commit"). Nothing here knows a feature.
 
 /** `:name`, not a `::type` cast. */
 const NAMED_PARAMETER = /(?<![:\w]):([a-z][A-Za-z]*)\b/g;
@@ -94,7 +94,7 @@ export interface BatchStatement<N extends string> {
 }
 
 /**
- * The batch form of the same statement (docs/performance-oauth.md, "Group commit"): `sql` reads
+ * The batch form of the same statement (docs/performance/oauth.md, "Group commit"): `sql` reads
  * its items from batchInputSql(inputs), and each `:name` reads its column of the item row `i`,
  * so the steps' conditions are evaluated per item. Throws as statement() does, and if the text
  * does not read its items from batchInputSql(inputs).

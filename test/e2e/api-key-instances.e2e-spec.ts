@@ -9,7 +9,7 @@ const HOUR = 3600_000;
 const INVALID = { error: 'invalid_api_key', message: 'The API key is invalid' };
 
 /**
- * Spec sections 3 and 5: revocation, rotation (once the grace period is over) and deletion take
+ * docs/contract/api-keys.md#key-states: revocation, rotation (once the grace period is over) and deletion take
  * effect on the very next request on EVERY instance of the service, not only on the one that made
  * the change (no per-instance cache of key validity). Each key is first used on the
  * other instance, so anything that instance might remember about it is warm. The same holds for

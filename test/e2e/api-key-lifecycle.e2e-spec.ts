@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 
 const HOUR = 3600_000;
 
-// Spec sections 1 and 3: create, rotate (24 h grace), revoke, delete; lastUsedAt.
+// docs/contract/api-keys.md#key-lifecycle: create, rotate (24 h grace), revoke, delete; lastUsedAt.
 describe('API key lifecycle', () => {
   let t: TestApp;
   let keys: ApiKeysService;
@@ -134,7 +134,7 @@ describe('API key lifecycle', () => {
     expect(rows[0].last_used_at).toBeNull();
   });
 
-  // Spec section 5: a deactivated key is 401 invalid_api_key (docs/api-keys.md).
+  // docs/contract/api-keys.md#authentication: a deactivated key is 401 invalid_api_key (docs/api-keys.md).
   it('rejects the keys of a disabled application like any unusable key, and accepts them once it is re-enabled', async () => {
     const { application } = await createApplication(t.app);
     const { plaintext, apiKey } = await createApiKey(t.app, application.id, ['user:read']);

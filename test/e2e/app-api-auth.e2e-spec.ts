@@ -9,7 +9,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 const sortByRoute = <T extends { route: string }>(rows: T[]): T[] =>
   [...rows].sort((a, b) => a.route.localeCompare(b.route));
 
-// Spec section 5 (authentication) and section 7 (error bodies) for the application API.
+// docs/contract/api-keys.md#authentication and docs/contract/README.md#errors for the application API.
 describe('application API authentication', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -132,7 +132,7 @@ describe('application API authentication', () => {
     }
   });
 
-  // Spec section 4.1 and docs/api-keys.md: every route states its scopes (or explicitly none).
+  // docs/contract/api-keys.md#scopes and docs/api-keys.md: every route states its scopes (or explicitly none).
   it('declares the scopes of exactly the eight routes of section 4.1 and denies each without a key', async () => {
     const declared = t.app
       .get(ScopeDeclarationCheck)

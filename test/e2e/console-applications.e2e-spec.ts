@@ -460,7 +460,7 @@ describe('console applications', () => {
       });
     });
 
-    it("an API key sets the owner's group and enabled as the spec says; the owner stays owner", async () => {
+    it("an API key sets the owner's group and enabled as the contract says; the owner stays owner", async () => {
       const { plaintext } = await createApiKey(t.app, w.applicationId, [
         'user:write',
         'group:write',

@@ -252,7 +252,7 @@ describe('Console in Chromium', () => {
       const res = await t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${key}`);
       expect(res.status).toBe(200);
     }
-    // Both were just used: the list's last-used column shows it (spec section 1's rotation recipe).
+    // Both were just used: the list's last-used column shows it (the rotation recipe, docs/contract/api-keys.md#rotating-a-key-without-downtime).
     await page.getByRole('button', { name: 'Done, hide it' }).click();
     await page.reload();
     await keyRows(page).nth(1).waitFor();

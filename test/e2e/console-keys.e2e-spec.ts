@@ -25,7 +25,7 @@ interface KeyBody {
 }
 
 /**
- * The API-access tab (spec section 1, "Key lifecycle (console operations)"; docs/console.md): list,
+ * The API-access tab (docs/contract/api-keys.md#key-lifecycle; docs/console.md): list,
  * create, rotate with a 24-hour grace period, revoke, delete, each change confirmed with a
  * passkey and written to the audit log.
  */

@@ -49,7 +49,7 @@ describe('application API: events, paging back', () => {
     const tied: number[] = [];
     for (let i = 0; i < 5; i += 1) tied.push(await insertEvent(appA, 'token_issued', SAME_TIME));
     expect(await pageBack(keyA, 2)).toEqual([[tied[4], tied[3]], [tied[2], tied[1]], [tied[0]]]);
-    // `before` alone stays the strict time filter of spec 4.1: the rest of the tie is skipped.
+    // `before` alone stays the strict time filter of docs/contract/events.md#get-events: the rest of the tie is skipped.
     expect(await ids(keyA, `?limit=2&before=${SAME_TIME}`)).toEqual([]);
   });
 

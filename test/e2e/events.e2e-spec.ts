@@ -3,7 +3,7 @@ import { bearer, twoApplications } from '../utils/app-users';
 import { insertEvent as insertOne } from '../utils/events';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** GET /events (spec 2, 4.1, 6, 8; docs/events.md). Paging back: events-paging.e2e-spec.ts. */
+/** GET /events (docs/contract/events.md; docs/events.md). Paging back: events-paging.e2e-spec.ts. */
 describe('application API: events', () => {
   let t: TestApp;
   let appA: number;

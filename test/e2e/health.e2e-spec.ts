@@ -44,8 +44,8 @@ describe('operations endpoints', () => {
   });
 
   // The response classes are the one definition of each shape; the document
-  // must list exactly the fields of spec section 2 and point each route's 200 at that class.
-  it('documents the spec section 2 shapes as the routes answer them', async () => {
+  // must list exactly the contract's fields (docs/contract/) and point each route's 200 at that class.
+  it('documents the contract shapes as the routes answer them', async () => {
     const doc = (await t.http().get('/api/docs-json').expect(200)).body as OpenApiDoc;
     const fields = (name: string): string[] =>
       Object.keys(doc.components.schemas[name].properties).sort();

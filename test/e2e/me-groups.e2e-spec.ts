@@ -3,7 +3,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-// Spec sections 2 and 4.1: GET /me and GET /groups.
+// docs/contract/me.md, docs/contract/groups.md: GET /me and GET /groups.
 describe('GET /me and GET /groups', () => {
   let t: TestApp;
   beforeAll(async () => {

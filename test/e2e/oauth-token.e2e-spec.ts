@@ -34,7 +34,7 @@ describe('OAuth token endpoint and client authentication', () => {
     return { ...setup, clientSecret: setup.clientSecret!, code: first.code, nextCode };
   }
 
-  it('exchanges a code with HTTP Basic and answers the spec token response, not cacheable', async () => {
+  it('exchanges a code with HTTP Basic and answers the contract token response, not cacheable', async () => {
     const { application, clientSecret, code, user } = await secretClient();
     const res = await tokenRequest(
       t.app,

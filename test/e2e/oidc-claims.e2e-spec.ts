@@ -128,7 +128,7 @@ describe('OpenID Connect claims per scope (id_token, userinfo, refresh)', () => 
     expect(await verified(g.body.id_token, g.clientId)).not.toHaveProperty('nonce');
   });
 
-  it('answers a request without openid exactly as before: no id_token, the spec userinfo', async () => {
+  it('answers a request without openid exactly as before: no id_token, the contract userinfo', async () => {
     const g = await grant('read', { nonce: NONCE });
     expect(Object.keys(g.body).sort()).toEqual([
       'access_token',
@@ -150,7 +150,7 @@ describe('OpenID Connect claims per scope (id_token, userinfo, refresh)', () => 
     expect(res.body).toEqual({ sub: g.sub });
   });
 
-  it('answers userinfo of openid profile email with the spec fields and the standard claims', async () => {
+  it('answers userinfo of openid profile email with the contract fields and the standard claims', async () => {
     const g = await grant('openid profile email', {});
     const res = await userinfo(g.body.access_token);
     expect(res.status).toBe(200);

@@ -10,7 +10,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 import { usingRealServices } from '../utils/test-env';
 
 /**
- * Spec section 8: one bucket per application shared by every instance of the service.
+ * docs/contract/README.md#rate-limits: one bucket per application shared by every instance of the service.
  * Redis is REDIS_URL from the environment (CI), else a private redis-server child process.
  */
 describe('rate limit shared by two instances on one Redis', () => {

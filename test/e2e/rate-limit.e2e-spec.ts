@@ -2,7 +2,7 @@ import { createApiKey, createApplication } from '../factories';
 import { FixedClock } from '../utils/fixed-clock';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** Spec section 8 with a small limit: one bucket per application, exact headers, 429, reset. */
+/** docs/contract/README.md#rate-limits with a small limit: one bucket per application, exact headers, 429, reset. */
 describe('rate limit of the application API', () => {
   // 12:00:10 UTC: the window ends at 12:01:00, 50 s later.
   const start = new Date(Date.UTC(2030, 0, 1, 12, 0, 10));

@@ -6,7 +6,7 @@ const NOW = new Date('2031-06-15T10:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
 const ago = (ms: number) => new Date(NOW.getTime() - ms);
 
-/** GET /stats (spec 2, 4.1; definitions in docs/stats.md). */
+/** GET /stats (docs/contract/stats.md; definitions in docs/stats.md). */
 describe('application API: stats', () => {
   let t: TestApp;
   let appA: number;

@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 /**
  * GET /users?keyword= answers from several statements chosen per query (a bounded walk in user
  * id order for dense keywords on near pages, the trigram bitmap otherwise; docs/
- * performance-users.md). Whatever the plan, page and total are those of the definition
+ * performance/users.md). Whatever the plan, page and total are those of the definition
  * (docs/users-api.md): case-insensitive substring of username or email, user id order.
  */
 describe('application API: users keyword, every plan', () => {

@@ -5,7 +5,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 const NOW = new Date('2031-03-04T05:06:07.000Z');
 const ALL = ['user:read', 'user:write', 'group:write', 'relation:revoke'] as const;
 
-/** PATCH /users/:userId and POST /users/:userId/revoke (spec 3, 4.1, 5, 7). */
+/** PATCH /users/:userId and POST /users/:userId/revoke (docs/contract/users.md). */
 describe('application API: changing users', () => {
   let t: TestApp;
   let appA: number;

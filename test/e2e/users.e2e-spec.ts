@@ -2,7 +2,7 @@ import { createApiKey, createUser } from '../factories';
 import { bearer, relate, twoApplications } from '../utils/app-users';
 import { createTestApp, TestApp } from '../utils/test-app';
 
-/** GET /users and GET /users/:userId (spec 4.1, 7, 8; docs/users-api.md). */
+/** GET /users and GET /users/:userId (docs/contract/users.md; docs/users-api.md). */
 describe('application API: users', () => {
   let t: TestApp;
   let appA: number;
@@ -40,7 +40,7 @@ describe('application API: users', () => {
     return ids;
   }
 
-  it('returns the user view with every field of spec section 2', async () => {
+  it('returns the user view with every field of the contract (docs/contract/users.md#user-view)', async () => {
     const user = await createUser(t.app, {
       username: 'alice',
       email: 'Alice@Example.org',

@@ -57,7 +57,7 @@ function messageForStatus(status: number): string {
 }
 
 /**
- * The one global filter: every error leaves as `{error, message}` (spec section 7).
+ * The one global filter: every error leaves as `{error, message}` (docs/contract/README.md#errors).
  * Unexpected failures are logged with the request id and answered without stack, SQL or input.
  */
 @Catch()

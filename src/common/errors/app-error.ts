@@ -2,7 +2,7 @@ import { ERROR_STATUS, ErrorCode } from './error-code';
 
 /**
  * A failure the client can act on: a machine code, a human message and the extra body fields
- * the spec names for some codes (spec section 7). The status comes from the code (ERROR_STATUS).
+ * the contract names for some codes (docs/contract/README.md#errors). The status comes from the code (ERROR_STATUS).
  */
 export class AppError extends Error {
   readonly status: number;

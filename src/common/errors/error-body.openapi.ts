@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import { ErrorCode } from './error-code';
 
 /**
- * The `{error, message}` body of the application API and the console (spec section 7,
+ * The `{error, message}` body of the application API and the console (docs/contract/README.md#errors,
  * docs/errors.md), for the OpenAPI document; AllExceptionsFilter renders it. The extra fields
  * appear only with the codes named in their descriptions.
  */

@@ -2,7 +2,7 @@ import { AppError } from './app-error';
 import { ERROR_STATUS, ErrorCode } from './error-code';
 
 describe('ERROR_STATUS', () => {
-  it('gives each code of spec section 7 its status', () => {
+  it('gives each code of docs/contract/README.md#errors its status', () => {
     const spec: Record<string, number> = {
       missing_api_key: 401,
       invalid_api_key: 401,

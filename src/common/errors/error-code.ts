@@ -1,4 +1,4 @@
-/** Machine codes of the application API (spec section 7) plus the ones this service documents in docs/errors.md. */
+/** Machine codes of the application API (docs/contract/README.md#errors) plus the ones this service documents in docs/errors.md. */
 export enum ErrorCode {
   MissingApiKey = 'missing_api_key',
   InvalidApiKey = 'invalid_api_key',
@@ -10,7 +10,7 @@ export enum ErrorCode {
   InvalidUserId = 'invalid_user_id',
   QueryFailed = 'query_failed',
   ContextMissing = 'context_missing',
-  // Not in the spec's table; documented in docs/errors.md.
+  // Not in the earlier service's table; documented in docs/errors.md.
   InvalidQuery = 'invalid_query',
   InvalidGroup = 'invalid_group',
   UnknownField = 'unknown_field',
@@ -36,11 +36,11 @@ export enum ErrorCode {
 }
 
 /**
- * The one place a code gets its HTTP status (spec section 7, docs/errors.md): a code cannot
+ * The one place a code gets its HTTP status (docs/contract/README.md#errors, docs/errors.md): a code cannot
  * have two, and the compiler rejects a code without one (the Record is exhaustive).
  */
 export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
-  // Spec section 7. keys: authentication and scopes.
+  // docs/contract/README.md#errors. keys: authentication and scopes.
   [ErrorCode.MissingApiKey]: 401,
   [ErrorCode.InvalidApiKey]: 401,
   [ErrorCode.InsufficientScope]: 403,

@@ -15,7 +15,7 @@ const REDACTED = [
 /**
  * The access log's pino-http options: one JSON line per request at `level`, with a request id
  * and the path only. The service gives them to nestjs-pino (app.module.ts); the benchmark's
- * peers use the same ones, so every target logs alike (docs/performance-oauth.md).
+ * peers use the same ones, so every target logs alike (docs/performance/oauth.md).
  */
 export function accessLogOptions(level: string): Options {
   return {

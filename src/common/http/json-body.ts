@@ -15,7 +15,7 @@ const APP_ERRORS: Record<BodyFailure, [ErrorCode, string]> = {
 };
 
 /**
- * A refused body in the application API's `{error, message}` form (spec section 7): malformed
+ * A refused body in the application API's `{error, message}` form (docs/contract/README.md#errors): malformed
  * JSON is 400 invalid_body; the body is read before authentication, so even without a key.
  */
 export function appErrorForBody(error: BodyError): AppError {

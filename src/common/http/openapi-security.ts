@@ -8,13 +8,13 @@ import type { SecuritySchemeObject } from '@nestjs/swagger';
  * The names are part of the committed document, so renaming one changes docs/openapi.json.
  */
 export const SECURITY_SCHEMES = {
-  /** Spec section 5: `Authorization: Bearer svc_live_…`, on every /api/v1/app route. */
+  /** docs/contract/api-keys.md#authentication: `Authorization: Bearer svc_live_…`, on every /api/v1/app route. */
   apiKey: {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'svc_live_<32 base62 characters>',
     description:
-      'Application API key (spec section 5), in the Authorization header only. Missing → 401 missing_api_key; malformed, unknown, expired or deactivated → 401 invalid_api_key.',
+      'Application API key, in the Authorization header only. Missing → 401 missing_api_key; malformed, unknown, expired or deactivated → 401 invalid_api_key.',
   },
   /** RFC 6749 section 2.3.1, client_secret_basic: the token endpoint's HTTP Basic option. */
   clientBasic: {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Indexes for the application API's user list, stats and event feed (docs/performance-users.md).
+ * Indexes for the application API's user list, stats and event feed (docs/performance/users.md).
  * Trigram and INCLUDE indexes are written by hand; the entities declare them with
  * `synchronize: false` so the drift check ignores them.
  */

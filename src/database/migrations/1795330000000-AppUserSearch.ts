@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * GET /users keyword search scoped by application (docs/performance-users.md).
+ * GET /users keyword search scoped by application (docs/performance/users.md).
  *
  * `app_users.search` is `lower(username) || E'\n' || lower(email)` of the related user, kept in
  * step by triggers: filled on every relation insert, rewritten when a user's username or email

@@ -7,7 +7,7 @@ import {
 } from '../../common/errors/error-body.openapi';
 import { ApiKeyAuth } from '../../common/http/openapi-security';
 
-// Documentation of /api/v1/app (spec sections 4.1, 5, 7, 8; docs/errors.md): the answers
+// Documentation of /api/v1/app (docs/contract/README.md, docs/contract/api-keys.md; docs/errors.md): the answers
 // routes share. Bodies and query strings are described by their DTO classes (users/user-patch.ts,
 // users/user-query.ts, events/event-query.ts), the same classes the global pipe checks.
 

@@ -15,7 +15,7 @@ export class EventsController {
   constructor(private readonly events: EventFeedService) {}
 
   /**
-   * GET /events (spec sections 4.1, 6): newest first with `before`/`beforeId`, or forward in
+   * GET /events (docs/contract/events.md#get-events): newest first with `before`/`beforeId`, or forward in
    * id order with `after` (docs/events.md). The query is an EventListQuery, checked by the
    * global pipe (src/common/validation) and described in the OpenAPI document by the same class.
    */

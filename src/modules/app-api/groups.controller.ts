@@ -9,7 +9,7 @@ import { AppApiRoute } from './app-api.openapi';
 @AppApiRoute({ scoped: false })
 @Controller('api/v1/app')
 export class GroupsController {
-  /** GET /groups: the eight groups with inheritance expanded; no scope needed (spec 4.1). */
+  /** GET /groups: the eight groups with inheritance expanded; no scope needed (docs/contract/api-keys.md#scopes). */
   @Get('groups')
   @NoScopes()
   @ApiOperation({ summary: 'The eight groups with their inheritance expanded' })

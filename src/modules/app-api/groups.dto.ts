@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Spec section 2, Group. */
+/** docs/contract/groups.md. */
 export class GroupView {
   @ApiProperty() code!: string;
   @ApiProperty() description!: string;

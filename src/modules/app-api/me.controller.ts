@@ -10,7 +10,7 @@ import { AppApiRoute } from './app-api.openapi';
 @AppApiRoute({ scoped: false })
 @Controller('api/v1/app')
 export class MeController {
-  /** GET /me: the calling key and its application; no scope needed (spec 4.1). */
+  /** GET /me: the calling key and its application; no scope needed (docs/contract/api-keys.md#scopes). */
   @Get('me')
   @NoScopes()
   @ApiOperation({ summary: 'The calling key and its application' })
@@ -37,7 +37,7 @@ function toMeResponse({ application: app, apiKey: key }: ApiKeyContext): MeRespo
       name: key.name,
       keyPrefix: key.keyPrefix,
       scopes: [...key.scopes],
-      // Only usable keys authenticate, so the calling key is always active (spec section 2).
+      // Only usable keys authenticate, so the calling key is always active (docs/contract/api-keys.md#key-states).
       status: 'active',
       lastUsedAt: rfc3339(key.lastUsedAt),
       createdAt: key.createdAt.toISOString(),

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Spec section 2, App. */
+/** docs/contract/me.md#app. */
 export class AppView {
   @ApiProperty() id!: number;
   @ApiProperty() name!: string;
@@ -12,7 +12,7 @@ export class AppView {
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 }
 
-/** Spec section 2, ApiKey: the calling key. */
+/** docs/contract/me.md#apikey: the calling key. */
 export class ApiKeyView {
   @ApiProperty() id!: number;
   @ApiProperty() name!: string;

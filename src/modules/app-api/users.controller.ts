@@ -34,7 +34,7 @@ export class UsersController {
   }
 
   /**
-   * Scopes depend on the fields sent (spec section 5), so they are checked here, before any
+   * Scopes depend on the fields sent (docs/contract/users.md#patch-usersuserid), so they are checked here, before any
    * write: after the id (PathUserId) and the body's shape (the global pipe), before the group's
    * value, in the order of docs/errors.md.
    */

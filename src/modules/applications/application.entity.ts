@@ -11,7 +11,7 @@ import {
 export const CLIENT_AUTH_METHODS = ['secret', 'none'] as const;
 export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
 
-/** A registered application: the tenant of the application API and an OAuth client (spec section 2, App). */
+/** A registered application: the tenant of the application API and an OAuth client (docs/contract/me.md#app). */
 @Entity({ name: 'applications' })
 @Check('chk_applications_client_auth_method', `"client_auth_method" IN ('secret', 'none')`)
 export class Application {
@@ -67,7 +67,7 @@ export class Application {
   })
   postLogoutRedirectUris!: string[];
 
-  /** Requests per minute of the application API; null = the service default (spec section 8). */
+  /** Requests per minute of the application API; null = the service default (docs/contract/README.md#rate-limits). */
   @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
   rateLimitPerMinute!: number | null;
 

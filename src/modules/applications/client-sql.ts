@@ -1,6 +1,6 @@
 /**
  * The application id of the public OAuth client whose client_id is `clientIdParam`: registered
- * with `client_auth_method = 'none'` and enabled (spec section 5), else no row. The token
+ * with `client_auth_method = 'none'` and enabled (docs/contract/oauth.md#clients-and-client-authentication), else no row. The token
  * endpoint's one-statement paths compose it as their client check.
  */
 export const publicClientIdSql = (clientIdParam: string): string =>

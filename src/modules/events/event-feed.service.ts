@@ -8,7 +8,7 @@ import type { EventListQuery } from './event-query';
 import { EventPage, EventRow, toEventView } from './event-view';
 
 /**
- * GET /events (spec sections 4.1, 6; docs/events.md): newest first, paged back with `before`
+ * GET /events (docs/contract/events.md#get-events; docs/events.md): newest first, paged back with `before`
  * and `beforeId`, or, with `after`, forward in ascending id order up to the commit horizon.
  */
 @Injectable()

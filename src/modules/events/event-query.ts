@@ -4,7 +4,7 @@ import { IsIn, ValidateBy, type ValidationArguments } from 'class-validator';
 import { IfPresent, PositiveIntParam } from '../../common/validation/dto-decorators';
 import { EVENT_TYPES, type EventType } from './event-types';
 
-/** Spec section 8: limit default 50, maximum 200 (larger values are clamped, docs/events.md). */
+/** docs/contract/events.md#get-events: limit default 50, maximum 200 (larger values are clamped, docs/events.md). */
 export const DEFAULT_EVENT_LIMIT = 50;
 export const MAX_EVENT_LIMIT = 200;
 

@@ -24,7 +24,7 @@ export function insertEventSql(c: EventColumns, from?: string): string {
 }
 
 /**
- * Authorizations per UTC day in [$2, $3) for application $1 (spec section 2, Stats): the stats
+ * Authorizations per UTC day in [$2, $3) for application $1 (docs/contract/stats.md#fields): the stats
  * module reads events through this query only.
  */
 export const DAILY_COUNTS_SQL = `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS count

@@ -1,4 +1,4 @@
-/** Event types this service records (spec section 6; the list is documented in docs/events.md). */
+/** Event types this service records (the list: docs/contract/events.md#event-types). */
 export const EVENT_TYPES = [
   'authorization_granted',
   'authorization_revoked',

@@ -6,7 +6,7 @@ import { rfc3339 } from '../../common/http/timestamps';
  * types and, through their decorators, the OpenAPI schemas.
  */
 
-/** Spec section 2, Event. */
+/** docs/contract/events.md#event. */
 export class EventView {
   @ApiProperty() id!: number;
   @ApiProperty({ example: 'authorization_granted' }) eventType!: string;

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { Application } from '../applications/application.entity';
 
-/** An authorization event of an application (spec sections 2 and 6). */
+/** An authorization event of an application (docs/contract/events.md). */
 @Entity({ name: 'events' })
 @Index('idx_events_application_created_id', ['applicationId', 'createdAt', 'id'])
 @Index('idx_events_app_type_created_id', ['applicationId', 'eventType', 'createdAt', 'id'])

@@ -9,7 +9,7 @@ import { SCOPE_DECLARATION, type ScopeDeclaration } from './auth.decorators';
 /**
  * Last step of the API-key pipeline (ApiKeyGuard → ApiRateLimitGuard → this): once the rate
  * limit has counted the request, refuses what the key does not allow: the 401 of a failed
- * authentication, then 403 insufficient_scope for a route that requires scopes (spec section 5).
+ * authentication, then 403 insufficient_scope for a route that requires scopes (docs/contract/api-keys.md#scopes).
  */
 @Injectable()
 export class ApiKeyScopeGuard implements CanActivate {

@@ -11,10 +11,10 @@ const BEARER = /^Bearer ([^\s]+)$/i;
 
 /**
  * Global guard, deny by default: every route needs a valid application API key in the
- * Authorization header unless it is marked @Public(). Spec section 5.
+ * Authorization header unless it is marked @Public(). docs/contract/api-keys.md#authentication.
  *
  * First step of one ordered pipeline of global guards (api-key-guard.module.ts), because the
- * rate-limit bucket is the authenticated application (spec section 8): authenticate (this) →
+ * rate-limit bucket is the authenticated application (docs/contract/README.md#rate-limits): authenticate (this) →
  * charge the application (ApiRateLimitGuard, @nestjs/throttler) → refuse (ApiKeyScopeGuard:
  * 401 or 403 insufficient_scope). A failed authentication is recorded on the request instead of
  * thrown, so that the rate limit charges it to the client address (429 once over its budget)

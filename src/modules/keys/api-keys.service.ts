@@ -23,7 +23,7 @@ export interface IssuedKey {
   plaintext: string;
 }
 
-/** Lifecycle of application API keys (spec sections 1 and 3): create, rotate, revoke, delete, authenticate. */
+/** Lifecycle of application API keys (docs/contract/api-keys.md#key-lifecycle): create, rotate, revoke, delete, authenticate. */
 @Injectable()
 export class ApiKeysService {
   /**
@@ -117,7 +117,7 @@ export class ApiKeysService {
    * Resolves a presented key to its usable record and application, or undefined.
    * The lookup is by SHA-256 of the whole plaintext through a unique index, so no
    * comparison of secret material happens in application code. A key of a disabled
-   * application is unusable like a revoked one (spec section 5: a deactivated key is
+   * application is unusable like a revoked one (docs/contract/api-keys.md#authentication: a deactivated key is
    * 401 invalid_api_key; docs/api-keys.md), and its use is not recorded.
    */
   async authenticate(

@@ -4,7 +4,7 @@ import type { ApiScope } from './scopes';
 export const SCOPE_DECLARATION = 'auth:scopes';
 
 /**
- * What a route behind the API-key guard says about scopes (spec section 5). Declaring is
+ * What a route behind the API-key guard says about scopes (docs/contract/api-keys.md#scopes). Declaring is
  * mandatory: the guard refuses a route without a declaration and the service refuses to boot
  * with one (ScopeDeclarationCheck), so a new route cannot accept any key by omission.
  */

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../../common/crypto/random';
 
-/** Spec sections 1 and 8: `svc_live_` + 32 base62 characters; the first 12 characters are stored. */
+/** docs/contract/api-keys.md#key-format: `svc_live_` + 32 base62 characters; the first 12 characters are stored. */
 export const API_KEY_PREFIX = 'svc_live_';
 export const API_KEY_SUFFIX_LENGTH = 32;
 export const STORED_PREFIX_LENGTH = 12;

@@ -44,7 +44,7 @@ export const LOOKUP_MANY = statement(lookupSql('k.key_hash = ANY(:keyHashes::var
  * The key stored under `keyHash` with its application, whatever their state (the caller decides
  * usability with the injectable clock), or undefined. Every API request runs it, so it is one
  * named prepared statement read straight into plain objects: no query building or entity
- * hydration per request (docs/performance-app-api.md). Always read from the database, never a
+ * hydration per request (docs/performance/app-api.md). Always read from the database, never a
  * cache: revocation, rotation and deletion hold from the next request on every instance.
  */
 export async function lookUpKey(

@@ -2,7 +2,7 @@ import { firstUnmetRequirement, isApiScope } from './scopes';
 
 describe('scopes', () => {
   describe('isApiScope', () => {
-    it('accepts exactly the five scopes of spec section 5', () => {
+    it('accepts exactly the five scopes of docs/contract/api-keys.md#scopes', () => {
       for (const scope of [
         'user:read',
         'user:write',

@@ -1,4 +1,4 @@
-/** Scopes of the application API (spec section 5). */
+/** Scopes of the application API (docs/contract/api-keys.md#scopes). */
 export const API_SCOPES = [
   'user:read',
   'user:write',

@@ -16,7 +16,7 @@ import {
   UserinfoService,
 } from './userinfo/userinfo.service';
 
-/** Token, user info and user emails endpoints (spec section 4.2). */
+/** Token, user info and user emails endpoints (docs/contract/oauth.md#endpoints). */
 @ApiTags('OAuth 2.0')
 @Public()
 @Controller('api/oauth2')

@@ -37,7 +37,7 @@ import { TokenBatches } from './token/token-batches';
 import { TokenService } from './token/token.service';
 import { UserinfoService } from './userinfo/userinfo.service';
 
-/** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (spec section 4.2). */
+/** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (docs/contract/oauth.md). */
 @Module({
   imports: [
     TypeOrmModule.forFeature([

@@ -1,4 +1,4 @@
-/** Spec section 8 counts requests per minute: one fixed window per wall-clock minute. */
+/** docs/contract/README.md#rate-limits counts requests per minute: one fixed window per wall-clock minute. */
 export const WINDOW_MS = 60_000;
 
 /**

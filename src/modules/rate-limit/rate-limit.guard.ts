@@ -14,7 +14,7 @@ import { rateLimited, setRateLimitHeaders } from './rate-limit.headers';
 import { REFUSALS, type ThrottlerName } from './throttlers';
 
 /**
- * @nestjs/throttler's guard with the spec's answers (section 8; docs/rate-limit.md): the
+ * @nestjs/throttler's guard with the contract's answers (docs/contract/README.md#rate-limits; docs/rate-limit.md): the
  * library resolves which named throttlers count this request (skipIf, @SkipThrottle, @Throttle
  * limits), their tracker and key; this counts in LimiterThrottlerStorage and answers with
  * X-RateLimit-Limit/-Remaining/-Reset (Reset in epoch seconds, no throttler-name suffix) and a

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { FixedWindow } from './fixed-window';
 
-/** Spec section 8 header names. X-RateLimit-Reset is Unix epoch seconds (docs/rate-limit.md). */
+/** docs/contract/README.md#rate-limits header names. X-RateLimit-Reset is Unix epoch seconds (docs/rate-limit.md). */
 export const HEADER_LIMIT = 'X-RateLimit-Limit';
 export const HEADER_REMAINING = 'X-RateLimit-Remaining';
 export const HEADER_RESET = 'X-RateLimit-Reset';
@@ -25,7 +25,7 @@ export function setRateLimitHeaders(
   response.setHeader(HEADER_RESET, String(window.resetEpochSeconds));
 }
 
-/** 429 rate_limited with `retry_after` (integer seconds, as Retry-After) (spec sections 7 and 8). */
+/** 429 rate_limited with `retry_after` (integer seconds, as Retry-After) (docs/contract/README.md#rate-limits). */
 export function rateLimited(response: Response, window: FixedWindow, message: string): AppError {
   response.setHeader(HEADER_RETRY_AFTER, String(window.secondsToReset));
   return new AppError(ErrorCode.RateLimited, message, {

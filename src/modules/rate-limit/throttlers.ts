@@ -16,7 +16,7 @@ export const QUOTA_WINDOW_MS = 15 * 60_000;
  * requests, through the same storage (sessions/login-throttle.ts).
  */
 export type ThrottlerName =
-  /** Spec section 8: one bucket per application, every request that authenticated. */
+  /** docs/contract/README.md#rate-limits: one bucket per application, every request that authenticated. */
   | 'app'
   /** Requests whose API key failed authentication, per client address. */
   | 'unauthenticated'

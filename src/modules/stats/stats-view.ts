@@ -10,7 +10,7 @@ export class DailyAuthCount {
   @ApiProperty() count!: number;
 }
 
-/** Spec section 2, Stats; each figure is defined in docs/stats.md. */
+/** docs/contract/stats.md#fields; each figure is defined in docs/stats.md. */
 export class StatsView {
   @ApiProperty() totalUsers!: number;
   @ApiProperty() totalAuths!: number;

@@ -4,7 +4,7 @@ import { UsersModule } from '../users/users.module';
 import { StatsService } from './stats.service';
 
 /**
- * Aggregates of an application's relations and events (spec section 2, Stats), read through
+ * Aggregates of an application's relations and events (docs/contract/stats.md#fields), read through
  * the modules that own those tables.
  */
 @Module({

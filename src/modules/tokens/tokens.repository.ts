@@ -28,7 +28,7 @@ interface TokenRow {
  */
 @Injectable()
 export class TokensRepository {
-  /** Every live token of the user for the application (spec section 3: disable, revoke). */
+  /** Every live token of the user for the application (docs/contract/users.md#states-of-a-user-in-an-application: disable, revoke). */
   async revokeOfRelation(
     manager: EntityManager,
     applicationId: number,

@@ -10,7 +10,7 @@ import {
 import { Application } from '../applications/application.entity';
 import { User } from './user.entity';
 
-/** The user–application relation: one row per application and user (spec section 3, User in an application). */
+/** The user–application relation: one row per application and user (docs/contract/users.md#states-of-a-user-in-an-application). */
 @Entity({ name: 'app_users' })
 @Index('uq_app_users_application_user', ['applicationId', 'userId'], { unique: true })
 // GET /users filters with INCLUDE columns (hand-written in migration UserQueryIndexes).
@@ -46,7 +46,7 @@ export class AppUser {
   /**
    * Scopes the user has consented to for this application (space-separated); null when the
    * user never consented or the authorization was revoked (POST /users/:id/revoke), so the
-   * next authorization is interactive again (spec section 3).
+   * next authorization is interactive again (docs/contract/users.md#post-usersuseridrevoke).
    */
   @Column({ name: 'granted_scope', type: 'text', nullable: true })
   grantedScope!: string | null;

@@ -1,5 +1,5 @@
 /**
- * Statements of GET /users (docs/performance-users.md). `base` is the WHERE clause without the
+ * Statements of GET /users (docs/performance/users.md). `base` is the WHERE clause without the
  * keyword (application first, then group/enabled), `$n` numbering continues after its
  * parameters. Every statement returns the page in user id order (docs/users-api.md).
  */

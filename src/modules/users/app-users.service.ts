@@ -16,7 +16,7 @@ const notFound = (): AppError =>
   new AppError(ErrorCode.UserNotFound, 'No such user for this application');
 
 /**
- * The application's view of its users (spec sections 3 and 4.1). A user without a relation
+ * The application's view of its users (docs/contract/users.md). A user without a relation
  * to the application does not exist for it: 404, as for an unknown id.
  */
 @Injectable()
@@ -41,7 +41,7 @@ export class AppUsersService {
   }
 
   /**
-   * Applies group/enabled; disabling forces the user offline in the same transaction (spec 3).
+   * Applies group/enabled; disabling forces the user offline in the same transaction (docs/contract/users.md#patch-usersuserid).
    * Neither touches console access: console roles live in console_members.
    * With `outer`, inside that transaction (the console records the change in it).
    */
@@ -84,7 +84,7 @@ export class AppUsersService {
 
   /**
    * POST /users/:userId/revoke: revokes every live token, keeps the relation and forgets the
-   * consent (granted_scope = null) so the next authorization is interactive again (spec 3).
+   * consent (granted_scope = null) so the next authorization is interactive again (docs/contract/users.md#post-usersuseridrevoke).
    */
   async revoke(
     applicationId: number,

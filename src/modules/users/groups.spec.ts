@@ -2,7 +2,7 @@ import { GROUP_CODES, impliedGroups, isGroupCode } from './groups';
 
 describe('groups', () => {
   describe('impliedGroups', () => {
-    it('expands t0..t5 to every lower level (spec section 2)', () => {
+    it('expands t0..t5 to every lower level (docs/contract/groups.md)', () => {
       expect(impliedGroups('t0')).toEqual(['t0']);
       expect(impliedGroups('t3')).toEqual(['t0', 't1', 't2', 't3']);
       expect(impliedGroups('t5')).toEqual(['t0', 't1', 't2', 't3', 't4', 't5']);

@@ -1,4 +1,4 @@
-/** Group codes and their inheritance (spec section 2, Group). */
+/** Group codes and their inheritance (docs/contract/groups.md). */
 export const GROUP_CODES = ['admin', 'viewer', 't0', 't1', 't2', 't3', 't4', 't5'] as const;
 export type GroupCode = (typeof GROUP_CODES)[number];
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DEFAULT_GROUP } from './groups';
 
-/** Counts over an application's relations (spec section 2, Stats). */
+/** Counts over an application's relations (docs/contract/stats.md#fields). */
 export interface RelationTotals {
   totalUsers: number;
   totalAuths: number;

@@ -5,7 +5,7 @@
 
 /**
  * The relation lets tokens be issued, refreshed and used: enabled, and the authorization stands
- * (spec section 3: PATCH enabled=false and POST revoke end both). NULL (not true) when the
+ * (docs/contract/users.md#states-of-a-user-in-an-application: PATCH enabled=false and POST revoke end both). NULL (not true) when the
  * relation row is missing from a LEFT JOIN.
  */
 export const relationUsable = (alias: string): string =>

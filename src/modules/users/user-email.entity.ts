@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { User } from './user.entity';
 
-/** One of a user's email addresses (spec section 2, user email entry). */
+/** One of a user's email addresses (docs/contract/oauth.md#user-emails). */
 @Entity({ name: 'user_emails' })
 // Unique regardless of case, among the entries that claim an address (verified or primary): an
 // unverified entry an upstream provider gave reserves nothing (migration UnverifiedUpstreamEmails).

@@ -31,7 +31,7 @@ export interface UserChange {
   enabled?: boolean;
 }
 
-/** Spec section 5: enabled needs user:write, group needs group:write; both when both are sent. */
+/** docs/contract/api-keys.md#scopes: enabled needs user:write, group needs group:write; both when both are sent. */
 export function requiredScopes(patch: UserPatch): ApiScope[][] {
   const requirements: ApiScope[][] = [];
   if (patch.enabled !== undefined) requirements.push(['user:write']);

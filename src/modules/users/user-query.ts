@@ -8,7 +8,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { BooleanParam, IfPresent, PositiveIntParam } from '../../common/validation/dto-decorators';
 import { GROUP_CODES, type GroupCode } from './groups';
 
-/** Spec section 8: pageSize default 20, maximum 100 (larger values are clamped, docs/users-api.md). */
+/** docs/contract/users.md#get-users: pageSize default 20, maximum 100 (larger values are clamped, docs/users-api.md). */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 /** Pages beyond this are refused rather than clamped: a clamped page would be a different page. */
@@ -58,7 +58,7 @@ export class UserListQuery {
 
 const MAX_BIGINT = 9223372036854775807n;
 
-/** `:userId` is decimal digits within bigint range (spec section 7, invalid_user_id). */
+/** `:userId` is decimal digits within bigint range (docs/contract/README.md#errors, invalid_user_id). */
 export function parseUserId(raw: string): string {
   if (!/^\d{1,19}$/.test(raw) || BigInt(raw) > MAX_BIGINT) {
     throw new AppError(

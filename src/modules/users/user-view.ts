@@ -9,7 +9,7 @@ import { GROUP_CODES } from './groups';
  */
 const TIMESTAMP = { format: 'date-time', nullable: true, type: String } as const;
 
-/** Spec section 2, User view. */
+/** docs/contract/users.md#user-view. */
 export class UserView {
   @ApiProperty({ description: 'Decimal text of the numeric user id' }) userId!: string;
   @ApiProperty() username!: string;
@@ -33,7 +33,7 @@ export class UserPage {
   @ApiProperty({ description: 'The page size used (after clamping to 100)' }) pageSize!: number;
 }
 
-/** Spec section 2, Revocation result. */
+/** docs/contract/users.md#revocation-result. */
 export class RevocationResult {
   @ApiProperty() revoked!: boolean;
   @ApiProperty() revokedTokens!: number;

@@ -7,7 +7,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 
-/** An end user. The id is a bigint, carried as decimal text (spec section 2, userId). */
+/** An end user. The id is a bigint, carried as decimal text (docs/contract/README.md#identifiers). */
 @Entity({ name: 'users' })
 // Unique regardless of case: unique indexes on lower(username) and lower(email), which TypeORM
 // cannot declare (hand-written in migration CaseInsensitiveUserNames).

@@ -12,7 +12,7 @@ import type { NewKeyBody } from './key.dto';
 import { toKeyView, type IssuedKeyView, type KeyView, type RotatedKeyView } from './key-views';
 
 /**
- * The API-access tab (spec section 1, "Key lifecycle (console operations)"): keys of the
+ * The API-access tab (docs/contract/api-keys.md#key-lifecycle): keys of the
  * application whose admin role the routes' @ApplicationRole checked; every change needs a
  * passkey confirmation bound to the action and the key. The lifecycle is
  * ApiKeysService's, the one the CLI uses. A key of another application answers 404. The token,

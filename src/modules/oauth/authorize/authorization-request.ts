@@ -16,7 +16,7 @@ export interface AuthorizationRequest extends OidcParams {
   codeChallenge: string | null;
   prompt: 'none' | null;
   /**
-   * The sign-in methods upstream_providers names (spec section 4.2; provider ids and `password`),
+   * The sign-in methods upstream_providers names (docs/contract/oauth.md#authorization-request; provider ids and `password`),
    * or null when absent: every method (checks/upstream-providers.ts).
    */
   upstreamProviders: string[] | null;

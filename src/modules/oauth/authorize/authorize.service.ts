@@ -27,7 +27,7 @@ import type { Params } from '../protocol/params';
 import { readUpstreamProviders } from './checks/upstream-providers';
 
 /**
- * GET /oauth2/authorize (spec section 4.2): validates the request step by step, then sends the
+ * GET /oauth2/authorize (docs/contract/oauth.md#authorization-request): validates the request step by step, then sends the
  * browser to login, to consent, or back to the client with a code or an error.
  */
 @Injectable()
@@ -163,7 +163,7 @@ export class AuthorizeService {
     );
   }
 
-  /** prompt=none (spec sections 4.2 and 7): never a page, always straight back to the client. */
+  /** prompt=none (docs/contract/oauth.md#silent-authentication): never a page, always straight back to the client. */
   private async silent(
     application: Application,
     signedIn: CurrentSession | null,

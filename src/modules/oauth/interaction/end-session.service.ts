@@ -116,7 +116,7 @@ export class EndSessionService {
 
   private async application(clientId: string): Promise<Application> {
     const found = clientId.length <= 64 ? await this.applications.findOneBy({ clientId }) : null;
-    // A disabled application gets no redirect either (spec section 7 refuses it everything).
+    // A disabled application gets no redirect either (it is refused everything, docs/contract/oauth.md#authorization-response).
     if (!found || !found.enabled) throw refuse('No enabled application has this client_id.');
     return found;
   }

@@ -45,7 +45,7 @@ const query = (
   schema: object,
 ): MethodDecorator => ApiQuery({ name, required, description, schema });
 
-/** GET /oauth2/authorize (spec section 4.2; RFC 6749 section 4.1.1; RFC 7636; RFC 9207). */
+/** GET /oauth2/authorize (docs/contract/oauth.md#authorization-request; RFC 6749 section 4.1.1; RFC 7636; RFC 9207). */
 export const AuthorizeDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({

@@ -24,7 +24,7 @@ export const invalidClient = (description: string): OAuthError =>
   new OAuthError('invalid_client', description, 'Basic realm="oauth2", charset="UTF-8"');
 
 /**
- * The client credentials of a token, revocation or introspection request (spec section 5),
+ * The client credentials of a token, revocation or introspection request (docs/contract/oauth.md#clients-and-client-authentication),
  * checked in this order: client_id or client_secret repeated (`invalid_request`); no credentials
  * (`invalid_client`); a malformed Basic header (`invalid_client`); Basic together with a
  * client_secret field, or a client_id field other than the Basic one (`invalid_request`); a

@@ -1,4 +1,4 @@
-/** Error codes of RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1 and OIDC silent auth (spec section 7). */
+/** Error codes of RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1 and OIDC silent auth (docs/contract/oauth.md#silent-authentication). */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'

@@ -70,7 +70,7 @@ export function standardClaims(scope: string, user: ClaimSource): StandardClaims
 
 /**
  * The profile claims userinfo adds to standardClaims (OIDC Core 5.3.2): `updated_at` in seconds
- * (the users row's last update). `nickname` is already there as the spec's field. The id_token
+ * (the users row's last update). `nickname` is already there as the contract's field. The id_token
  * keeps the claims it always carried (docs/oidc.md).
  */
 export function userinfoProfileClaims(scope: string, updatedAt: Date): { updated_at?: number } {

@@ -1,6 +1,6 @@
 /**
- * Scopes a client may request at /oauth2/authorize (spec section 4.2 leaves the list open; see
- * docs/oauth.md). `read` is the one the spec shows in use and covers both user endpoints.
+ * Scopes a client may request at /oauth2/authorize (docs/contract/oauth.md#scopes; see
+ * docs/oauth.md). `read` is the one integrations of the earlier service use and covers both user endpoints.
  * `openid` makes the request an OpenID Connect one (OIDC Core 3.1.2.1): an id_token at the token
  * endpoint and the standard claims at userinfo (docs/oidc.md). Canonical order: this list's.
  */

@@ -3,7 +3,7 @@ import { publicClientIdSql } from '../../applications/client-sql';
 /**
  * The client presenting a code or refresh token to the one-statement paths: one already
  * authenticated by its secret (its application id), or a public client named by its client_id
- * alone, which the statement itself checks is registered as `none` and enabled (spec section 5).
+ * alone, which the statement itself checks is registered as `none` and enabled (docs/contract/oauth.md#clients-and-client-authentication).
  */
 export type RedeemingClient = { id: number } | { publicClientId: string };
 

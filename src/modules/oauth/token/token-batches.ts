@@ -24,7 +24,7 @@ import {
 export const TOKEN_BATCH_MAX_SIZE = STATEMENT_BATCHING.maxSize;
 /**
  * Batches of one kind running at once: with 2, PostgreSQL runs one batch while the next one's
- * requests are being read; measured against 1 in docs/performance-oauth.md ("Group commit").
+ * requests are being read; measured against 1 in docs/performance/oauth.md ("Group commit").
  */
 export const TOKEN_BATCHES_IN_FLIGHT = STATEMENT_BATCHING.maxInFlight;
 

@@ -9,7 +9,7 @@ import { statement } from '../../../database/statement';
 import { insertEventSql } from '../../events/event-sql';
 import { insertTokenSql, markRotatedSql } from '../../tokens/token-sql';
 
-/** The token response (spec section 2; RFC 6749 section 5.1). */
+/** The token response (docs/contract/oauth.md#token-response; RFC 6749 section 5.1). */
 export interface TokenResponse {
   access_token: string;
   token_type: 'bearer';
@@ -138,7 +138,7 @@ export class TokenIssuer {
     };
   }
 
-  /** The token response (spec section 2), never cached (RFC 6749 section 5.1). */
+  /** The token response (docs/contract/oauth.md#token-response), never cached (RFC 6749 section 5.1). */
   response(minted: MintedTokens, scope: string): TokenResponse {
     return {
       access_token: minted.accessToken,

@@ -14,13 +14,13 @@ import type { OAuthErrorCode } from '../protocol/oauth-error';
 import { OAUTH_SCOPES } from '../protocol/scopes';
 import type { TokenResponse } from './token-issuer';
 
-// Documentation of POST /api/oauth2/token only (spec sections 2, 4.2, 5; RFC 6749 sections
+// Documentation of POST /api/oauth2/token only (docs/contract/oauth.md#token-endpoint; RFC 6749 sections
 // 4.1.3, 5, 6; RFC 7636). The endpoint reads the form itself (token.service.ts and rules/), so
 // these classes describe it and validate nothing.
 
 const SCOPE_TEXT = `Space-separated list of ${OAUTH_SCOPES.join(', ')}`;
 
-/** Form fields of client_secret_post and of a `none` client (spec section 5). */
+/** Form fields of client_secret_post and of a `none` client (docs/contract/oauth.md#token-endpoint). */
 class ClientCredentialFields {
   @ApiPropertyOptional({
     description:
@@ -74,7 +74,7 @@ export class RefreshTokenGrantForm extends ClientCredentialFields {
   scope?: string;
 }
 
-/** The token response (spec section 2; RFC 6749 section 5.1). */
+/** The token response (docs/contract/oauth.md#token-response; RFC 6749 section 5.1). */
 export class TokenResponseView implements TokenResponse {
   @ApiProperty({ description: 'Opaque bearer token for the user endpoints' })
   access_token!: string;
@@ -151,7 +151,7 @@ export const TokenEndpointDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Token endpoint: exchange a code or a refresh token',
       description:
-        'Spec section 4.2. `application/x-www-form-urlencoded` only, at most 32 kB. A `secret` client authenticates with HTTP Basic (client_secret_basic) or the form fields client_id and client_secret (client_secret_post), never both; a `none` client sends client_id only and must use PKCE. Codes are single use: presenting one again answers invalid_grant and revokes the tokens issued from it. Refresh tokens rotate: the response carries a new one, and presenting a rotated one answers invalid_grant and revokes its family, except within REFRESH_TOKEN_REUSE_SECONDS (default 10) of its first rotation, when the same client gets a fresh pair of the same family (concurrent refresh from two tabs).',
+        '`application/x-www-form-urlencoded` only, at most 32 kB. A `secret` client authenticates with HTTP Basic (client_secret_basic) or the form fields client_id and client_secret (client_secret_post), never both; a `none` client sends client_id only and must use PKCE. Codes are single use: presenting one again answers invalid_grant and revokes the tokens issued from it. Refresh tokens rotate: the response carries a new one, and presenting a rotated one answers invalid_grant and revokes its family, except within REFRESH_TOKEN_REUSE_SECONDS (default 10) of its first rotation, when the same client gets a fresh pair of the same family (concurrent refresh from two tabs).',
     }),
     ClientAuth(),
     ApiExtraModels(AuthorizationCodeGrantForm, RefreshTokenGrantForm),
@@ -174,7 +174,7 @@ export const TokenEndpointDocs = (): MethodDecorator =>
     }),
     ApiResponse({
       status: 200,
-      description: 'Tokens issued (spec section 2)',
+      description: 'Tokens issued',
       type: TokenResponseView,
       headers: NO_STORE,
     }),

@@ -44,7 +44,7 @@ const GRANT_TYPES = new Map<string, GrantType<TokenParameter, unknown>>([
 ]);
 
 /**
- * POST /api/oauth2/token (spec section 4.2; RFC 6749 sections 4.1.3 and 6), a chain of steps over
+ * POST /api/oauth2/token (docs/contract/oauth.md#token-endpoint; RFC 6749 sections 4.1.3 and 6), a chain of steps over
  * the form read once (docs/oauth.md, "Token endpoint"): grant_type; the client credentials; the
  * grant's typed request; for a public client the grant's one statement; client authentication;
  * the grant's handler. A successful exchange or refresh is one SQL statement assembled from the

@@ -13,10 +13,10 @@ import { oauthError, OAuthServerErrors } from '../token/token.openapi';
 import type { UserinfoUpstream } from '../../upstreams/identities/upstream-identities.service';
 import type { UserEmailEntry, UserInfo } from './userinfo.service';
 
-// Documentation of GET /api/oauth2/userinfo and /api/oauth2/user/emails (spec sections 2, 4.2;
+// Documentation of GET /api/oauth2/userinfo and /api/oauth2/user/emails (docs/contract/oauth.md#user-info;
 // RFC 6750). UserinfoService builds the bodies; `implements` keeps these classes in step with it.
 
-/** User info (spec section 2). */
+/** User info (docs/contract/oauth.md#user-info). */
 export class UserInfoView implements UserInfo {
   @ApiProperty({ type: 'integer', format: 'int64', description: 'User id' }) id!: number;
   @ApiProperty() username!: string;
@@ -87,7 +87,7 @@ export class UserinfoUpstreamView implements UserinfoUpstream {
   username!: string | null;
 }
 
-/** User email entry (spec section 2). */
+/** User email entry (docs/contract/oauth.md#user-emails). */
 export class UserEmailView implements UserEmailEntry {
   @ApiProperty() email!: string;
   @ApiProperty() verified!: boolean;

@@ -28,7 +28,7 @@ import {
   userinfoUpstreamsOf,
 } from '../../upstreams/identities/userinfo-upstreams-sql';
 
-/** User info (spec section 2). */
+/** User info (docs/contract/oauth.md#user-info). */
 export interface UserInfo {
   id: number;
   username: string;
@@ -40,13 +40,13 @@ export interface UserInfo {
 }
 
 /**
- * User info of a token with `openid` (OIDC Core 5.3.2): `sub` always, the spec's fields when the
+ * User info of a token with `openid` (OIDC Core 5.3.2): `sub` always, the contract's fields (docs/contract/oauth.md#user-info) when the
  * token has `read` or `profile`, and the standard claims its scopes release.
  */
 export type OidcUserInfo = Partial<UserInfo> &
   StandardClaims & { sub: string; updated_at?: number };
 
-/** User email entry (spec section 2). */
+/** User email entry (docs/contract/oauth.md#user-emails). */
 export interface UserEmailEntry {
   email: string;
   verified: boolean;
@@ -179,7 +179,7 @@ export class UserinfoService {
     };
   }
 
-  /** The spec's user info (section 2), unchanged for tokens without `openid`. */
+  /** The contract's user info (docs/contract/oauth.md#user-info), unchanged for tokens without `openid`. */
   private specFields(owner: TokenOwner): UserInfo {
     return {
       id: userIdNumber(owner.id),
@@ -214,7 +214,7 @@ export class UserinfoService {
    * One query resolves the token and checks, besides expiry and revocation, that the application
    * and the user's relation are still enabled and the authorization stands, so a revocation through
    * the application API takes effect on the very next request. One index probe per table
-   * (EXPLAIN in docs/performance-oauth.md).
+   * (EXPLAIN in docs/performance/oauth.md).
    */
   private async authenticate(
     find: (tokenHash: string) => Promise<TokenOwner | null>,
@@ -279,7 +279,7 @@ function invalidToken(description: string): OAuthError {
 }
 
 /**
- * User ids are PostgreSQL bigint, read as exact text. The spec's `id: integer` is a JSON number,
+ * User ids are PostgreSQL bigint, read as exact text. The contract's `id: integer` is a JSON number,
  * which every client parses exactly only up to 2^53 − 1 (RFC 8259 section 6): ids up to that
  * bound are returned as numbers, exactly; above it the request fails (500, logged) rather than
  * hand out a rounded id that may be another user's. The bound is 9 × 10^15 users away.

@@ -1,6 +1,6 @@
 /**
  * userinfo `upstreams[]` as a fragment the userinfo statement composes, so the token, its user and
- * the bound identities are read in one round trip (docs/performance-oauth.md). This module owns
+ * the bound identities are read in one round trip (docs/performance/oauth.md). This module owns
  * `upstream_identities`: its name and columns are written here and in the entity, nowhere else.
  */
 import { providerDisplayNameSql } from '../providers/provider-name-sql';

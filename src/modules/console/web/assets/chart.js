@@ -22,7 +22,7 @@ function gridStep(max) {
   return [1, 2, 5, 10].map((f) => f * magnitude).find((step) => step >= raw);
 }
 
-/** `daily`: [{date: 'YYYY-MM-DD', count}], most recent first (spec section 2, Stats). */
+/** `daily`: [{date: 'YYYY-MM-DD', count}], most recent first (docs/contract/stats.md#fields). */
 export function authorizationChart(daily) {
   const days = [...daily].reverse();
   const total = days.reduce((sum, day) => sum + day.count, 0);

@@ -1,5 +1,5 @@
 // The API access tab: the key table and create / rotate / revoke / delete, each confirmed with
-// a passkey (spec section 1, "Key lifecycle"). A new key's plaintext is shown once.
+// a passkey (docs/contract/api-keys.md#key-lifecycle). A new key's plaintext is shown once.
 import {
   $,
   api,

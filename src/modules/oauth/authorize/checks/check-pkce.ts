@@ -6,7 +6,7 @@ import { param, type Params } from '../../protocol/params';
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * PKCE (RFC 7636, spec sections 4.2 and 8): S256 only; mandatory for `none` clients, optional
+ * PKCE (RFC 7636, docs/contract/oauth.md#pkce): S256 only; mandatory for `none` clients, optional
  * for `secret` ones. Returns the challenge to bind to the code, or null.
  */
 export function checkPkce(params: Params, application: Application): string | null {

@@ -13,7 +13,7 @@ export interface PromptParams {
 }
 
 /**
- * prompt: `none` alone (spec section 4.2). An OpenID Connect request (`openid` in scope) may also
+ * prompt: `none` alone (docs/contract/oauth.md#authorization-request). An OpenID Connect request (`openid` in scope) may also
  * ask for `login`, `consent` and `select_account`, together; `none` with any other value is
  * invalid_request (OIDC Core 3.1.2.1). Without openid, `none` is the only value, as before.
  */

@@ -1,7 +1,7 @@
 import { OAuthError } from '../../protocol/oauth-error';
 import { param, type Params } from '../../protocol/params';
 
-/** Only the authorization code flow exists here (spec section 4.2: response_type is fixed `code`). */
+/** Only the authorization code flow exists here (docs/contract/oauth.md#authorization-request: response_type is fixed `code`). */
 export function checkResponseType(params: Params): void {
   const responseType = param(params, 'response_type');
   if (responseType === undefined || responseType === '') {

@@ -13,7 +13,7 @@ export type AccessDecision =
 
 /**
  * May this signed-in user authorize this application for these scopes, and is consent still
- * needed? Spec sections 3 and 7: a disabled relation or a full user quota is access_denied; an
+ * needed? docs/contract/oauth.md#authorization-response: a disabled relation or a full user quota is access_denied; an
  * unverified email where the app requires one needs interaction; no (or a revoked, or a
  * narrower) earlier grant needs consent. `lock` takes row locks for the granting transaction.
  */

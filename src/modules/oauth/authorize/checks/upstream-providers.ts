@@ -8,7 +8,7 @@ const MAX_NAMES = 32;
 const MAX_NAME_LENGTH = 64;
 
 /**
- * upstream_providers (spec section 4.2): a comma-separated restriction of the sign-in methods
+ * upstream_providers (docs/contract/oauth.md#authorization-request): a comma-separated restriction of the sign-in methods
  * the page offers, kept as given (lower-cased, bounded); null when absent, which offers every
  * method. Names are matched against the configured providers when the page is shown, so an
  * unknown name is simply never offered.
@@ -40,7 +40,7 @@ export function offeredSignIn(
   // Requests sealed before this change carry the old fixed list: treated as "no restriction".
   if (!requested) return { password: true, providers: enabled.filter(notPassword) };
   const providers = enabled.filter((provider) => allowsProvider(requested, provider));
-  // The spec's upstream_providers restricts the *upstream* methods: existing integrations send
+  // The contract's upstream_providers restricts the *upstream* methods: existing integrations send
   // it (e.g. `github`) to a service where that provider may not be configured, and must still
   // get the password form rather than an empty page. Only a list that leaves a provider to sign
   // in with can leave the password form out.

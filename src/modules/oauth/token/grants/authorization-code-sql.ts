@@ -93,7 +93,7 @@ export const exchangeStatement = (kind: ClientKind): Statement<ExchangeInput> =>
   );
 
 /**
- * The same exchange for a batch of codes in one statement and one commit (docs/performance-
+ * The same exchange for a batch of codes in one statement and one commit (docs/performance/
  * oauth.md, "Group commit"): the items are the rows `i` (batchInputSql), the client and
  * every step are evaluated per item, and each consumed code answers its own row, `ord` naming
  * the item. A code absent from the answer was not consumed. The codes must be distinct (an

@@ -106,7 +106,7 @@ export const rotateStatement = (kind: ClientKind): Statement<RefreshInput> =>
 
 /**
  * The same rotation for a batch of refresh tokens in one statement and one commit (docs/
- * performance-oauth.md, "Group commit"): the items are the rows `i`, the client and
+ * performance/oauth.md, "Group commit"): the items are the rows `i`, the client and
  * every step are evaluated per item, and each rotated token answers its own row (`ord`). The
  * tokens must be distinct; the items run in the order of their hash, so that batches lock in one
  * order.

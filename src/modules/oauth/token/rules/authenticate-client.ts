@@ -17,7 +17,7 @@ export interface OAuthClient {
 }
 
 /**
- * Client authentication at the token, revocation and introspection endpoints (spec section 5),
+ * Client authentication at the token, revocation and introspection endpoints (docs/contract/oauth.md#clients-and-client-authentication),
  * the second half of one chain whose first half is clientCredentials (protocol/): `secret`
  * clients by HTTP Basic (client_secret_basic) or form fields (client_secret_post); `none`
  * clients by client_id alone (PKCE is then enforced by the code exchange), never with a secret.

@@ -10,7 +10,7 @@ export interface RelationState {
 
 /**
  * Tokens are issued or refreshed only while the user–application relation is enabled and the
- * authorization stands (spec section 3: PATCH enabled=false and POST revoke end both). The
+ * authorization stands (docs/contract/users.md#states-of-a-user-in-an-application: PATCH enabled=false and POST revoke end both). The
  * condition is the users module's, which owns the relation.
  */
 export const checkRelation: TokenStep<RelationState, unknown> = {

@@ -39,7 +39,7 @@ export interface RefreshRow extends RelationState, StepOutcomes {
 
 /**
  * Every rule of a successful code exchange (RFC 6749 section 4.1.3, RFC 7636 section 4.6,
- * spec section 3), in the order failures are named. grants/authorization-code-sql.ts assembles its
+ * docs/contract/users.md#states-of-a-user-in-an-application), in the order failures are named. grants/authorization-code-sql.ts assembles its
  * statement from this list; a step that is not listed here is not a step (registries.spec.ts).
  */
 export const EXCHANGE_STEPS: readonly TokenStep<ExchangeRow, ExchangeContext>[] = [
