@@ -188,7 +188,7 @@ function refsOf(entry: ts.Expression, viaForwardRef = false): ImportRef[] {
   return [];
 }
 
-/** The class names an `imports` entry, given as source text, refers to (for the spec). */
+/** The class names an `imports` entry, given as source text, refers to (for the unit test). */
 export function importedNames(entryText: string): { name: string; forwardRef: boolean }[] {
   const source = ts.createSourceFile('entry.ts', `[${entryText}]`, ts.ScriptTarget.Latest, true);
   const statement = source.statements[0];
