@@ -21,5 +21,5 @@ module.exports = {
   ],
   // e2e tests boot the whole service (and sometimes child processes) per file.
   testTimeout: 60000,
-  reporters: ['default', '<rootDir>/test/utils/summary-reporter.js'],
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

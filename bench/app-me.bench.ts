@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
-import { RedisServer } from '../test/utils/redis-server';
+import { RedisServer } from '../test/support/redis-server';
 import { benchDatabaseUrl, recreateDatabase } from './bench-database';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

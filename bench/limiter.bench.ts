@@ -31,7 +31,7 @@ import { configureApp } from '../src/app.setup';
 import { loadConfig } from '../src/config/app-config';
 import { ApplicationsService } from '../src/modules/applications/applications.service';
 import { ApiKeysService } from '../src/modules/keys/api-keys.service';
-import { RedisServer } from '../test/utils/redis-server';
+import { RedisServer } from '../test/support/redis-server';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);

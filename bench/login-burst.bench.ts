@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { RedisServer } from '../test/utils/redis-server';
+import { RedisServer } from '../test/support/redis-server';
 import { benchDatabaseUrl, recreateDatabase } from './bench-database';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);

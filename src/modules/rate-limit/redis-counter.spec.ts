@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { RedisServer } from '../../../test/utils/redis-server';
+import { RedisServer } from '../../../test/support/redis-server';
 import { defineRedisCounter, type RedisCounter } from './redis-counter';
 
 /** The scripts against a real redis-server (REDIS_URL when set, else a private child process). */

@@ -1,5 +1,5 @@
-import { FixedClock } from '../../../test/utils/fixed-clock';
-import { migratedDatabase, MigratedDatabase } from '../../../test/utils/migrated-database';
+import { FixedClock } from '../../../test/support/fixed-clock';
+import { migratedDatabase, MigratedDatabase } from '../../../test/support/migrated-database';
 import { loadConfig } from '../../config/app-config';
 import { loadJose } from './jose';
 import { SigningKeysService } from './signing-keys.service';

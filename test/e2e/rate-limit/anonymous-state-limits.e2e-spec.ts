@@ -1,0 +1,148 @@
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../../src/modules/console/passkeys/passkeys.service';
+import { CALLBACKS_PER_ADDRESS } from '../../../src/modules/upstreams/sign-in/upstream-sign-in.service';
+import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
+import {
+  authorizeParams,
+  authorizePath,
+  browser,
+  ISSUER,
+  oauthSetup,
+  pkce,
+} from '../../support/oauth';
+import { startOidcStandIn, type OidcStandIn } from '../../support/upstream-standins/oidc';
+import { createTestApp, TestApp } from '../../support/test-app';
+
+const ATTACKER = '203.0.113.66';
+const OTHER = '198.51.100.7';
+
+/**
+ * Anonymous requests that write a row (docs/security.md, "Anonymous requests that keep state"):
+ * past a per-address quota they answer 429 with Retry-After and write nothing more, while
+ * another address still gets through. Addresses come from X-Forwarded-For (one trusted hop).
+ */
+describe('anonymous requests that keep state', () => {
+  let t: TestApp;
+  let upstream: OidcStandIn;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { TRUST_PROXY_HOPS: '1' } });
+    upstream = await startOidcStandIn([`${ISSUER}/api/auth/upstream/corp/callback`]);
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await t.close();
+  });
+  beforeEach(async () => {
+    await t.truncate(); // also empties the quotas' buckets
+  });
+
+  const count = async (table: string): Promise<number> =>
+    Number((await t.dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+
+  it(`POST /api/console/session/passkey/options: ${SIGN_IN_STARTS_PER_ADDRESS} per address, then 429 and no row`, async () => {
+    const start = (address: string) =>
+      t.http().post('/api/console/session/passkey/options').set('X-Forwarded-For', address);
+    for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS; i += 1) {
+      expect((await start(ATTACKER)).status).toBe(200);
+    }
+    expect(await count('passkey_ceremonies')).toBe(SIGN_IN_STARTS_PER_ADDRESS);
+
+    for (let i = 0; i < 3; i += 1) {
+      const refused = await start(ATTACKER);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({
+        error: 'rate_limited',
+        message:
+          'Too many passkey sign-ins started from this address. Wait a few minutes and try again.',
+        retry_after: expect.any(Number),
+      });
+      expect(refused.headers['retry-after']).toBe(String(refused.body.retry_after));
+    }
+    expect(await count('passkey_ceremonies')).toBe(SIGN_IN_STARTS_PER_ADDRESS);
+
+    expect((await start(OTHER)).status).toBe(200);
+    expect(await count('passkey_ceremonies')).toBe(SIGN_IN_STARTS_PER_ADDRESS + 1);
+  });
+
+  it('POST /api/console/session/passkey/options: requests the console guard refuses are not counted', async () => {
+    const start = () =>
+      t.http().post('/api/console/session/passkey/options').set('X-Forwarded-For', ATTACKER);
+    // The Origin check runs before the quota: these never reach it, however many they are.
+    for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS + 1; i += 1) {
+      const foreign = await start().set('Origin', 'https://evil.example');
+      expect({ status: foreign.status, error: foreign.body.error }).toEqual({
+        status: 403,
+        error: 'csrf_failed',
+      });
+    }
+    expect((await start()).status).toBe(200);
+  });
+
+  it(`GET /api/auth/upstream/{id}/callback: ${CALLBACKS_PER_ADDRESS} spent states per address, then 429 and no row`, async () => {
+    const { application } = await oauthSetup(t.app);
+    await t.app.get(UpstreamProvidersService).create({
+      id: 'corp',
+      displayName: 'Corp SSO',
+      kind: 'oidc',
+      clientId: upstream.clientId,
+      clientSecret: upstream.clientSecret,
+      settings: { issuer: upstream.issuer },
+    });
+
+    /** A browser at `address` with the login page's link to start at the provider. */
+    async function startLinkFor(address: string) {
+      const agent = browser(t.app).set('X-Forwarded-For', address);
+      const authorize = await agent.get(
+        authorizePath(
+          authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+        ),
+      );
+      const page = await agent.get(authorize.headers.location);
+      const link = /href="(\/api\/auth\/upstream\/corp\/start\?request=[^"]+)"/.exec(
+        page.text,
+      )?.[1];
+      if (!link) throw new Error('no start link on the login page');
+      return { agent, link: link.replace(/&amp;/g, '&') };
+    }
+
+    /**
+     * One anonymous attempt: start (sealed attempt cookie, no row), then the callback with the
+     * attempt's state and a code the provider never issued (the state is spent, then the
+     * provider refuses the code).
+     */
+    async function attempt(browserAt: Awaited<ReturnType<typeof startLinkFor>>) {
+      const start = await browserAt.agent.get(browserAt.link);
+      expect(start.status).toBe(302);
+      const state = new URL(start.headers.location).searchParams.get('state')!;
+      return browserAt.agent.get(
+        `/api/auth/upstream/corp/callback?state=${encodeURIComponent(state)}&code=made-up`,
+      );
+    }
+
+    const attacker = await startLinkFor(ATTACKER);
+    for (let i = 0; i < CALLBACKS_PER_ADDRESS; i += 1) {
+      expect((await attempt(attacker)).status).not.toBe(429);
+    }
+    const spent = await count('oauth_spent_authorization_requests');
+    expect(spent).toBe(CALLBACKS_PER_ADDRESS);
+
+    for (let i = 0; i < 3; i += 1) {
+      const refused = await attempt(attacker);
+      expect(refused.status).toBe(429);
+      expect(refused.headers['content-type']).toMatch(/^text\/html/);
+      expect(refused.text).toContain('Too many sign-ins from this address');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(await count('oauth_spent_authorization_requests')).toBe(spent);
+
+    // The answer's state is checked before the quota: a wrong one is its own 400 page, not 429.
+    await attacker.agent.get(attacker.link);
+    const forged = await attacker.agent.get('/api/auth/upstream/corp/callback?state=forged&code=x');
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain('does not belong to the sign-in started in this browser');
+
+    const other = await attempt(await startLinkFor(OTHER));
+    expect(other.status).not.toBe(429);
+    expect(await count('oauth_spent_authorization_requests')).toBe(spent + 1);
+  });
+});
