@@ -1,4 +1,6 @@
 import type { Config } from '@jest/types';
+import { join } from 'node:path';
+import { buildForChildren, CHILD_BUILD_ENV } from './child-build';
 import {
   buildEmbeddedTemplates,
   EMBEDDED_TEMPLATES_ENV,
@@ -13,13 +15,15 @@ import {
 
 /**
  * Once per `npm test`, before any test file: the embedded data directories every test copies
- * (test/utils/embedded-templates.ts) and, with DATABASE_URL, the migrated template and the
- * workers' databases (test/utils/worker-databases.ts). What it sets in process.env reaches
- * every test file, in the workers too (they start after this).
+ * (test/utils/embedded-templates.ts), the compiled sources for the processes tests start
+ * (test/utils/child-build.ts; tsc runs in its own process meanwhile) and, with DATABASE_URL,
+ * the migrated template and the workers' databases (test/utils/worker-databases.ts). What it
+ * sets in process.env reaches every test file, in the workers too (they start after this).
  */
 export default async function globalSetup(globalConfig: Config.GlobalConfig): Promise<void> {
   const started = Date.now();
   const root = makeTemplatesRoot();
+  const build = buildForChildren(join(root, 'build'));
   await buildEmbeddedTemplates(root);
   process.env[EMBEDDED_TEMPLATES_ENV] = root;
   const url = process.env.DATABASE_URL;
@@ -28,8 +32,11 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
     process.env[DATABASE_TEMPLATE_ENV] = templateName(url);
     process.env[WORKER_DATABASES_ENV] = String(globalConfig.maxWorkers);
   }
+  const outDir = await build;
+  if (outDir) process.env[CHILD_BUILD_ENV] = outDir;
   process.stderr.write(
-    `\ntest setup: embedded templates${url ? ', PostgreSQL databases' : ''} ` +
+    `\ntest setup: embedded templates${url ? ', PostgreSQL databases' : ''}` +
+      `${outDir ? ', compiled sources' : ' (no compiled sources: tsc failed, ts-node instead)'} ` +
       `ready in ${((Date.now() - started) / 1000).toFixed(1)} s; ${globalConfig.maxWorkers} worker(s)\n`,
   );
 }
