@@ -1,5 +1,26 @@
+const { availableParallelism } = require('node:os');
+
 /** @type {import('jest').Config} */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+// e2e files that must not share the machine with other test files: they make the load they test
+// (both cores spinning, bursts over two instances whose Redis windows expire in real time), so
+// they run after the others, one at a time (docs/testing.md).
+const SERIAL_E2E = ['rate-limit/rate-limit-instances', 'sessions/login-burst'].map(
+  (name) => `<rootDir>/test/e2e/${name}.e2e-spec.ts`,
+);
+
+// Test files run in this many processes side by side; TEST_WORKERS overrides the number of
+// cores (.ci/run, which runs two suites at once, gives each half of them).
+const workers = Number(process.env.TEST_WORKERS) || availableParallelism();
+
+// Every e2e file: its worker's database (test/support/worker-env.ts).
+const e2e = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  setupFiles: ['<rootDir>/test/support/worker-env.ts'],
+  transform,
+};
 
 module.exports = {
   // Unit tests sit beside the source; e2e tests run the whole app over HTTP against a real database.
@@ -12,14 +33,26 @@ module.exports = {
       transform,
     },
     {
+      ...e2e,
       displayName: 'e2e',
-      testEnvironment: 'node',
-      roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      transform,
+      testPathIgnorePatterns: ['/node_modules/', ...SERIAL_E2E],
+    },
+    {
+      ...e2e,
+      displayName: 'e2e-serial',
+      testMatch: SERIAL_E2E,
+      runner: '<rootDir>/test/support/serial-runner.js',
     },
   ],
-  // e2e tests boot the whole service (and sometimes child processes) per file.
-  testTimeout: 60000,
+  maxWorkers: workers,
+  // Once per run: the migrated embedded data directory every app copies instead of creating and
+  // migrating its own, and the workers' databases with DATABASE_URL (docs/testing.md).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // e2e tests boot the whole service (and sometimes child processes) per file. A bound for a
+  // starved machine, not a latency expectation: at load 20 on 2 cores, tests that start a
+  // service process (which creates an in-memory PGlite) ran past 60 s.
+  testTimeout: 120000,
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { copyTemplateInto } from '../../test/support/embedded-templates';
 import { EmbeddedPostgres } from './embedded-postgres';
 
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -11,6 +12,9 @@ describe('EmbeddedPostgres file modes', () => {
   let previousUmask: number;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    // The run's empty cluster (test/support/global-setup.ts): start() opens it instead of creating
+    // one, the part of a first start that a loaded machine stretched past a minute.
+    copyTemplateInto('empty', dir);
     // The most permissive umask: every mode checked below is set by the code, not inherited.
     previousUmask = process.umask(0);
   });

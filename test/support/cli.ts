@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { builtEntry } from './child-build';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -21,17 +22,18 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
   return env;
 }
 
-/** Runs a TypeScript entry point of this repo (src/cli/main.ts, src/main.ts) as a real process. */
+/**
+ * Runs a TypeScript entry point of this repo (src/cli/main.ts, src/main.ts) as a real process:
+ * its file in the run's build (test/support/child-build.ts), else the source through ts-node.
+ */
 export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv) {
-  return spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, entry), ...args],
-    {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const built = builtEntry(entry);
+  const start = built ? [built] : ['-r', 'ts-node/register/transpile-only', join(ROOT, entry)];
+  return spawn(process.execPath, [...start, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** Runs the admin CLI to completion. */

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source';
-import { scratchDatabase } from './scratch-database';
+import { migratedScratchDatabase } from './scratch-database';
 
 export interface MigratedDatabase {
   dataSource: DataSource;
@@ -9,10 +9,11 @@ export interface MigratedDatabase {
 
 /**
  * A database of its own with every migration applied, for unit tests of a module's SQL without
- * booting the app: a scratch database on the DATABASE_URL server, else an in-memory PGlite.
+ * booting the app: a copy of the run's migrated template (test/support/scratch-database.ts); the
+ * data source still runs any migration the copy lacks.
  */
 export async function migratedDatabase(): Promise<MigratedDatabase> {
-  const scratch = await scratchDatabase();
+  const scratch = await migratedScratchDatabase();
   const dataSource = new DataSource(dataSourceOptions(scratch.target, true));
   await dataSource.initialize();
   return {

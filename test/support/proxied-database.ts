@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { embeddedCopy, type EmbeddedCopy } from './embedded-templates';
 import { TcpProxy } from './tcp-proxy';
 
 export interface ProxiedDatabase {
@@ -11,11 +12,13 @@ export interface ProxiedDatabase {
 
 /**
  * A real PostgreSQL server behind a TcpProxy the test can cut: DATABASE_URL's server when set
- * (CI), otherwise a throw-away embedded PGlite served on its unix socket. The app's
- * DATABASE_URL is the proxy's address, same database name.
+ * (CI), otherwise a throw-away embedded PGlite (a copy of the run's migrated data directory,
+ * test/support/embedded-templates.ts) served on its unix socket. The app's DATABASE_URL is the
+ * proxy's address, same database name.
  */
 export async function proxiedDatabase(): Promise<ProxiedDatabase> {
   let embedded: EmbeddedPostgres | undefined;
+  let copy: EmbeddedCopy | undefined;
   let proxy: TcpProxy;
   let url: URL;
   const env: Record<string, string> = {};
@@ -23,7 +26,8 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
     url = new URL(process.env.DATABASE_URL);
     proxy = new TcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
   } else {
-    embedded = new EmbeddedPostgres('memory://');
+    copy = embeddedCopy('migrated');
+    embedded = new EmbeddedPostgres(copy?.dataDir ?? 'memory://');
     const socket = await embedded.start();
     proxy = new TcpProxy({ path: join(socket.socketDir, `.s.PGSQL.${socket.port}`) });
     url = new URL('postgres://postgres@localhost/postgres');
@@ -40,6 +44,7 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
     stop: async () => {
       await proxy.stop();
       await embedded?.stop();
+      copy?.remove();
     },
   };
 }

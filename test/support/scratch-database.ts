@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import type { DatabaseTarget } from '../../src/database/data-source';
 import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
+import { embeddedCopy, type TemplateKind } from './embedded-templates';
+import { DATABASE_TEMPLATE_ENV, onServer, quoteIdent, withDatabase } from './worker-databases';
 
 export interface ScratchDatabase {
   target: DatabaseTarget;
@@ -10,30 +11,49 @@ export interface ScratchDatabase {
 
 /**
  * An empty database of its own, for tests that build a schema step by step (migrations): a new
- * database on the DATABASE_URL server when one is set, else a throw-away in-memory PGlite.
+ * database on the DATABASE_URL server when one is set, else a throw-away embedded PGlite (a copy
+ * of the run's empty data directory, test/support/embedded-templates.ts).
  */
-export async function scratchDatabase(): Promise<ScratchDatabase> {
-  if (!process.env.DATABASE_URL) {
-    const embedded = new EmbeddedPostgres('memory://');
-    return { target: { embedded: await embedded.start() }, drop: () => embedded.stop() };
+export function scratchDatabase(): Promise<ScratchDatabase> {
+  return newDatabase('empty');
+}
+
+/**
+ * A database of its own with every migration applied: on the DATABASE_URL server a copy of the
+ * run's migrated template database, else a copy of the run's migrated embedded data directory.
+ * Either way a fresh one when the run has no template (a file started without the global setup).
+ */
+export function migratedScratchDatabase(): Promise<ScratchDatabase> {
+  return newDatabase('migrated');
+}
+
+async function newDatabase(kind: TemplateKind): Promise<ScratchDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const copy = embeddedCopy(kind);
+    const embedded = new EmbeddedPostgres(copy?.dataDir ?? 'memory://');
+    try {
+      const target = { embedded: await embedded.start() };
+      return {
+        target,
+        drop: async () => {
+          await embedded.stop();
+          copy?.remove();
+        },
+      };
+    } catch (error) {
+      copy?.remove();
+      throw error;
+    }
   }
   const name = `scratch_${randomBytes(6).toString('hex')}`;
-  const server = new URL(process.env.DATABASE_URL);
-  server.pathname = '/postgres';
-  const admin = async (sql: string) => {
-    const client = new Client({ connectionString: server.toString() });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
+  const template = kind === 'migrated' ? process.env[DATABASE_TEMPLATE_ENV] : undefined;
+  await onServer(
+    url,
+    `CREATE DATABASE ${quoteIdent(name)}${template ? ` TEMPLATE ${quoteIdent(template)}` : ''}`,
+  );
   return {
-    target: { url: url.toString() },
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    target: { url: withDatabase(url, name) },
+    drop: () => onServer(url, `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`),
   };
 }

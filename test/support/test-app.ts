@@ -7,6 +7,7 @@ import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app-config';
 import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
 import { ServiceModule } from '../../src/service.module';
+import { embeddedCopy } from './embedded-templates';
 import { emptyTablesStatement } from './empty-tables';
 import { FixedClock } from './fixed-clock';
 import { testEnv } from './test-env';
@@ -29,9 +30,32 @@ export interface TestAppOptions {
   port?: number;
 }
 
-/** Boots the whole service (ServiceModule) exactly as main.ts does, over a real HTTP listener. */
+/**
+ * Boots the whole service (ServiceModule) exactly as main.ts does, over a real HTTP listener.
+ * On the embedded default its database is a copy of the run's migrated data directory
+ * (test/support/embedded-templates.ts), removed on close.
+ */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig(testEnv(options.env));
+  const env = testEnv(options.env);
+  const copy =
+    !env.DATABASE_URL && env.EMBEDDED_DATA_DIR === 'memory://'
+      ? embeddedCopy('migrated')
+      : undefined;
+  if (copy) env.EMBEDDED_DATA_DIR = copy.dataDir;
+  try {
+    return await boot(env, options, copy?.remove);
+  } catch (error) {
+    copy?.remove();
+    throw error;
+  }
+}
+
+async function boot(
+  env: Record<string, string>,
+  options: TestAppOptions,
+  removeData: () => void = () => undefined,
+): Promise<TestApp> {
+  const config = loadConfig(env);
   const clock = options.clock ?? new FixedClock(new Date());
   const moduleRef = await Test.createTestingModule({ imports: [ServiceModule.forRoot(config)] })
     .overrideProvider(Clock)
@@ -55,6 +79,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       // Application ids restart too: empty their rate-limit buckets as well.
       await app.get(LimiterStore).clear();
     },
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      removeData();
+    },
   };
 }
