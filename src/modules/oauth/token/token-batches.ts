@@ -11,14 +11,14 @@ import {
   redeemCodes,
   type ConsumedCode,
   type Redemption,
-} from './grants/authorization-code';
+} from './grants/authorization-code-sql';
 import { clientKind, type ClientKind } from './redeeming-client';
 import {
   rotateRefreshToken,
   rotateRefreshTokens,
   type RotatedGrant,
   type Rotation,
-} from './grants/refresh-token';
+} from './grants/refresh-token-sql';
 
 /** The largest batch of exchanges or refreshes in one statement. */
 export const TOKEN_BATCH_MAX_SIZE = STATEMENT_BATCHING.maxSize;

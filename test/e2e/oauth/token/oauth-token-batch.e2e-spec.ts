@@ -3,8 +3,8 @@ import type { QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { sha256Hex } from '../../../../src/common/crypto/hash';
 import { s256 } from '../../../../src/common/crypto/opaque-token';
-import { redeemCodes } from '../../../../src/modules/oauth/token/grants/authorization-code';
-import { rotateRefreshTokens } from '../../../../src/modules/oauth/token/grants/refresh-token';
+import { redeemCodes } from '../../../../src/modules/oauth/token/grants/authorization-code-sql';
+import { rotateRefreshTokens } from '../../../../src/modules/oauth/token/grants/refresh-token-sql';
 import {
   TOKEN_BATCHES_IN_FLIGHT,
   TokenBatches,

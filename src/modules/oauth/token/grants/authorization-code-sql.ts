@@ -1,19 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { sha256Hex } from '../../../../common/crypto/hash';
+import { preparedQuery } from '../../../../database/prepared-query';
 import { insertEventSql } from '../../../events/event-sql';
 import { insertTokenSql } from '../../../tokens/token-sql';
 import { relationOf } from '../../../users/relation-sql';
-import { CLIENT_CTE, CLIENT_SQL, type ClientKind } from '../redeeming-client';
+import {
+  CLIENT_CTE,
+  CLIENT_SQL,
+  clientKind,
+  clientParam,
+  type ClientKind,
+  type RedeemingClient,
+} from '../redeeming-client';
+import type { MintedTokens } from '../token-issuer';
 import {
   batchInputSql,
   batchStatement,
   inputNames,
+  runBatchStatement,
   statement,
   type BatchStatement,
   type Statement,
 } from '../../../../database/statement';
 import { allHold, outcomeColumns } from '../rules/step';
-import { EXCHANGE_STEPS } from '../rules/registries';
+import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
 
-// The code exchange's statements (authorization-code.ts runs them), assembled from the steps of
+// The code exchange's statements and the functions that run them (authorization-code.ts and the
+// batching in token-batches.ts call them), assembled from the steps of
 // rules/registries.ts and the fragments of the modules that own the tables; rendered in sql/.
 
 /**
@@ -121,3 +135,82 @@ export const exchangeBatchStatement = (kind: ClientKind): BatchStatement<Exchang
     EXCHANGE_INPUTS,
     'codeHash',
   );
+
+/** The consumed code and each step's outcome; `issued` when every step held. */
+export interface ConsumedCode extends ExchangeRow {
+  issued: boolean;
+}
+
+export interface Redemption {
+  code: string;
+  client: RedeemingClient;
+  redirectUri: string;
+  /** BASE64URL(SHA256(code_verifier)), or null when no verifier was sent. */
+  verifierHash: string | null;
+  tokens: MintedTokens;
+}
+
+const EXCHANGE = {
+  authenticated: exchangeStatement('authenticated'),
+  public: exchangeStatement('public'),
+};
+
+const EXCHANGE_BATCH = {
+  authenticated: exchangeBatchStatement('authenticated'),
+  public: exchangeBatchStatement('public'),
+};
+
+/** A redemption's values, by parameter name. */
+function exchangeArgs(r: Redemption): Record<ExchangeInput, unknown> {
+  return {
+    codeHash: sha256Hex(r.code),
+    now: r.tokens.now,
+    client: clientParam(r.client),
+    redirectUri: r.redirectUri,
+    verifierHash: r.verifierHash,
+    accessHash: r.tokens.accessHash,
+    refreshHash: r.tokens.refreshHash,
+    accessExpiresAt: r.tokens.accessExpiresAt,
+    refreshExpiresAt: r.tokens.refreshExpiresAt,
+    familyId: randomUUID(),
+  };
+}
+
+/**
+ * Redeems a code in ONE statement (atomic on its own, one round trip, prepared once per
+ * connection): of concurrent redemptions exactly one sees the code unconsumed, the others wait
+ * for its row lock and then find it spent. A public client that is unknown, not `none` or
+ * disabled consumes nothing. Null: nothing was consumed (unknown or spent code, or an unusable
+ * public client; the caller then authenticates the client to name the failure).
+ */
+export async function redeemCode(
+  dataSource: DataSource,
+  r: Redemption,
+): Promise<ConsumedCode | null> {
+  const kind = clientKind(r.client);
+  const rows = await preparedQuery<ConsumedCode>(
+    dataSource,
+    `oauth_redeem_code_${kind}`,
+    EXCHANGE[kind].text,
+    EXCHANGE[kind].values(exchangeArgs(r)),
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Redeems several codes of one client kind in ONE statement (exchangeBatchStatement), each with
+ * the answer redeemCode would have given it alone. The codes must be distinct. Rejects, having
+ * changed nothing, if the statement fails (e.g. a deadlock with another instance's batch).
+ */
+export async function redeemCodes(
+  dataSource: DataSource,
+  kind: ClientKind,
+  redemptions: readonly Redemption[],
+): Promise<(ConsumedCode | null)[]> {
+  return runBatchStatement<ConsumedCode, ExchangeInput>(
+    dataSource,
+    `oauth_redeem_codes_${kind}`,
+    EXCHANGE_BATCH[kind],
+    redemptions.map(exchangeArgs),
+  );
+}

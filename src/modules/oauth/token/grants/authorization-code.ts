@@ -1,27 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { sha256Hex } from '../../../../common/crypto/hash';
 import { s256 } from '../../../../common/crypto/opaque-token';
-import { preparedQuery } from '../../../../database/prepared-query';
-import { runBatchStatement } from '../../../../database/statement';
 import type { EventsService } from '../../../events/events.service';
 import type { TokensRepository } from '../../../tokens/tokens.repository';
 import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
-import {
-  clientKind,
-  clientParam,
-  type ClientKind,
-  type RedeemingClient,
-} from '../redeeming-client';
-import type { MintedTokens } from '../token-issuer';
+import type { RedeemingClient } from '../redeeming-client';
 import { firstFailure } from '../rules/step';
-import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
+import { EXCHANGE_STEPS } from '../rules/registries';
 import { CODE_VERIFIER } from '../rules/verify-pkce';
-import {
-  exchangeBatchStatement,
-  exchangeStatement,
-  type ExchangeInput,
-} from './authorization-code-sql';
 import type { GrantContext, GrantOutcome, GrantType } from './grant-type';
 
 // grant_type=authorization_code (RFC 6749 section 4.1.3, RFC 7636 section 4.5): its parameters,
@@ -36,20 +22,6 @@ export interface AuthorizationCodeRequest {
   redirectUri: string;
   /** Well-formed when present (RFC 7636 section 4.1); a `none` client must send one. */
   verifier: string | undefined;
-}
-
-/** The consumed code and each step's outcome; `issued` when every step held. */
-export interface ConsumedCode extends ExchangeRow {
-  issued: boolean;
-}
-
-export interface Redemption {
-  code: string;
-  client: RedeemingClient;
-  redirectUri: string;
-  /** BASE64URL(SHA256(code_verifier)), or null when no verifier was sent. */
-  verifierHash: string | null;
-  tokens: MintedTokens;
 }
 
 export const authorizationCodeGrant: GrantType<Parameter, AuthorizationCodeRequest> = {
@@ -111,71 +83,6 @@ async function redeem(
   return (
     (await firstFailure(EXCHANGE_STEPS, consumed, { verifier })) ??
     new OAuthError('server_error', 'The code could not be redeemed')
-  );
-}
-
-const EXCHANGE = {
-  authenticated: exchangeStatement('authenticated'),
-  public: exchangeStatement('public'),
-};
-
-const EXCHANGE_BATCH = {
-  authenticated: exchangeBatchStatement('authenticated'),
-  public: exchangeBatchStatement('public'),
-};
-
-/** A redemption's values, by parameter name. */
-function exchangeArgs(r: Redemption): Record<ExchangeInput, unknown> {
-  return {
-    codeHash: sha256Hex(r.code),
-    now: r.tokens.now,
-    client: clientParam(r.client),
-    redirectUri: r.redirectUri,
-    verifierHash: r.verifierHash,
-    accessHash: r.tokens.accessHash,
-    refreshHash: r.tokens.refreshHash,
-    accessExpiresAt: r.tokens.accessExpiresAt,
-    refreshExpiresAt: r.tokens.refreshExpiresAt,
-    familyId: randomUUID(),
-  };
-}
-
-/**
- * Redeems a code in ONE statement (atomic on its own, one round trip, prepared once per
- * connection): of concurrent redemptions exactly one sees the code unconsumed, the others wait
- * for its row lock and then find it spent. A public client that is unknown, not `none` or
- * disabled consumes nothing. Null: nothing was consumed (unknown or spent code, or an unusable
- * public client; the caller then authenticates the client to name the failure).
- */
-export async function redeemCode(
-  dataSource: DataSource,
-  r: Redemption,
-): Promise<ConsumedCode | null> {
-  const kind = clientKind(r.client);
-  const rows = await preparedQuery<ConsumedCode>(
-    dataSource,
-    `oauth_redeem_code_${kind}`,
-    EXCHANGE[kind].text,
-    EXCHANGE[kind].values(exchangeArgs(r)),
-  );
-  return rows[0] ?? null;
-}
-
-/**
- * Redeems several codes of one client kind in ONE statement (exchangeBatchStatement), each with
- * the answer redeemCode would have given it alone. The codes must be distinct. Rejects, having
- * changed nothing, if the statement fails (e.g. a deadlock with another instance's batch).
- */
-export async function redeemCodes(
-  dataSource: DataSource,
-  kind: ClientKind,
-  redemptions: readonly Redemption[],
-): Promise<(ConsumedCode | null)[]> {
-  return runBatchStatement<ConsumedCode, ExchangeInput>(
-    dataSource,
-    `oauth_redeem_codes_${kind}`,
-    EXCHANGE_BATCH[kind],
-    redemptions.map(exchangeArgs),
   );
 }
 

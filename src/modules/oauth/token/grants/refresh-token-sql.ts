@@ -1,3 +1,6 @@
+import type { DataSource } from 'typeorm';
+import { sha256Hex } from '../../../../common/crypto/hash';
+import { preparedQuery } from '../../../../database/prepared-query';
 import { insertEventSql } from '../../../events/event-sql';
 import {
   insertTokenSql,
@@ -6,11 +9,21 @@ import {
   rotateTokenSql,
 } from '../../../tokens/token-sql';
 import { relationOf } from '../../../users/relation-sql';
-import { CLIENT_CTE, CLIENT_SQL, type ClientKind } from '../redeeming-client';
+import {
+  CLIENT_CTE,
+  CLIENT_SQL,
+  clientKind,
+  clientParam,
+  type ClientKind,
+  type RedeemingClient,
+} from '../redeeming-client';
+import { reuseSince } from '../rules/check-refresh-token';
+import type { MintedTokens } from '../token-issuer';
 import {
   batchInputSql,
   batchStatement,
   inputNames,
+  runBatchStatement,
   statement,
   type BatchStatement,
   type Statement,
@@ -18,7 +31,8 @@ import {
 import { allHold, outcomeColumns } from '../rules/step';
 import { REFRESH_STEPS } from '../rules/registries';
 
-// The refresh-token rotation's statements (refresh-token.ts runs them), assembled from the steps
+// The refresh-token rotation's statements and the functions that run them (refresh-token.ts and
+// the batching in token-batches.ts call them), assembled from the steps
 // of rules/registries.ts and the fragments of the modules that own the tables; rendered in sql/.
 
 /**
@@ -159,3 +173,83 @@ export const LOCK_STATEMENT = statement(
    })}`,
   LOCK_INPUTS,
 );
+
+export interface Rotation {
+  refreshToken: string;
+  client: RedeemingClient;
+  /** The requested scope in canonical form, or null to keep the token's scope. */
+  scope: string | null;
+  tokens: MintedTokens;
+  /** REFRESH_TOKEN_REUSE_SECONDS (rules/check-refresh-token.ts). */
+  reuseSeconds: number;
+}
+
+/** The rotated grant: the new token's scope and whose it is (for an OpenID Connect id_token). */
+export interface RotatedGrant {
+  scope: string;
+  user_id: string;
+  application_id: number;
+  code_id: string | null;
+}
+
+const ROTATE = {
+  authenticated: rotateStatement('authenticated'),
+  public: rotateStatement('public'),
+};
+
+const ROTATE_BATCH = {
+  authenticated: rotateBatchStatement('authenticated'),
+  public: rotateBatchStatement('public'),
+};
+
+/** A rotation's values, by parameter name. */
+function rotationArgs(r: Rotation): Record<RefreshInput, unknown> {
+  return {
+    refreshHash: sha256Hex(r.refreshToken),
+    now: r.tokens.now,
+    client: clientParam(r.client),
+    scope: r.scope,
+    reuseSince: reuseSince(r.tokens.now, r.reuseSeconds),
+    accessHash: r.tokens.accessHash,
+    newRefreshHash: r.tokens.refreshHash,
+    accessExpiresAt: r.tokens.accessExpiresAt,
+    refreshExpiresAt: r.tokens.refreshExpiresAt,
+  };
+}
+
+/**
+ * The successful refresh in ONE statement (RFC 6749 section 6, RFC 9700 section 4.14.2).
+ * Returns the rotated grant, or null when nothing changed: the caller then runs the
+ * step-by-step path (lockRefreshToken) that names the failure and revokes a replayed family.
+ */
+export async function rotateRefreshToken(
+  dataSource: DataSource,
+  r: Rotation,
+): Promise<RotatedGrant | null> {
+  const kind = clientKind(r.client);
+  const rows = await preparedQuery<RotatedGrant>(
+    dataSource,
+    `oauth_rotate_refresh_${kind}`,
+    ROTATE[kind].text,
+    ROTATE[kind].values(rotationArgs(r)),
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Rotates several refresh tokens of one client kind in ONE statement (rotateBatchStatement), each
+ * with the answer rotateRefreshToken would have given it alone. The tokens must be distinct.
+ * Rejects, having changed nothing, if the statement fails.
+ */
+export async function rotateRefreshTokens(
+  dataSource: DataSource,
+  kind: ClientKind,
+  rotations: readonly Rotation[],
+): Promise<(RotatedGrant | null)[]> {
+  return runBatchStatement<RotatedGrant, RefreshInput>(
+    dataSource,
+    `oauth_rotate_refreshes_${kind}`,
+    ROTATE_BATCH[kind],
+    rotations.map(rotationArgs),
+  );
+}

@@ -1,26 +1,13 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { sha256Hex } from '../../../../common/crypto/hash';
-import { preparedQuery } from '../../../../database/prepared-query';
-import { runBatchStatement } from '../../../../database/statement';
 import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
 import { refreshScope } from '../../protocol/scopes';
-import {
-  clientKind,
-  clientParam,
-  type ClientKind,
-  type RedeemingClient,
-} from '../redeeming-client';
 import type { OAuthClient } from '../rules/authenticate-client';
 import type { MintedTokens, TokenResponse } from '../token-issuer';
 import { reuseSince } from '../rules/check-refresh-token';
 import { firstFailure } from '../rules/step';
 import { REFRESH_STEPS, type RefreshRow } from '../rules/registries';
-import {
-  LOCK_STATEMENT,
-  rotateBatchStatement,
-  rotateStatement,
-  type RefreshInput,
-} from './refresh-token-sql';
+import { LOCK_STATEMENT, type RotatedGrant } from './refresh-token-sql';
 import type { GrantContext, GrantOutcome, GrantType } from './grant-type';
 
 // grant_type=refresh_token (RFC 6749 section 6, RFC 9700 section 4.14.2): its parameters, its
@@ -34,24 +21,6 @@ export interface RefreshTokenRequest {
   refreshToken: string;
   /** The requested scope in canonical form, or null to keep the token's (protocol/scopes.ts). */
   scope: string | null;
-}
-
-export interface Rotation {
-  refreshToken: string;
-  client: RedeemingClient;
-  /** The requested scope in canonical form, or null to keep the token's scope. */
-  scope: string | null;
-  tokens: MintedTokens;
-  /** REFRESH_TOKEN_REUSE_SECONDS (rules/check-refresh-token.ts). */
-  reuseSeconds: number;
-}
-
-/** The rotated grant: the new token's scope and whose it is (for an OpenID Connect id_token). */
-export interface RotatedGrant {
-  scope: string;
-  user_id: string;
-  application_id: number;
-  code_id: string | null;
 }
 
 type StepByStepRefresh = {
@@ -145,68 +114,6 @@ function refreshStepByStep(
     const response = await issuer.issue(manager, grant, 'token_refreshed');
     return { response, grant };
   });
-}
-
-const ROTATE = {
-  authenticated: rotateStatement('authenticated'),
-  public: rotateStatement('public'),
-};
-
-const ROTATE_BATCH = {
-  authenticated: rotateBatchStatement('authenticated'),
-  public: rotateBatchStatement('public'),
-};
-
-/** A rotation's values, by parameter name. */
-function rotationArgs(r: Rotation): Record<RefreshInput, unknown> {
-  return {
-    refreshHash: sha256Hex(r.refreshToken),
-    now: r.tokens.now,
-    client: clientParam(r.client),
-    scope: r.scope,
-    reuseSince: reuseSince(r.tokens.now, r.reuseSeconds),
-    accessHash: r.tokens.accessHash,
-    newRefreshHash: r.tokens.refreshHash,
-    accessExpiresAt: r.tokens.accessExpiresAt,
-    refreshExpiresAt: r.tokens.refreshExpiresAt,
-  };
-}
-
-/**
- * The successful refresh in ONE statement (RFC 6749 section 6, RFC 9700 section 4.14.2).
- * Returns the rotated grant, or null when nothing changed: the caller then runs the
- * step-by-step path (lockRefreshToken) that names the failure and revokes a replayed family.
- */
-export async function rotateRefreshToken(
-  dataSource: DataSource,
-  r: Rotation,
-): Promise<RotatedGrant | null> {
-  const kind = clientKind(r.client);
-  const rows = await preparedQuery<RotatedGrant>(
-    dataSource,
-    `oauth_rotate_refresh_${kind}`,
-    ROTATE[kind].text,
-    ROTATE[kind].values(rotationArgs(r)),
-  );
-  return rows[0] ?? null;
-}
-
-/**
- * Rotates several refresh tokens of one client kind in ONE statement (rotateBatchStatement), each
- * with the answer rotateRefreshToken would have given it alone. The tokens must be distinct.
- * Rejects, having changed nothing, if the statement fails.
- */
-export async function rotateRefreshTokens(
-  dataSource: DataSource,
-  kind: ClientKind,
-  rotations: readonly Rotation[],
-): Promise<(RotatedGrant | null)[]> {
-  return runBatchStatement<RotatedGrant, RefreshInput>(
-    dataSource,
-    `oauth_rotate_refreshes_${kind}`,
-    ROTATE_BATCH[kind],
-    rotations.map(rotationArgs),
-  );
 }
 
 /** Finds and locks the presented refresh token for the step-by-step refresh; null if unknown. */
