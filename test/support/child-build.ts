@@ -29,7 +29,7 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
   });
   if (code !== 0) return undefined;
   // What `npm run build` copies beside the code; packages resolve from the repository's.
-  const assets = join('modules', 'console-web', 'assets');
+  const assets = join('modules', 'console', 'web', 'assets');
   cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return outDir;
