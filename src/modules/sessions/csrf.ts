@@ -34,12 +34,24 @@ export class Csrf {
 
   /** The token of a form shown to this browser for `purpose`, with a new cookie if needed. */
   issue(browser: BrowserContext, purpose: string): CsrfForm {
+    const { tokens, cookies } = this.issueAll(browser, [purpose]);
+    return { token: tokens[purpose], cookies };
+  }
+
+  /**
+   * The tokens of several forms of one page (one per purpose), all bound to the same cookie,
+   * which is set at most once: issuing them one by one would give each a new cookie.
+   */
+  issueAll<P extends string>(
+    browser: BrowserContext,
+    purposes: readonly P[],
+  ): { tokens: Record<P, string>; cookies: CookieSpec[] } {
     const existing = this.issuedCookie(browser.csrfCookie);
     const cookie = existing ?? this.newCookie();
-    return {
-      token: this.tokenFor(cookie, browser.sessionCookie, purpose),
-      cookies: existing === undefined ? [{ name: 'csrf', value: cookie }] : [],
-    };
+    const tokens = Object.fromEntries(
+      purposes.map((purpose) => [purpose, this.tokenFor(cookie, browser.sessionCookie, purpose)]),
+    ) as Record<P, string>;
+    return { tokens, cookies: existing === undefined ? [{ name: 'csrf', value: cookie }] : [] };
   }
 
   /** True when `token` is the one `issue` gave this browser, session and purpose. */

@@ -21,7 +21,7 @@ import { RelyingParty } from './relying-party';
  * Passkeys of console accounts and the confirmation exchange (docs/console.md). Exports
  * PasskeyConfirmations (the confirmed operations spend tokens with it) and
  * ConfirmationTargetRegistry (the modules performing them register their target checks), so
- * this module imports none of them.
+ * this module imports none of them; and PasskeysService, whose list the account page shows.
  */
 @Module({
   imports: [
@@ -40,6 +40,6 @@ import { RelyingParty } from './relying-party';
     ConfirmationTargetRegistry,
     ConfirmationTargets,
   ],
-  exports: [PasskeyConfirmations, ConfirmationTargetRegistry],
+  exports: [PasskeyConfirmations, ConfirmationTargetRegistry, PasskeysService],
 })
 export class PasskeysModule {}

@@ -6,7 +6,7 @@ import type { User } from '../../users/user.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../authorize/grant.service';
-import { LoginService } from '../../sessions/login.service';
+import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
 import { OAuthError, PageError } from '../protocol/oauth-error';
 import type { BrowserContext } from '../../sessions/cookies';
 import { cspSourceOf, type PageResult } from '../protocol/page-result';
@@ -21,17 +21,6 @@ import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../protocol/params';
 import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
-
-const LOGIN_FAILED = 'The username or password is incorrect.';
-const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
-const LOGIN_BUSY = 'Too many sign-ins at this moment. Try again in a moment.';
-
-/** The login page's answer to a sign-in that did not succeed (docs/oauth.md, login throttling). */
-const LOGIN_REFUSALS: Record<'failed' | 'throttled' | 'busy', [number, string]> = {
-  failed: [401, LOGIN_FAILED],
-  throttled: [429, LOGIN_THROTTLED],
-  busy: [503, LOGIN_BUSY],
-};
 
 /** The login and consent pages of a pending authorization. */
 @Injectable()
@@ -67,7 +56,7 @@ export class InteractionService {
         ? page
         : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
-    const session = await this.sessions.create(outcome.user.id, 'password');
+    const session = await this.sessions.create(outcome.user.id, 'password', browser);
     const application = await this.application(pending);
     const signedIn = { user: outcome.user, session: session.session };
     const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 303);

@@ -11,6 +11,11 @@ export interface PageResult {
   formTarget?: string;
   /** Seconds for a Retry-After header (a 429 or 503 page). */
   retryAfterSeconds?: number;
+  /**
+   * The page loads its own static script (the account page's passkeys and connected
+   * accounts): the CSP allows scripts and fetches of this origin; inline script stays refused.
+   */
+  script?: boolean;
 }
 
 /**
@@ -23,9 +28,10 @@ export function sendPage(res: Response, result: PageResult, secure: boolean): vo
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
   const formAction = ["'self'", result.formTarget].filter(Boolean).join(' ');
+  const script = result.script ? `script-src 'self'; connect-src 'self'; ` : '';
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'self'; img-src https: data:; ` +
+    `default-src 'none'; ${script}style-src 'self'; img-src https: data:; ` +
       `form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   if (result.retryAfterSeconds !== undefined) {
