@@ -8,6 +8,7 @@ import { RequestValidationPipe } from './common/validation/request-validation';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { AccountsModule } from './modules/accounts/accounts.module';
 import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -46,6 +47,7 @@ export class AppModule {
         AuditModule,
         ConsoleModule,
         UpstreamsModule,
+        AccountsModule,
         SigningKeysModule,
       ],
       providers: [

@@ -13,7 +13,8 @@ export type PurgeTarget =
   | 'tokens'
   | 'passkeyCeremonies'
   | 'passkeyConfirmations'
-  | 'signingKeys';
+  | 'signingKeys'
+  | 'oneTimeCodes';
 
 const deleteWhere = (table: string, condition: string): string =>
   `WITH gone AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${condition} LIMIT $2) RETURNING 1)
@@ -63,4 +64,6 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
     name: 'signingKeys',
     sql: deleteWhere('signing_keys', `state = 'retired' AND published_until <= $1`),
   },
+  // Emailed one-time codes (docs/accounts.md): once expired, spent or not, nothing accepts them.
+  { name: 'oneTimeCodes', sql: deleteWhere('one_time_codes', 'expires_at < $1') },
 ];

@@ -19,6 +19,7 @@ const NOTHING: PurgeCounts = {
   passkeyCeremonies: 0,
   passkeyConfirmations: 0,
   signingKeys: 0,
+  oneTimeCodes: 0,
 };
 
 /** Expired codes, sessions, spent requests and tokens are purged, live ones kept. */
