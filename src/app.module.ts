@@ -8,7 +8,7 @@ import { RequestValidationPipe } from './common/validation/request-validation';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { AccountPageModule } from './modules/accounts/account-page/account-page.module';
+import { AccountsModule } from './modules/accounts/accounts.module';
 import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -47,8 +47,8 @@ export class AppModule {
         AuditModule,
         ConsoleModule,
         UpstreamsModule,
+        AccountsModule,
         SigningKeysModule,
-        AccountPageModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -51,6 +51,9 @@ export class AppConfig {
   readonly passwordHashCost: number;
   readonly passwordHashConcurrency: number;
   readonly passwordHashQueue: number;
+  readonly signUpEnabled: boolean;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
 
   constructor(env: EnvSchema) {
     this.nodeEnv = env.NODE_ENV;
@@ -92,6 +95,9 @@ export class AppConfig {
     this.passwordHashCost = env.PASSWORD_HASH_COST;
     this.passwordHashConcurrency = env.PASSWORD_HASH_CONCURRENCY;
     this.passwordHashQueue = env.PASSWORD_HASH_QUEUE;
+    this.signUpEnabled = env.SIGNUP_ENABLED;
+    this.smtpUrl = env.SMTP_URL || undefined;
+    this.mailFrom = env.MAIL_FROM || `no-reply@${new URL(this.publicBaseUrl).hostname}`;
   }
 
   get isProduction(): boolean {
@@ -110,7 +116,14 @@ export class AppConfig {
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const known = Object.keys(new EnvSchema());
   const raw: Record<string, string> = {};
-  for (const name of [...known, 'DATABASE_URL', 'REDIS_URL', 'PUBLIC_BASE_URL']) {
+  for (const name of [
+    ...known,
+    'DATABASE_URL',
+    'REDIS_URL',
+    'PUBLIC_BASE_URL',
+    'SMTP_URL',
+    'MAIL_FROM',
+  ]) {
     const value = env[name];
     if (value !== undefined && value !== '') raw[name] = value;
   }

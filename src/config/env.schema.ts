@@ -244,4 +244,27 @@ export class EnvSchema {
   @IsInt()
   @Min(0)
   TRUST_PROXY_HOPS = 0;
+
+  /**
+   * Whether people may create accounts on the login pages at all (docs/accounts.md); each
+   * application also decides whether its login page offers the link (off until its owner turns
+   * it on).
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  SIGNUP_ENABLED = true;
+
+  /**
+   * SMTP server the service sends its emails through (nodemailer's URL form:
+   * smtp://user:pass@host:587, smtps://… for implicit TLS). Absent: messages are written to the
+   * log outside production, and not sent at all in production (docs/accounts.md, "Mail").
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['smtp', 'smtps'], require_protocol: true })
+  SMTP_URL?: string;
+
+  /** The From address of every email, e.g. `"Example ID" <id@example.com>`; default no-reply@ the public host. */
+  @IsOptional()
+  @IsString()
+  MAIL_FROM?: string;
 }

@@ -14,6 +14,7 @@ import { PasskeyCredential } from '../modules/console/passkeys/passkey-credentia
 import { SigningKey } from '../modules/signing-keys/signing-key.entity';
 import { UpstreamIdentity } from '../modules/upstreams/identities/upstream-identity.entity';
 import { UpstreamProviderRecord } from '../modules/upstreams/providers/upstream-provider.entity';
+import { OneTimeCode } from '../modules/accounts/one-time-codes/one-time-code.entity';
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';
 import { User } from '../modules/users/user.entity';
@@ -38,5 +39,6 @@ export const ENTITIES = [
   UpstreamProviderRecord,
   SigningKey,
   ConsoleMember,
+  OneTimeCode,
   SignIn,
 ];

@@ -22,6 +22,7 @@ import { TokenGenerations1795440000000 } from './1795440000000-TokenGenerations'
 import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-UnverifiedUpstreamEmails';
 import { CodeIssuer1795470000000 } from './1795470000000-CodeIssuer';
 import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
+import { AccountsFoundation1795490000000 } from './1795490000000-AccountsFoundation';
 import { SignIns1795500000000 } from './1795500000000-SignIns';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
@@ -50,5 +51,6 @@ export const MIGRATIONS = [
   UnverifiedUpstreamEmails1795450000000,
   CodeIssuer1795470000000,
   OidcCodeAuthentication1795480000000,
+  AccountsFoundation1795490000000,
   SignIns1795500000000,
 ];

@@ -80,6 +80,13 @@ export class Application {
   requireVerifiedEmail!: boolean;
 
   /**
+   * Whether the login page offers "Create an account" (docs/accounts.md), when the deployment
+   * allows sign-up at all (SIGNUP_ENABLED). Off until the owner turns it on.
+   */
+  @Column({ name: 'sign_up_enabled', type: 'boolean', default: false })
+  signUpEnabled!: boolean;
+
+  /**
    * Upstream provider ids a user must have bound (one of them) to authorize (docs/upstreams.md);
    * empty: none required. Missing with prompt=none is interaction_required.
    */

@@ -16,6 +16,7 @@ export type PurgeTarget =
   | 'passkeyCeremonies'
   | 'passkeyConfirmations'
   | 'signingKeys'
+  | 'oneTimeCodes'
   | 'signIns';
 
 const deleteWhere = (table: string, condition: string): string =>
@@ -66,6 +67,8 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
     name: 'signingKeys',
     sql: deleteWhere('signing_keys', `state = 'retired' AND published_until <= $1`),
   },
+  // Emailed one-time codes (docs/accounts.md): once expired, spent or not, nothing accepts them.
+  { name: 'oneTimeCodes', sql: deleteWhere('one_time_codes', 'expires_at < $1') },
   {
     // The account page's "Recent sign-ins" look back 90 days (docs/accounts.md); older records
     // of where and how an account signed in are not kept.

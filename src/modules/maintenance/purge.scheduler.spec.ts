@@ -13,6 +13,7 @@ const DONE: PurgeResult = {
     passkeyCeremonies: 0,
     passkeyConfirmations: 0,
     signingKeys: 0,
+    oneTimeCodes: 0,
     signIns: 0,
   },
 };

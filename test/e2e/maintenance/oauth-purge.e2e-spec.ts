@@ -19,6 +19,7 @@ const NOTHING: PurgeCounts = {
   passkeyCeremonies: 0,
   passkeyConfirmations: 0,
   signingKeys: 0,
+  oneTimeCodes: 0,
   signIns: 0,
 };
 

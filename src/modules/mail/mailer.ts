@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { createTransport, type Transporter } from 'nodemailer';
+import { AppConfig } from '../../config/app-config';
+import { MailNotSent, type MailMessage } from './mail-message';
+
+/** Seconds to wait for the SMTP server at each stage: connect, greeting, any later reply. */
+const SMTP_TIMEOUT_MS = 10_000;
+
+/** Where messages go: an SMTP server, the log (development), or nowhere (production, no SMTP). */
+export type MailMode = 'smtp' | 'log' | 'off';
+
+/**
+ * The service's outgoing mail (docs/accounts.md, "Mail"): nodemailer over SMTP_URL, From
+ * MAIL_FROM. Without SMTP_URL, outside production, each message is written to the log under a
+ * marker no one can mistake for a delivery, so the quickstart can sign up and reset passwords;
+ * in production without SMTP_URL nothing is sent and nothing of the message is logged (codes in
+ * production logs would be a way in).
+ */
+@Injectable()
+export class Mailer implements OnApplicationShutdown {
+  private readonly logger = new Logger('Mail');
+  private readonly transport?: Transporter;
+  readonly mode: MailMode;
+
+  constructor(@Inject(AppConfig) private readonly config: AppConfig) {
+    if (config.smtpUrl) {
+      this.mode = 'smtp';
+      this.transport = createTransport({
+        url: config.smtpUrl,
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+      } as Parameters<typeof createTransport>[0]);
+    } else {
+      this.mode = config.isProduction ? 'off' : 'log';
+    }
+  }
+
+  /** Sends one message; throws MailNotSent when the SMTP server cannot take it. */
+  async send(message: MailMessage): Promise<void> {
+    if (this.mode === 'log') {
+      this.logger.warn(
+        [
+          '==== EMAIL NOT SENT (no SMTP_URL; development only) ====',
+          `To: ${message.to}`,
+          `Subject: ${message.subject}`,
+          '',
+          message.text,
+          '==== END OF EMAIL ====',
+        ].join('\n'),
+      );
+      return;
+    }
+    if (!this.transport) {
+      this.logger.error('An email was not sent: SMTP_URL is not set (docs/accounts.md, "Mail")');
+      return;
+    }
+    try {
+      await this.transport.sendMail({ from: this.config.mailFrom, ...message });
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.logger.error(`An email was not sent: ${reason}`);
+      throw new MailNotSent(reason);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.transport?.close();
+  }
+}

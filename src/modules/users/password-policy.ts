@@ -1,0 +1,57 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary as commonWords } from '@zxcvbn-ts/language-common';
+import { dictionary as englishWords, translations } from '@zxcvbn-ts/language-en';
+
+/** NIST SP 800-63B section 3.1.1.2: at least 8 characters, and long passphrases welcome. */
+export const MIN_PASSWORD_LENGTH = 8;
+export const MAX_PASSWORD_LENGTH = 256;
+/**
+ * zxcvbn's score (0 to 4) a new password must reach: 3 is "safely unguessable", about 10^8
+ * guesses or more, which rules out the passwords of breach lists, keyboard walks, dictionary
+ * words with common substitutions, dates, and the user's own username or email.
+ */
+export const MIN_PASSWORD_SCORE = 3;
+
+let estimator: ZxcvbnFactory | undefined;
+
+/** zxcvbn with its common-password, English and keyboard dictionaries, built on first use. */
+function strength(): ZxcvbnFactory {
+  estimator ??= new ZxcvbnFactory({
+    dictionary: { ...commonWords, ...englishWords },
+    graphs: adjacencyGraphs,
+    translations,
+    maxLength: MAX_PASSWORD_LENGTH,
+  });
+  return estimator;
+}
+
+/** Who the password is for: their own names must not make it guessable. */
+export interface PasswordOwner {
+  username: string;
+  email: string;
+}
+
+/**
+ * The rule for every password a person chooses (sign-up, reset, change; docs/accounts.md,
+ * "Passwords"): 8 to 256 characters, and a zxcvbn score of at least 3 with the person's
+ * username and email counted as known words. Answers null when the password is acceptable, else
+ * one sentence to show next to the field. Passwords set by an operator (CLI) are not checked.
+ */
+export function passwordProblem(password: string, owner: PasswordOwner): string | null {
+  const length = [...password].length;
+  if (length < MIN_PASSWORD_LENGTH) {
+    return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
+  }
+  if (length > MAX_PASSWORD_LENGTH) {
+    return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
+  }
+  const localPart = owner.email.split('@')[0] ?? '';
+  const result = strength().check(password, [owner.username, owner.email, localPart]);
+  if (result.score >= MIN_PASSWORD_SCORE) return null;
+  const warning = result.feedback.warning;
+  return `This password is too easy to guess${warning ? ` (${lowerFirst(warning)})` : ''}. Use a longer phrase, or add words that are not related to you.`;
+}
+
+function lowerFirst(text: string): string {
+  return text.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
+}
