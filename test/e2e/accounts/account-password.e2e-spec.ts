@@ -87,6 +87,16 @@ describe('Account page: password', () => {
   it.each([
     ['differing new passwords', { repeat_password: 'something else entirely' }, 'differ'],
     ['a short new password', { new_password: 'short', repeat_password: 'short' }, 'at least 8'],
+    [
+      'an easily guessed password',
+      { new_password: 'password123', repeat_password: 'password123' },
+      'too easy to guess',
+    ],
+    [
+      'a password made of the username',
+      { new_password: 'alicealice2026', repeat_password: 'alicealice2026' },
+      'too easy to guess',
+    ],
   ])('refuses %s with 400 before checking the current password', async (_, fields, message) => {
     const agent = await accountBrowser(t.app);
     const res = await change(agent, { current_password: 'wrong, but not checked', ...fields });

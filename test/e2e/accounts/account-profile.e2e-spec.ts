@@ -3,8 +3,8 @@ import { accountBrowser, formToken, postAccountForm } from '../../support/accoun
 import { PASSWORD } from '../../support/oauth';
 import { createTestApp, TestApp } from '../../support/test-app';
 
-/** The profile and email sections of the account page (docs/accounts.md). */
-describe('Account page: profile and email addresses', () => {
+/** The profile section of the account page (docs/accounts.md). */
+describe('Account page: profile', () => {
   let t: TestApp;
   let userId: string;
   beforeAll(async () => {
@@ -85,25 +85,5 @@ describe('Account page: profile and email addresses', () => {
       .send({ csrf_token: formToken(page.text, '/account/profile'), nickname: 'Mallory' });
     expect(stolen.status).toBe(403);
     expect((await profile()).nickname).toBe('');
-  });
-
-  it('lists the addresses with their verification state, the account email first', async () => {
-    await t.dataSource.query(
-      `INSERT INTO user_emails (user_id, email, verified, "primary") VALUES
-         ($1, 'old@example.org', false, false), ($1, 'work@example.org', true, false)`,
-      [userId],
-    );
-    const agent = await accountBrowser(t.app);
-    const page = await agent.get('/account');
-    const rows = [
-      ...page.text.matchAll(/<td>([^<]+@[^<]+)<\/td>\s*<td>\s*<span class="badge ?(\w*)">/g),
-    ];
-    expect(rows.map((row) => [row[1], row[2]])).toEqual([
-      ['alice@example.org', 'ok'],
-      ['old@example.org', 'warn'],
-      ['work@example.org', 'ok'],
-    ]);
-    expect(page.text).toContain('Not verified');
-    expect(page.text.match(/>Primary</g)).toHaveLength(1);
   });
 });

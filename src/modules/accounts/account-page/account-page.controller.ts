@@ -22,6 +22,9 @@ import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import {
   AccountLogoutDocs,
   ChangePasswordDocs,
+  ConfirmEmailDocs,
+  SendEmailCodeDocs,
+  ShowConfirmEmailDocs,
   RevokeApplicationDocs,
   ShowAccountDocs,
   ShowAccountLoginDocs,
@@ -85,6 +88,25 @@ export class AccountPageController {
   @UpdateProfileDocs()
   async updateProfile(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.updateProfile(formOf(req), this.browser(req)));
+  }
+
+  @Post('emails/code')
+  @SendEmailCodeDocs()
+  async sendEmailCode(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.sendEmailCode(formOf(req), this.browser(req)));
+  }
+
+  @Get('emails/confirm')
+  @ShowConfirmEmailDocs()
+  async showConfirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const { id, code } = req.query;
+    this.send(res, await this.account.showConfirmEmail(this.browser(req), id, code));
+  }
+
+  @Post('emails/confirm')
+  @ConfirmEmailDocs()
+  async confirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.confirmEmail(formOf(req), this.browser(req)));
   }
 
   @Post('password')

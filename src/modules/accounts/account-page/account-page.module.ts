@@ -7,6 +7,8 @@ import { SessionsModule } from '../../sessions/sessions.module';
 import { UpstreamIdentitiesModule } from '../../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../../users/users.module';
+import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
+import { AccountEmails } from './account-emails';
 import { AccountPageController } from './account-page.controller';
 import { AccountPageService } from './account-page.service';
 
@@ -24,9 +26,10 @@ import { AccountPageService } from './account-page.service';
     PasskeysModule, // the passkeys listed
     UpstreamIdentitiesModule, // the connected accounts listed
     UpstreamProvidersModule, // their providers' names, and the ones left to connect
+    OneTimeCodesModule, // the emailed codes that verify an address, and the mailer
   ],
   controllers: [AccountPageController],
-  providers: [AccountPageService],
+  providers: [AccountPageService, AccountEmails],
 })
 export class AccountPageModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -62,11 +62,29 @@ export class AccountProfileForm {
   avatar!: string;
 }
 
+export class AccountEmailCodeForm {
+  @ApiProperty({ description: CSRF }) csrf_token!: string;
+  @ApiProperty({
+    maxLength: 254,
+    description: 'An unverified address of the account, or a new one (at most 10 per account)',
+  })
+  email!: string;
+}
+
+export class AccountConfirmEmailForm {
+  @ApiProperty({ description: 'The form token of GET /account/emails/confirm' })
+  csrf_token!: string;
+  @ApiProperty({ format: 'uuid', description: 'The code id of the page' }) id!: string;
+  @ApiProperty({ pattern: '^[0-9]{6}$', description: 'The six digits of the email' })
+  code!: string;
+}
+
 export class AccountPasswordForm {
   @ApiProperty({ description: CSRF }) csrf_token!: string;
   @ApiPropertyOptional({ description: 'Required when the account has a password' })
   current_password?: string;
-  @ApiProperty({ minLength: 8 }) new_password!: string;
+  @ApiProperty({ minLength: 8, maxLength: 256, description: 'The rule of docs/accounts.md' })
+  new_password!: string;
   @ApiProperty({ description: 'The new password again' }) repeat_password!: string;
 }
 
@@ -91,6 +109,7 @@ export const ShowAccountDocs = (): MethodDecorator =>
           'passkey_removed',
           'upstream_connected',
           'upstream_disconnected',
+          'email_verified',
         ],
       },
     }),
@@ -140,6 +159,61 @@ export const UpdateProfileDocs = (): MethodDecorator =>
     formRefusals(),
   );
 
+export const SendEmailCodeDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Email a verification code to an address of the account, or to a new one',
+      description:
+        'One-time code of docs/accounts.md (6 digits, 15 minutes, one open code per account: a new one stops the earlier). Whether another account holds the address is said only to whoever enters the code.',
+    }),
+    form(AccountEmailCodeForm),
+    SessionAuth(),
+    redirect(303, 'Sent: to /account/emails/confirm?id=… (the form to enter the code)'),
+    html(400, 'The page again: not an address, verified already, or 10 addresses already'),
+    html(429, 'The page again: too many codes for this address, account or client (Retry-After)'),
+    html(503, 'The page again: the SMTP server did not take the message'),
+    formRefusals(),
+  );
+
+export const ShowConfirmEmailDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'The form to enter an emailed verification code (HTML)',
+      description:
+        'The link of the email opens it with the code filled in; only the form spends it.',
+    }),
+    ApiQuery({
+      name: 'id',
+      required: true,
+      description: 'The code id',
+      schema: { type: 'string' },
+    }),
+    ApiQuery({
+      name: 'code',
+      required: false,
+      description: 'Filled into the form when it is six digits',
+      schema: { type: 'string' },
+    }),
+    SessionAuth(),
+    html(200, 'The code form'),
+    redirect(302, 'Not signed in: to /account/login'),
+  );
+
+export const ConfirmEmailDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Verify an address with its emailed code',
+      description:
+        'A right code of this account makes the address a verified one of it (and its email when it had none). Every try counts; the fifth wrong one spends the code.',
+    }),
+    form(AccountConfirmEmailForm),
+    SessionAuth(),
+    redirect(303, 'Verified: to /account?done=email_verified'),
+    html(400, 'The form again: the code is wrong, expired, spent or not for this account'),
+    html(409, 'The form again: the address belongs to another account (nothing changed)'),
+    formRefusals(),
+  );
+
 export const ChangePasswordDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
@@ -150,7 +224,10 @@ export const ChangePasswordDocs = (): MethodDecorator =>
     form(AccountPasswordForm),
     SessionAuth(),
     redirect(303, 'Changed: to /account?done=password'),
-    html(400, 'The new passwords differ or are shorter than 8 characters'),
+    html(
+      400,
+      'The new passwords differ, or the new one fails the password rule (docs/accounts.md)',
+    ),
     html(401, 'The current password is wrong (counted)'),
     html(429, 'Too many failed sign-ins from this address (Retry-After)'),
     html(503, 'Too many password checks waiting (Retry-After)'),

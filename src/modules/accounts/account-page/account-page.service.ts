@@ -22,7 +22,9 @@ import { AppUsersService } from '../../users/app-users.service';
 import { hashPassword } from '../../users/password';
 import type { ProfileProblems } from '../../users/profile';
 import { UsersService } from '../../users/users.service';
-import { newPasswordProblem } from './new-password';
+import { passwordProblem } from '../../users/password-policy';
+import { AccountEmails, CONFIRM_EMAIL_PATH } from './account-emails';
+import { confirmEmailPage } from './pages/confirm-email.page';
 import {
   ACCOUNT_FORMS,
   accountPage,
@@ -51,13 +53,22 @@ const NOTICES: Record<string, string> = {
   passkey_removed: 'The passkey was removed.',
   upstream_connected: 'The account was connected.',
   upstream_disconnected: 'The account was disconnected.',
+  email_verified: 'The email address was verified.',
 };
+
+/** A form of /account, or the code form of the email verification page. */
+type FormPurpose = AccountForm | 'email_confirm';
+
+/** Emailed codes are six digits; anything else in the link is not put in the form. */
+const CODE_IN_LINK = /^[0-9]{6}$/;
 
 /** What one rendering of the account page changes from the stored state. */
 interface RenderOptions {
   notice?: string;
   profile?: { nickname: string; avatar: string; problems: ProfileProblems };
   passwordError?: string;
+  /** A refused "Send a verification code", with the address typed. */
+  email?: { error: string; typed: string };
 }
 
 /** Application ids are positive integers (applications.id is a serial). */
@@ -85,6 +96,7 @@ export class AccountPageService {
     private readonly providers: UpstreamProvidersService,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
+    private readonly emails: AccountEmails,
   ) {}
 
   /** GET /account/login: the form, or the account page for a browser already signed in. */
@@ -159,7 +171,11 @@ export class AccountPageService {
       const { user, session } = current;
       const refuse = (status: number, passwordError: string): Promise<PageResult> =>
         this.render(current, browser, status, { passwordError });
-      const problem = newPasswordProblem(text(form.new_password), text(form.repeat_password));
+      const newPassword = text(form.new_password);
+      if (newPassword !== text(form.repeat_password)) {
+        return refuse(400, 'The two new passwords differ.');
+      }
+      const problem = passwordProblem(newPassword, user);
       if (problem) return refuse(400, problem);
       if (user.passwordHash) {
         const check = await this.login.checkPassword(user, text(form.current_password), browser.ip);
@@ -171,7 +187,7 @@ export class AccountPageService {
       } else if (!this.maySetPassword(current)) {
         return refuse(403, 'Sign in again, then set a password within 5 minutes.');
       }
-      const hash = await hashPassword(text(form.new_password), this.config.passwordHashCost);
+      const hash = await hashPassword(newPassword, this.config.passwordHashCost);
       await this.dataSource.transaction(async (manager) => {
         await this.users.setPasswordHash(manager, user.id, hash);
         const endedSessions = await this.sessions.endOthers(manager, user.id, session.id);
@@ -192,6 +208,61 @@ export class AccountPageService {
         );
       });
       return done('password');
+    });
+  }
+
+  /**
+   * POST /account/emails/code: emails a verification code to an unverified address of the user,
+   * or to a new one, then shows the form to enter it; a refusal shows the page again.
+   */
+  async sendEmailCode(form: Params, browser: BrowserContext): Promise<PageResult> {
+    return this.withSession(browser, form, 'email_code', async (current) => {
+      const typed = text(form.email);
+      const sent = await this.emails.sendCode(current.user, typed, browser.ip);
+      const refuse = (status: number, error: string): Promise<PageResult> =>
+        this.render(current, browser, status, { email: { error, typed } });
+      switch (sent.kind) {
+        case 'sent':
+          return { status: 303, location: `${CONFIRM_EMAIL_PATH}?id=${sent.id}` };
+        case 'refused':
+          return refuse(400, sent.message);
+        case 'throttled':
+          return {
+            ...(await refuse(429, 'Too many codes were sent. Try again later.')),
+            retryAfterSeconds: sent.retryAfterSeconds,
+          };
+        case 'not_sent':
+          return refuse(503, 'The email could not be sent. Try again in a moment.');
+      }
+    });
+  }
+
+  /** GET /account/emails/confirm: the code form (the code filled in from the emailed link). */
+  async showConfirmEmail(browser: BrowserContext, id: unknown, code: unknown): Promise<PageResult> {
+    if (!(await this.sessions.current(browser.sessionCookie))) {
+      return { status: 302, location: LOGIN_PAGE };
+    }
+    const filled = typeof code === 'string' && CODE_IN_LINK.test(code) ? code : '';
+    return this.renderConfirmEmail(browser, 200, text(id), filled);
+  }
+
+  /**
+   * POST /account/emails/confirm: a right code of this user's makes the address a verified one
+   * of theirs (OneTimeCodes: every try counts, five wrong ones spend the code).
+   */
+  async confirmEmail(form: Params, browser: BrowserContext): Promise<PageResult> {
+    return this.withSession(browser, form, 'email_confirm', async ({ user }) => {
+      const outcome = await this.emails.confirm(user, form.id, form.code);
+      const again = (status: number, error: string): PageResult =>
+        this.renderConfirmEmail(browser, status, text(form.id), '', error);
+      switch (outcome.kind) {
+        case 'verified':
+          return done('email_verified');
+        case 'refused':
+          return again(400, 'This code is wrong or no longer valid. Ask for a new one.');
+        case 'taken':
+          return again(409, `${outcome.email} belongs to another account.`);
+      }
     });
   }
 
@@ -222,7 +293,7 @@ export class AccountPageService {
   private async withSession(
     browser: BrowserContext,
     form: Params,
-    purpose: AccountForm,
+    purpose: FormPurpose,
     work: (current: CurrentSession) => Promise<PageResult>,
   ): Promise<PageResult> {
     const current = await this.sessions.current(browser.sessionCookie);
@@ -231,7 +302,7 @@ export class AccountPageService {
     return work(current);
   }
 
-  private checkCsrf(browser: BrowserContext, purpose: AccountForm, token: unknown): void {
+  private checkCsrf(browser: BrowserContext, purpose: FormPurpose, token: unknown): void {
     if (!this.csrf.verify(browser, `account:${purpose}`, token)) throw formExpired();
   }
 
@@ -252,6 +323,17 @@ export class AccountPageService {
     const { token, cookies } = this.csrf.issue(browser, LOGIN_PURPOSE);
     const model: AccountLoginModel = { csrfToken: token, error, username, links: {} };
     return { status, html: accountLoginPage(model), cookies };
+  }
+
+  private renderConfirmEmail(
+    browser: BrowserContext,
+    status: number,
+    id: string,
+    code: string,
+    error?: string,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, 'account:email_confirm');
+    return { status, html: confirmEmailPage({ csrfToken: token, id, code, error }), cookies };
   }
 
   private async render(
@@ -285,12 +367,13 @@ export class AccountPageService {
       notice: options.notice,
       csrf: {
         profile: tokens['account:profile'],
+        email_code: tokens['account:email_code'],
         password: tokens['account:password'],
         revoke: tokens['account:revoke'],
         logout: tokens['account:logout'],
       },
       profile: options.profile ?? { nickname: user.nickname, avatar: user.avatar, problems: {} },
-      emails,
+      emails: { list: emails, error: options.email?.error, typed: options.email?.typed },
       password: {
         hasPassword: user.passwordHash !== null,
         maySet: user.passwordHash === null && this.maySetPassword(current),

@@ -8,7 +8,7 @@ import type { ProfileProblems } from '../../../users/profile';
 import { ACCOUNT_ASSETS_PATH, accountLayout, formError, utcTime } from './account-layout';
 
 /** The forms of the account page, each with its own CSRF purpose. */
-export const ACCOUNT_FORMS = ['profile', 'password', 'revoke', 'logout'] as const;
+export const ACCOUNT_FORMS = ['profile', 'email_code', 'password', 'revoke', 'logout'] as const;
 export type AccountForm = (typeof ACCOUNT_FORMS)[number];
 
 /** The password section: change (current + new twice), set a first one, or why not. */
@@ -62,7 +62,7 @@ export interface AccountPageModel {
   csrf: Record<AccountForm, string>;
   /** The values shown in the profile form (the submitted ones after a refusal). */
   profile: { nickname: string; avatar: string; problems: ProfileProblems };
-  emails: AccountEmail[];
+  emails: { list: AccountEmail[]; error?: string; typed?: string };
   password: PasswordSection;
   passkeys: PasskeyRow[];
   upstreams: UpstreamRow[];
@@ -87,7 +87,7 @@ export function accountPage(model: AccountPageModel): string {
     header: topBar(model),
     body: html`<h1>Your account</h1>
       ${model.notice ? html`<p class="alert ok" role="status">${model.notice}</p>` : html``}
-      ${profileSection(model)} ${emailsSection(model.emails)}
+      ${profileSection(model)} ${emailsSection(model.emails, model.csrf.email_code)}
       ${passwordSection(model.password, model.csrf.password)} ${passkeysSection(model.passkeys)}
       ${upstreamsSection(model.upstreams, model.connectable)}
       ${applicationsSection(model.applications, model.csrf.revoke)} ${signInsSection(model.signIns)}
@@ -180,8 +180,14 @@ function profileSection(model: AccountPageModel): Html {
   );
 }
 
-function emailsSection(emails: AccountEmail[]): Html {
-  const rows = emails.map(
+function emailsSection(emails: AccountPageModel['emails'], csrfToken: string): Html {
+  const sendCode = (email: string): Html =>
+    html`<form method="post" action="/account/emails/code">
+      <input type="hidden" name="csrf_token" value="${csrfToken}" />
+      <input type="hidden" name="email" value="${email}" />
+      <button type="submit" class="small secondary">Send a verification code</button>
+    </form>`;
+  const rows = emails.list.map(
     (entry) =>
       html`<tr>
         <td>${entry.email}</td>
@@ -193,12 +199,29 @@ function emailsSection(emails: AccountEmail[]): Html {
           }
         </td>
         <td>${entry.primary ? html`<span class="badge">Primary</span>` : html``}</td>
+        <td class="actions">${entry.verified ? html`` : sendCode(entry.email)}</td>
       </tr>`,
   );
   return section(
     'emails',
     'Email addresses',
-    table('Your email addresses', ['Address', 'Status', ''], rows, 'No email address.'),
+    html`${table('Your email addresses', ['Address', 'Status', '', ''], rows, 'No email address.')}
+      ${formError(emails.error)}
+      <form method="post" action="/account/emails/code">
+        <input type="hidden" name="csrf_token" value="${csrfToken}" />
+        <label for="new-email">Add an address</label>
+        <input
+          type="email"
+          id="new-email"
+          name="email"
+          autocomplete="email"
+          maxlength="254"
+          required
+          value="${emails.typed ?? ''}"
+        />
+        <p class="hint">We email it a code; the address is added once you enter the code.</p>
+        <button type="submit">Send a verification code</button>
+      </form>`,
   );
 }
 
@@ -249,7 +272,10 @@ function passwordSection(password: PasswordSection, csrfToken: string): Html {
       <form method="post" action="/account/password">
         <input type="hidden" name="csrf_token" value="${csrfToken}" />
         ${current} ${newFields}
-        <p class="hint">At least 8 characters. Your other signed-in browsers are signed out.</p>
+        <p class="hint">
+          At least 8 characters and hard to guess: a phrase of unrelated words works well. Your
+          other signed-in browsers are signed out.
+        </p>
         <button type="submit">${password.hasPassword ? 'Change password' : 'Set password'}</button>
       </form>`,
   );
