@@ -17,11 +17,12 @@ const HKDF_INFO = 'idsvc csrf hmac-sha256 v1';
 const COOKIE_FORMAT = /^([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})$/;
 
 /**
- * CSRF protection of the login, consent, bind-upstream and logout forms: OWASP's signed
- * double-submit cookie. The cookie holds a random nonce the server signed, so a value the
- * client chose (a cookie planted from a sibling subdomain) is not ours and is replaced; the
- * form's token is an HMAC of that cookie, of the session cookie the browser sent (when there is
- * one) and of what the form is for (the pending request id, or "logout"). A form is accepted
+ * CSRF protection of the login, consent, bind-upstream and logout forms and of the account
+ * page's forms: OWASP's signed double-submit cookie. The cookie holds a random nonce the server
+ * signed, so a value the client chose (a cookie planted from a sibling subdomain) is not ours and
+ * is replaced; the form's token is an HMAC of that cookie, of the session cookie the browser sent
+ * (when there is one) and of what the form is for (the pending request id, "logout", or an
+ * account page form such as "account:password"). A form is accepted
  * only from the browser that loaded it, in the same session, for the request it was shown for.
  */
 @Injectable()

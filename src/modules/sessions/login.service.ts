@@ -35,7 +35,8 @@ export const LOGIN_REFUSALS: Record<'failed' | 'throttled' | 'busy', [number, st
 
 /**
  * Local-account sign-in: username or email plus password (scrypt, see users/password.ts). The
- * one password check of both the OAuth login page and the console's POST /api/console/session.
+ * one password check of the OAuth login page, the account page and the console's
+ * POST /api/console/session.
  */
 @Injectable()
 export class LoginService {

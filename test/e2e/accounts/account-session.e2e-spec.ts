@@ -136,6 +136,18 @@ describe('Account page: sign-in, sign-out and the page rules', () => {
     expect(user.nickname).toBe('');
   });
 
+  it('shows only its fixed notices: the query string puts no text on the page', async () => {
+    const agent = await accountBrowser(t.app);
+    const injected = await agent.get('/account?done=%3Cb%3Ehello%3C%2Fb%3E');
+    expect(injected.status).toBe(200);
+    expect(injected.text).not.toContain('hello');
+    expect(injected.text).not.toContain('class="alert ok"');
+    for (const name of ['toString', '__proto__', 'constructor']) {
+      expect((await agent.get(`/account?done=${name}`)).text).not.toContain('class="alert ok"');
+    }
+    expect((await agent.get('/account?done=profile')).text).toContain('Your profile was saved.');
+  });
+
   it('answers bodies it does not read with an HTML page (415), never JSON', async () => {
     const agent = await accountBrowser(t.app);
     const res = await agent.post('/account/profile').send({ nickname: 'json' });

@@ -47,7 +47,7 @@ const ASSETS = new Set(readdirSync(ASSETS_DIR).filter((name) => /^[a-z-]+\.js$/.
  */
 @ApiTags('Account page')
 @Public()
-@Controller('account')
+@Controller()
 @UseFilters(PageExceptionFilter)
 export class AccountPageController {
   private readonly secure: boolean;
@@ -60,62 +60,62 @@ export class AccountPageController {
     this.secure = config.publicBaseUrl.startsWith('https://');
   }
 
-  @Get()
+  @Get('account')
   @ShowAccountDocs()
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.show(this.browser(req), req.query.done));
   }
 
-  @Get('login')
+  @Get('account/login')
   @ShowAccountLoginDocs()
   async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.showLogin(this.browser(req)));
   }
 
-  @Post('login')
+  @Post('account/login')
   @SubmitAccountLoginDocs()
   async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.submitLogin(formOf(req), this.browser(req)));
   }
 
-  @Post('logout')
+  @Post('account/logout')
   @AccountLogoutDocs()
   async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.logout(formOf(req), this.browser(req)));
   }
 
-  @Post('profile')
+  @Post('account/profile')
   @UpdateProfileDocs()
   async updateProfile(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.updateProfile(formOf(req), this.browser(req)));
   }
 
-  @Post('emails/code')
+  @Post('account/emails/code')
   @SendEmailCodeDocs()
   async sendEmailCode(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.sendEmailCode(formOf(req), this.browser(req)));
   }
 
-  @Get('emails/confirm')
+  @Get('account/emails/confirm')
   @ShowConfirmEmailDocs()
   async showConfirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
     const { id, code } = req.query;
     this.send(res, await this.account.showConfirmEmail(this.browser(req), id, code));
   }
 
-  @Post('emails/confirm')
+  @Post('account/emails/confirm')
   @ConfirmEmailDocs()
   async confirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.confirmEmail(formOf(req), this.browser(req)));
   }
 
-  @Post('password')
+  @Post('account/password')
   @ChangePasswordDocs()
   async changePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.changePassword(formOf(req), this.browser(req)));
   }
 
-  @Post('applications/:applicationId/revoke')
+  @Post('account/applications/:applicationId/revoke')
   @RevokeApplicationDocs()
   async revoke(
     @Param('applicationId') applicationId: string,
@@ -125,7 +125,7 @@ export class AccountPageController {
     this.send(res, await this.account.revoke(applicationId, formOf(req), this.browser(req)));
   }
 
-  @Get('assets/:file')
+  @Get('account/assets/:file')
   @ApiExcludeEndpoint()
   asset(@Param('file') file: string, @Res() res: Response): void {
     if (!ASSETS.has(file)) throw new NotFoundException();
