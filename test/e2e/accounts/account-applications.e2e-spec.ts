@@ -134,7 +134,7 @@ describe('Account page: authorized applications', () => {
     // The token of the revoke forms (one purpose for all of them), posted to other ids.
     const page = await agent.get('/account');
     const csrfToken = formToken(page.text, `/account/applications/${application.id}/revoke`);
-    for (const id of [String(other.application.id), '424242', 'abc', '0']) {
+    for (const id of [String(other.application.id), '424242', '9999999999', 'abc', '0']) {
       const res = await agent
         .post(`/account/applications/${id}/revoke`)
         .type('form')

@@ -153,4 +153,23 @@ describe('Account page in Chromium', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('with JavaScript: a session that ended meanwhile sends the page to its own sign-in page', async () => {
+    await createUser(t.app, { username: 'alice', email: 'alice@example.org', password: PASSWORD });
+    const context = await chromium.newContext();
+    const page = await context.newPage();
+    const problems = watch(page);
+    await signIn(page);
+    await page.getByLabel('Name of a new passkey').waitFor();
+    // Signed out elsewhere: the console API answers 401 and core.js follows body[data-sign-in].
+    await t.dataSource.query('DELETE FROM oauth_sessions');
+    await page.getByLabel('Name of a new passkey').fill('Laptop');
+    await Promise.all([
+      page.waitForURL(`${base}/account/login`),
+      page.getByRole('button', { name: 'Add passkey' }).click(),
+    ]);
+    // The 401 itself is the only error the console shows.
+    expect(problems.filter((text) => !text.includes('401'))).toEqual([]);
+    await context.close();
+  });
 });

@@ -71,13 +71,15 @@ interface RenderOptions {
   email?: { error: string; typed: string };
 }
 
-/** Application ids are positive integers (applications.id is a serial). */
+/** Application ids are positive integers (applications.id is a serial: a 32-bit integer). */
 const APPLICATION_ID = /^[1-9][0-9]{0,9}$/;
+const MAX_APPLICATION_ID = 2 ** 31 - 1;
 
 /**
  * The end user's account page (docs/accounts.md, "The account page"): sign-in and sign-out on
- * the OAuth pages' session, the profile, the password, and revoking an application's access;
- * the page also lists emails, passkeys, connected accounts and recent sign-ins. Every form is
+ * the OAuth pages' session, the profile, verifying and adding addresses, the password, and
+ * revoking an application's access; the page also lists passkeys, connected accounts and recent
+ * sign-ins (the first two changed by its script through the console API). Every form is
  * CSRF-protected with a token bound to the session and to the form's purpose.
  */
 @Injectable()
@@ -273,9 +275,10 @@ export class AccountPageService {
    */
   async revoke(rawId: string, form: Params, browser: BrowserContext): Promise<PageResult> {
     return this.withSession(browser, form, 'revoke', async ({ user }) => {
-      if (!APPLICATION_ID.test(rawId)) throw notAuthorized();
+      const applicationId = APPLICATION_ID.test(rawId) ? Number(rawId) : NaN;
+      if (!(applicationId <= MAX_APPLICATION_ID)) throw notAuthorized();
       await this.appUsers
-        .revoke(Number(rawId), user.id, { source: 'account_page', grantedOnly: true })
+        .revoke(applicationId, user.id, { source: 'account_page', grantedOnly: true })
         .catch((error: unknown) => {
           if (error instanceof AppError && error.code === ErrorCode.UserNotFound) {
             throw notAuthorized();
