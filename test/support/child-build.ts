@@ -29,8 +29,10 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
   });
   if (code !== 0) return undefined;
   // What `npm run build` copies beside the code; packages resolve from the repository's.
-  const assets = join('modules', 'console', 'web', 'assets');
-  cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });
+  for (const feature of [join('console', 'web'), join('oauth', 'interaction')]) {
+    const assets = join('modules', feature, 'assets');
+    cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });
+  }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return outDir;
 }

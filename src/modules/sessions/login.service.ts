@@ -56,9 +56,23 @@ export class LoginService {
     }
     if (!user) return { kind: 'failed' };
     await this.throttle.giveBack(taken.slot);
+    await this.recordSignIn(user);
+    return { kind: 'ok', user };
+  }
+
+  /**
+   * A sign-in proven without a password (a passkey, verified by the caller): the user, with
+   * `last_login_at` updated as a password sign-in updates it; null when the account is gone.
+   */
+  async signedInWithoutPassword(userId: string): Promise<User | null> {
+    const user = await this.users.findOneBy({ id: userId });
+    if (user) await this.recordSignIn(user);
+    return user;
+  }
+
+  private async recordSignIn(user: User): Promise<void> {
     user.lastLoginAt = this.clock.now();
     await this.users.update({ id: user.id }, { lastLoginAt: user.lastLoginAt });
-    return { kind: 'ok', user };
   }
 
   /** The user when the password is theirs, else null; only the hash waits in the queue. */

@@ -11,6 +11,12 @@ export interface PageResult {
   formTarget?: string;
   /** Seconds for a Retry-After header (a 429 or 503 page). */
   retryAfterSeconds?: number;
+  /**
+   * The page loads this service's own script, which calls this service (the login page's
+   * passkey sign-in): its CSP adds `script-src 'self'` and `connect-src 'self'`. Every other
+   * page runs no script at all.
+   */
+  ownScript?: boolean;
 }
 
 /**
@@ -23,9 +29,10 @@ export function sendPage(res: Response, result: PageResult, secure: boolean): vo
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
   const formAction = ["'self'", result.formTarget].filter(Boolean).join(' ');
+  const script = result.ownScript ? "script-src 'self'; connect-src 'self'; " : '';
   res.setHeader(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'self'; img-src https: data:; ` +
+    `default-src 'none'; ${script}style-src 'self'; img-src https: data:; ` +
       `form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   if (result.retryAfterSeconds !== undefined) {

@@ -1,4 +1,5 @@
 import { html, Html, layout } from '../../../../common/http/html';
+import { passkeySignInForm } from './passkey-sign-in-form';
 
 export interface LoginPageProvider {
   displayName: string;
@@ -14,12 +15,15 @@ export interface LoginPageModel {
   error?: string;
   /** False when upstream_providers leaves the password form out. */
   passwordLogin: boolean;
+  /** Offer "Sign in with a passkey" (and passkeys in the username's autofill) with the form. */
+  passkeyLogin: boolean;
   providers: LoginPageProvider[];
 }
 
 /**
  * The login form (contract for automated clients: inputs `username` and `password`, hidden
- * `request` and `csrf_token`) and one link per upstream provider the request allows.
+ * `request` and `csrf_token`), passkey sign-in beside it (a second form, shown by its script),
+ * and one link per upstream provider the request allows.
  */
 export function loginPage(model: LoginPageModel): string {
   const error = model.error ? html`<p class="error" role="alert">${model.error}</p>` : html``;
@@ -38,6 +42,7 @@ export function loginPage(model: LoginPageModel): string {
             ${providers}
           </ul>`
       : html``;
+  const passkey = model.passkeyLogin;
   const form = model.passwordLogin
     ? html`<form method="post" action="/oauth2/login">
         <input type="hidden" name="request" value="${model.requestId}" />
@@ -47,7 +52,7 @@ export function loginPage(model: LoginPageModel): string {
           type="text"
           id="username"
           name="username"
-          autocomplete="username"
+          autocomplete="${passkey ? 'username webauthn' : 'username'}"
           required
           value="${model.username ?? ''}"
         />
@@ -62,9 +67,16 @@ export function loginPage(model: LoginPageModel): string {
         <button type="submit">Sign in</button>
       </form>`
     : html``;
+  const passkeyForm = passkey
+    ? passkeySignInForm({
+        action: '/oauth2/login/passkey',
+        optionsUrl: '/oauth2/login/passkey/options',
+        fields: { request: model.requestId, csrf_token: model.csrfToken },
+      })
+    : html``;
   return layout(
     'Sign in',
     html`<p>to continue to <strong>${model.applicationName}</strong></p>
-      ${error} ${form} ${upstream}`,
+      ${error} ${form} ${passkeyForm} ${upstream}`,
   );
 }
