@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
+import { signUpOffered } from '../../accounts/sign-up/sign-up-offered';
 import type { User } from '../../users/user.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
@@ -45,6 +47,7 @@ export class InteractionService {
     private readonly grants: GrantService,
     private readonly csrf: Csrf,
     private readonly upstreamProviders: UpstreamProvidersService,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
   async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
@@ -176,6 +179,9 @@ export class InteractionService {
       })),
       error,
       username,
+      signUpUrl: signUpOffered(this.config, application, offered.password)
+        ? `/oauth2/signup?request=${request}`
+        : undefined,
     });
     return { status, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
   }

@@ -15,6 +15,8 @@ export interface LoginPageModel {
   /** False when upstream_providers leaves the password form out. */
   passwordLogin: boolean;
   providers: LoginPageProvider[];
+  /** GET /oauth2/signup?request=…, when sign-up is offered (docs/accounts.md, "Sign-up"). */
+  signUpUrl?: string;
 }
 
 /**
@@ -62,9 +64,12 @@ export function loginPage(model: LoginPageModel): string {
         <button type="submit">Sign in</button>
       </form>`
     : html``;
+  const signUp = model.signUpUrl
+    ? html`<p class="muted">New here? <a href="${model.signUpUrl}">Create an account</a></p>`
+    : html``;
   return layout(
     'Sign in',
     html`<p>to continue to <strong>${model.applicationName}</strong></p>
-      ${error} ${form} ${upstream}`,
+      ${error} ${form} ${upstream} ${signUp}`,
   );
 }
