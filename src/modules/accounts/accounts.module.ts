@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
+import { EmailVerificationModule } from './email-verification/email-verification.module';
 import { OneTimeCodesModule } from './one-time-codes/one-time-codes.module';
+import { SignUpModule } from './sign-up/sign-up.module';
 
 /**
  * Self-service accounts for end users (docs/accounts.md): the emailed one-time codes and the
  * flows built on them.
  */
 @Module({
-  imports: [OneTimeCodesModule],
+  imports: [OneTimeCodesModule, SignUpModule, EmailVerificationModule],
 })
 export class AccountsModule {}

@@ -4,6 +4,7 @@ import { DataSource, QueryFailedError } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { EMAIL_RULE, isValidUsername, normalEmail, USERNAME_RULE } from './account-names';
 import { hashPassword } from './password';
 import { UserEmail } from './user-email.entity';
 import { User } from './user.entity';
@@ -15,10 +16,6 @@ export interface NewUser {
   emailVerified?: boolean;
   nickname?: string;
 }
-
-const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
-// Deliberately loose (RFC 5321 sizes, one @, a dot in the domain); ownership is proven by verification.
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
 const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidRequest, message);
 
@@ -32,13 +29,9 @@ export class UsersService {
 
   /** Creates a local account and its primary email entry in one transaction. */
   async create(input: NewUser): Promise<User> {
-    if (!USERNAME.test(input.username)) {
-      throw invalid(
-        'username must be 3 to 64 letters, digits, "_", "." or "-", starting with a letter or digit',
-      );
-    }
-    const email = input.email.trim().toLowerCase();
-    if (email.length > 254 || !EMAIL.test(email)) throw invalid('email is not a valid address');
+    if (!isValidUsername(input.username)) throw invalid(USERNAME_RULE);
+    const email = normalEmail(input.email);
+    if (email === null) throw invalid(EMAIL_RULE);
     if (input.password !== undefined && input.password.length < 8) {
       throw invalid('password must be at least 8 characters');
     }

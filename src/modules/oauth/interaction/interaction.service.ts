@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
+import { signUpOffered } from '../../accounts/sign-up/sign-up-offered';
 import type { User } from '../../users/user.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
@@ -51,6 +53,7 @@ export class InteractionService {
     private readonly csrf: Csrf,
     private readonly upstreamProviders: UpstreamProvidersService,
     private readonly passkeys: PasskeySignInService,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
   async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
@@ -223,6 +226,9 @@ export class InteractionService {
       })),
       error,
       username,
+      signUpUrl: signUpOffered(this.config, application, offered.password)
+        ? `/oauth2/signup?request=${request}`
+        : undefined,
     });
     const formTarget = cspSourceOf(pending.request.redirectUri);
     // The passkey form's script; a page without it runs none.

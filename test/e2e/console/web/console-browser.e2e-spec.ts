@@ -273,8 +273,13 @@ describe('Console in Chromium', () => {
     await page.locator('#settings-form').waitFor();
     expect(await page.inputValue('#set-name')).toBe('Customer Portal');
     await page.getByLabel('Description').fill('The customer portal');
+    await page.getByRole('checkbox', { name: /Create an account/ }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
+    const [{ sign_up_enabled: signUp }] = await t.dataSource.query<{ sign_up_enabled: boolean }[]>(
+      "SELECT sign_up_enabled FROM applications WHERE name = 'Customer Portal'",
+    );
+    expect(signUp).toBe(true);
     // A new redirect URI changes where codes may go: saved only through the passkey dialog.
     const redirects = await page.inputValue('#set-redirects');
     await page.locator('#set-redirects').fill(`${redirects}\nhttps://portal.example/cb2`);

@@ -18,6 +18,8 @@ export interface LoginPageModel {
   /** Offer "Sign in with a passkey" (and passkeys in the username's autofill) with the form. */
   passkeyLogin: boolean;
   providers: LoginPageProvider[];
+  /** GET /oauth2/signup?request=…, when sign-up is offered (docs/accounts.md, "Sign-up"). */
+  signUpUrl?: string;
 }
 
 /**
@@ -74,9 +76,12 @@ export function loginPage(model: LoginPageModel): string {
         fields: { request: model.requestId, csrf_token: model.csrfToken },
       })
     : html``;
+  const signUp = model.signUpUrl
+    ? html`<p class="muted">New here? <a href="${model.signUpUrl}">Create an account</a></p>`
+    : html``;
   return layout(
     'Sign in',
     html`<p>to continue to <strong>${model.applicationName}</strong></p>
-      ${error} ${form} ${passkeyForm} ${upstream}`,
+      ${error} ${form} ${passkeyForm} ${upstream} ${signUp}`,
   );
 }
