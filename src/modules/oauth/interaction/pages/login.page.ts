@@ -19,7 +19,8 @@ export interface LoginPageModel {
 
 /**
  * The login form (contract for automated clients: inputs `username` and `password`, hidden
- * `request` and `csrf_token`) and one link per upstream provider the request allows.
+ * `request` and `csrf_token`) with its "Forgot your password?" link (docs/accounts.md), and one
+ * link per upstream provider the request allows.
  */
 export function loginPage(model: LoginPageModel): string {
   const error = model.error ? html`<p class="error" role="alert">${model.error}</p>` : html``;
@@ -62,9 +63,16 @@ export function loginPage(model: LoginPageModel): string {
         <button type="submit">Sign in</button>
       </form>`
     : html``;
+  const forgot = model.passwordLogin
+    ? html`<p>
+        <a href="/oauth2/forgot-password?request=${encodeURIComponent(model.requestId)}"
+          >Forgot your password?</a
+        >
+      </p>`
+    : html``;
   return layout(
     'Sign in',
     html`<p>to continue to <strong>${model.applicationName}</strong></p>
-      ${error} ${form} ${upstream}`,
+      ${error} ${form} ${forgot} ${upstream}`,
   );
 }
