@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EmailVerificationModule } from './email-verification/email-verification.module';
 import { OneTimeCodesModule } from './one-time-codes/one-time-codes.module';
+import { PasswordResetModule } from './password-reset/password-reset.module';
 import { SignUpModule } from './sign-up/sign-up.module';
 
 /**
@@ -8,6 +9,6 @@ import { SignUpModule } from './sign-up/sign-up.module';
  * flows built on them.
  */
 @Module({
-  imports: [OneTimeCodesModule, SignUpModule, EmailVerificationModule],
+  imports: [OneTimeCodesModule, SignUpModule, EmailVerificationModule, PasswordResetModule],
 })
 export class AccountsModule {}

@@ -24,8 +24,9 @@ export interface LoginPageModel {
 
 /**
  * The login form (contract for automated clients: inputs `username` and `password`, hidden
- * `request` and `csrf_token`), passkey sign-in beside it (a second form, shown by its script),
- * and one link per upstream provider the request allows.
+ * `request` and `csrf_token`) with its "Forgot your password?" link (docs/accounts.md), passkey
+ * sign-in beside it (a second form, shown by its script), and one link per upstream provider the
+ * request allows.
  */
 export function loginPage(model: LoginPageModel): string {
   const error = model.error ? html`<p class="error" role="alert">${model.error}</p>` : html``;
@@ -79,9 +80,16 @@ export function loginPage(model: LoginPageModel): string {
   const signUp = model.signUpUrl
     ? html`<p class="muted">New here? <a href="${model.signUpUrl}">Create an account</a></p>`
     : html``;
+  const forgot = model.passwordLogin
+    ? html`<p>
+        <a href="/oauth2/forgot-password?request=${encodeURIComponent(model.requestId)}"
+          >Forgot your password?</a
+        >
+      </p>`
+    : html``;
   return layout(
     'Sign in',
     html`<p>to continue to <strong>${model.applicationName}</strong></p>
-      ${error} ${form} ${passkeyForm} ${upstream} ${signUp}`,
+      ${error} ${form} ${forgot} ${passkeyForm} ${upstream} ${signUp}`,
   );
 }
