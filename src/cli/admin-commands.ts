@@ -44,6 +44,7 @@ export class AdminCommands {
     description?: string;
     homeUrl?: string;
     logo?: string;
+    signUpEnabled?: boolean;
   }): Promise<object> {
     const { application, clientSecret } = await this.applications.create(input);
     return { id: application.id, clientId: application.clientId, clientSecret };
@@ -60,6 +61,7 @@ export class AdminCommands {
         redirectUris: app.redirectUris,
         postLogoutRedirectUris: app.postLogoutRedirectUris,
         enabled: app.enabled,
+        signUpEnabled: app.signUpEnabled,
         createdAt: rfc3339(app.createdAt),
       })),
     };

@@ -19,6 +19,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
   app create --name N --redirect-uri U [--redirect-uri U2 ...]
              [--post-logout-redirect-uri U ...] [--auth-method secret|none]
              [--description D] [--home-url U] [--logo U]
+             [--sign-up]                   offer "Create an account" on its login page
+                                           (docs/accounts.md; SIGNUP_ENABLED must allow it)
   app list
   key create --app ID --scopes user:read,stats:read --name N
   key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
@@ -57,6 +59,7 @@ const OPTIONS = {
   description: { type: 'string' },
   'home-url': { type: 'string' },
   logo: { type: 'string' },
+  'sign-up': { type: 'boolean' },
   app: { type: 'string' },
   scopes: { type: 'string' },
   username: { type: 'string' },
@@ -173,6 +176,7 @@ function plan(words: string[], values: Values): Action {
         description: values.description,
         homeUrl: values['home-url'],
         logo: values.logo,
+        signUpEnabled: values['sign-up'] ?? false,
       };
       return (c) => c.appCreate(input);
     }

@@ -21,6 +21,8 @@ export async function createApplication(
     description: input.description,
     homeUrl: input.homeUrl,
     logo: input.logo,
+    requireVerifiedEmail: input.requireVerifiedEmail,
+    signUpEnabled: input.signUpEnabled,
   });
 }
 

@@ -30,10 +30,11 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
   if (code !== 0) return undefined;
   // What `npm run build` copies beside the code; packages resolve from the repository's.
   for (const feature of [
-    ['console', 'web'],
-    ['accounts', 'account-page'],
+    join('console', 'web'),
+    join('oauth', 'interaction'),
+    join('accounts', 'account-page'),
   ]) {
-    const assets = join('modules', ...feature, 'assets');
+    const assets = join('modules', feature, 'assets');
     cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import { createServer } from 'node:net';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 
 /** Debian's Chromium: never a downloaded browser (scripts/test-prerequisites.sh installs it). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -30,4 +31,45 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
       ...extraArgs,
     ],
   });
+}
+
+/** A port that is free now: PUBLIC_BASE_URL (the WebAuthn origin) must name it before boot. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A tab's virtual authenticator, driven over the DevTools Protocol's WebAuthn domain. */
+export interface VirtualAuthenticator {
+  cdp: CDPSession;
+  authenticatorId: string;
+}
+
+/**
+ * Gives `page` a virtual authenticator standing in for a platform passkey: CTAP2, internal
+ * transport, resident (discoverable) keys, user verification that succeeds, presence simulated.
+ */
+export async function addVirtualAuthenticator(
+  context: BrowserContext,
+  page: Page,
+): Promise<VirtualAuthenticator> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }

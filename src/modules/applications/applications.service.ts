@@ -20,6 +20,8 @@ export interface NewApplication {
   logo?: string;
   isPublic?: boolean;
   requireVerifiedEmail?: boolean;
+  /** Whether the login page offers "Create an account" (docs/accounts.md); off by default. */
+  signUpEnabled?: boolean;
   /** The console account that creates it; CLI applications have none. */
   ownerId?: string;
 }
@@ -36,6 +38,7 @@ export interface ApplicationSettings {
   isPublic?: boolean;
   enabled?: boolean;
   requireVerifiedEmail?: boolean;
+  signUpEnabled?: boolean;
   /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }
@@ -74,6 +77,7 @@ export class ApplicationsService {
         logo: input.logo ?? '',
         isPublic: input.isPublic ?? false,
         requireVerifiedEmail: input.requireVerifiedEmail ?? false,
+        signUpEnabled: input.signUpEnabled ?? false,
         ownerId: input.ownerId ?? null,
         clientId: randomBase62(24),
         clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),

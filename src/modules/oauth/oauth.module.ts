@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
 import { EventsModule } from '../events/events.module';
+import { PasskeySignInModule } from '../console/passkeys/passkey-sign-in.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { SigningKeysModule } from '../signing-keys/signing-keys.module';
 import { TokensModule } from '../tokens/tokens.module';
@@ -54,6 +56,8 @@ import { UserinfoService } from './userinfo/userinfo.service';
     UpstreamIdentitiesModule, // userinfo's upstreams; upstream sign-in finds or creates the user
     UpstreamProvidersModule, // the login page offers the enabled providers
     SigningKeysModule, // signs id_tokens; the end-session endpoint verifies id_token_hint
+    PasskeySignInModule, // the login page's passkey sign-in (the console's passkeys)
+    RateLimitModule, // RateLimitGuard: the per-address quota of passkey sign-in starts
   ],
   controllers: [
     OAuthPagesController,

@@ -60,10 +60,18 @@ export class LoginService {
       this.check(identifier.trim(), password, address),
     );
     if (outcome.kind !== 'ok') return outcome;
-    const user = outcome.value;
-    user.lastLoginAt = this.clock.now();
-    await this.users.update({ id: user.id }, { lastLoginAt: user.lastLoginAt });
-    return { kind: 'ok', user };
+    await this.recordSignIn(outcome.value);
+    return { kind: 'ok', user: outcome.value };
+  }
+
+  /**
+   * A sign-in proven without a password (a passkey, verified by the caller): the user, with
+   * `last_login_at` updated as a password sign-in updates it; null when the account is gone.
+   */
+  async signedInWithoutPassword(userId: string): Promise<User | null> {
+    const user = await this.users.findOneBy({ id: userId });
+    if (user) await this.recordSignIn(user);
+    return user;
   }
 
   /**
@@ -111,6 +119,11 @@ export class LoginService {
     if (value === null) return { kind: 'failed' };
     await this.throttle.giveBack(taken.slot);
     return { kind: 'ok', value };
+  }
+
+  private async recordSignIn(user: User): Promise<void> {
+    user.lastLoginAt = this.clock.now();
+    await this.users.update({ id: user.id }, { lastLoginAt: user.lastLoginAt });
   }
 
   /** The user when the password is theirs, else null; only the hash waits in the queue. */

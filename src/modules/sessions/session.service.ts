@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { User } from '../users/user.entity';
@@ -108,6 +108,15 @@ export class SessionService {
   /** The signed-in user, or null for no, unknown or expired session. */
   async currentUser(cookieValue: string | undefined): Promise<User | null> {
     return (await this.current(cookieValue))?.user ?? null;
+  }
+
+  /**
+   * Ends every session of `userId` (the OAuth pages' and the console's alike), in `manager`'s
+   * transaction; answers how many there were.
+   */
+  async endAll(userId: string, manager: EntityManager): Promise<number> {
+    const result = await manager.getRepository(OAuthSession).delete({ userId });
+    return result.affected ?? 0;
   }
 
   async destroy(cookieValue: string | undefined): Promise<void> {

@@ -19,6 +19,7 @@ import { SessionService } from './session.service';
     RateLimitModule, // LoginThrottle counts failures in its throttler storage
   ],
   providers: [SessionService, LoginService, PasswordCheckQueue, LoginThrottle, Csrf],
-  exports: [SessionService, LoginService, Csrf],
+  // PasswordCheckQueue: sign-up hashes the new password in the same bounded queue as sign-ins.
+  exports: [SessionService, LoginService, Csrf, PasswordCheckQueue],
 })
 export class SessionsModule {}

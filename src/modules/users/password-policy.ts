@@ -12,6 +12,16 @@ export const MAX_PASSWORD_LENGTH = 256;
  */
 export const MIN_PASSWORD_SCORE = 3;
 
+/**
+ * zxcvbn's work grows steeply with the length of what it looks at and with the leetspeak
+ * substitutions it tries, and it runs on the event loop: unbounded, one 256-character password
+ * took seconds. It looks at the first 64 characters (a longer password is judged by them) and
+ * tries at most 2 substitutions per word (enough for `P@ssw0rd!`), which keeps the worst case in
+ * the tens of milliseconds (bench-free figures in docs/accounts.md, "Passwords").
+ */
+const ESTIMATED_LENGTH = 64;
+const MAX_L33T_SUBSTITUTIONS = 2;
+
 let estimator: ZxcvbnFactory | undefined;
 
 /** zxcvbn with its common-password, English and keyboard dictionaries, built on first use. */
@@ -20,7 +30,8 @@ function strength(): ZxcvbnFactory {
     dictionary: { ...commonWords, ...englishWords },
     graphs: adjacencyGraphs,
     translations,
-    maxLength: MAX_PASSWORD_LENGTH,
+    maxLength: ESTIMATED_LENGTH,
+    l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
   });
   return estimator;
 }

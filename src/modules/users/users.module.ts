@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountRecovery } from './account-recovery';
 import { EventsModule } from '../events/events.module';
 import { TokensModule } from '../tokens/tokens.module';
 import { AppUsersRepository } from './app-users.repository';
@@ -12,7 +13,14 @@ import { UsersService } from './users.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([User, UserEmail]), EventsModule, TokensModule],
-  providers: [UsersService, AppUsersRepository, AppUsersService, SeedService, RelationActivity],
-  exports: [UsersService, AppUsersService, SeedService, RelationActivity],
+  providers: [
+    UsersService,
+    AppUsersRepository,
+    AppUsersService,
+    SeedService,
+    RelationActivity,
+    AccountRecovery,
+  ],
+  exports: [UsersService, AppUsersService, SeedService, RelationActivity, AccountRecovery],
 })
 export class UsersModule {}

@@ -4,6 +4,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { EMAIL_RULE, isValidUsername, normalEmail, USERNAME_RULE } from './account-names';
 import { hashPassword } from './password';
 import { profileProblems, type ProfileChange, type ProfileProblems } from './profile';
 import { UserEmail } from './user-email.entity';
@@ -16,22 +17,6 @@ export interface NewUser {
   emailVerified?: boolean;
   nickname?: string;
 }
-
-const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
-// Deliberately loose (RFC 5321 sizes, one @, a dot in the domain); ownership is proven by verification.
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
-
-/** Whether `email` (already trimmed and lower-cased) has the shape of an address we store. */
-export function isEmailAddress(email: string): boolean {
-  return email.length <= 254 && EMAIL.test(email);
-}
-
-/** What proving an address of one's own (an emailed code) did to the account. */
-export type EmailVerification =
-  /** The address is a verified entry now; the account's email when it had none (or was it). */
-  | 'verified'
-  /** Another account holds the address (as its email or a verified entry): nothing changed. */
-  | 'taken';
 
 /** One of a user's addresses, as the account page lists it. */
 export interface AccountEmail {
@@ -53,13 +38,9 @@ export class UsersService {
 
   /** Creates a local account and its primary email entry in one transaction. */
   async create(input: NewUser): Promise<User> {
-    if (!USERNAME.test(input.username)) {
-      throw invalid(
-        'username must be 3 to 64 letters, digits, "_", "." or "-", starting with a letter or digit',
-      );
-    }
-    const email = input.email.trim().toLowerCase();
-    if (!isEmailAddress(email)) throw invalid('email is not a valid address');
+    if (!isValidUsername(input.username)) throw invalid(USERNAME_RULE);
+    const email = normalEmail(input.email);
+    if (email === null) throw invalid(EMAIL_RULE);
     if (input.password !== undefined && input.password.length < 8) {
       throw invalid('password must be at least 8 characters');
     }
@@ -128,75 +109,6 @@ export class UsersService {
       primary: primary !== '' && row.email.toLowerCase() === primary,
     }));
     return [...emails.filter((e) => e.primary), ...emails.filter((e) => !e.primary)];
-  }
-
-  /**
-   * The user proved `email` is theirs (an emailed code), in the caller's transaction: the entry
-   * becomes verified (added if new); an account without an email, or whose email it is, takes it
-   * as its verified email. Refused, changing nothing, when another account holds the address;
-   * a unique index deciding a race rolls back only this step (a savepoint).
-   */
-  async verifyEmail(
-    outer: EntityManager,
-    userId: string,
-    email: string,
-  ): Promise<EmailVerification> {
-    const address = email.toLowerCase();
-    try {
-      return await outer.transaction(async (manager) => {
-        // The user's row is locked: two verifications of one account decide one after the other.
-        const [user] = await manager.query<{ email: string }[]>(
-          'SELECT email FROM users WHERE id = $1 FOR UPDATE',
-          [userId],
-        );
-        if (await this.heldByAnother(manager, address, userId)) return 'taken';
-        const primary = user.email.toLowerCase();
-        const becomesPrimary = primary === '' || primary === address;
-        const [entry] = await manager.query<{ id: string }[]>(
-          'SELECT id FROM user_emails WHERE user_id = $1 AND lower(email) = $2',
-          [userId, address],
-        );
-        if (entry) {
-          await manager.query(
-            'UPDATE user_emails SET verified = true, "primary" = "primary" OR $2 WHERE id = $1',
-            [entry.id, becomesPrimary],
-          );
-        } else {
-          await manager.getRepository(UserEmail).insert({
-            userId,
-            email: address,
-            verified: true,
-            primary: becomesPrimary,
-            visibility: 'public',
-          });
-        }
-        if (becomesPrimary) {
-          await manager
-            .getRepository(User)
-            .update({ id: userId }, { email: address, emailVerified: true });
-        }
-        return 'verified';
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) return 'taken';
-      throw error;
-    }
-  }
-
-  /** Whether an account other than `userId` holds the address (its email or a claiming entry). */
-  private async heldByAnother(
-    manager: EntityManager,
-    email: string,
-    userId: string,
-  ): Promise<boolean> {
-    const holders = await manager.query<unknown[]>(
-      `SELECT 1 FROM users WHERE lower(email) = $1 AND id <> $2
-       UNION ALL
-       SELECT 1 FROM user_emails WHERE lower(email) = $1 AND (verified OR "primary") AND user_id <> $2
-       LIMIT 1`,
-      [email, userId],
-    );
-    return holders.length > 0;
   }
 }
 

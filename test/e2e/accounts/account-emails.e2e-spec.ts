@@ -140,7 +140,7 @@ describe('Account page: email addresses', () => {
     const code = codeOf(await mailbox.next('bob@example.org'));
     const res = await enterCode(agent, id, code);
     expect(res.status).toBe(409);
-    expect(res.text).toContain('bob@example.org belongs to another account.');
+    expect(res.text).toContain('This address belongs to another account.');
     expect((await entries()).filter((row) => row.user_id === userId)).toHaveLength(1);
   });
 

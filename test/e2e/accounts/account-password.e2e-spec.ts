@@ -60,7 +60,7 @@ describe('Account page: password', () => {
         actor_user_id: userId,
         action: 'user.password_change',
         target: `user:${userId}`,
-        details: { via: 'account_page', hadPassword: true, endedSessions: 1 },
+        details: { via: 'account_page', firstPassword: false, sessionsEnded: 1 },
       },
     ]);
     expect((await submitAccountLogin(browser(t.app), 'alice', PASSWORD)).status).toBe(401);
@@ -156,7 +156,7 @@ describe('Account page: password', () => {
       const res = await postWith(agent, token);
       expect(res.status).toBe(303);
       const [audit] = await t.dataSource.query('SELECT details FROM audit_log');
-      expect(audit.details).toMatchObject({ hadPassword: false });
+      expect(audit.details).toMatchObject({ firstPassword: true });
       expect((await submitAccountLogin(browser(t.app), 'alice', NEW_PASSWORD)).status).toBe(303);
     });
 

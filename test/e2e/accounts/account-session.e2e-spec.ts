@@ -42,6 +42,7 @@ describe('Account page: sign-in, sign-out and the page rules', () => {
     expectPageHeaders(page, false);
     expect(page.text).toContain('name="username"');
     expect(page.text).not.toContain('<script');
+    expect(page.text).toContain('<a href="/oauth2/forgot-password">Forgot password?</a>');
   });
 
   it('signs in with the username or the email, on the session the OAuth pages and the console share', async () => {

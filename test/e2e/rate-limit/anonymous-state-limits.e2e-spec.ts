@@ -1,10 +1,11 @@
-import { SIGN_IN_STARTS_PER_ADDRESS } from '../../../src/modules/console/passkeys/passkeys.service';
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../../src/modules/console/passkeys/passkey-sign-in.service';
 import { CALLBACKS_PER_ADDRESS } from '../../../src/modules/upstreams/sign-in/upstream-sign-in.service';
 import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
 import {
   authorizeParams,
   authorizePath,
   browser,
+  hiddenInput,
   ISSUER,
   oauthSetup,
   pkce,
@@ -76,6 +77,48 @@ describe('anonymous requests that keep state', () => {
       });
     }
     expect((await start()).status).toBe(200);
+  });
+
+  it(`POST /oauth2/login/passkey/options: the console's ${SIGN_IN_STARTS_PER_ADDRESS} per address, then a 429 page and no row`, async () => {
+    const { application } = await oauthSetup(t.app);
+    /** The login page's passkey options request of a browser at `address`. */
+    async function loginPageAt(address: string) {
+      const agent = browser(t.app).set('X-Forwarded-For', address);
+      const authorize = await agent.get(
+        authorizePath(
+          authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+        ),
+      );
+      const page = await agent.get(authorize.headers.location);
+      const fields = {
+        request: hiddenInput(page.text, 'request'),
+        csrf_token: hiddenInput(page.text, 'csrf_token'),
+      };
+      return () => agent.post('/oauth2/login/passkey/options').type('form').send(fields);
+    }
+    const start = await loginPageAt(ATTACKER);
+
+    // Refused for a foreign Origin before the quota: these are never counted.
+    for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS + 1; i += 1) {
+      expect((await start().set('Origin', 'https://evil.example')).status).toBe(403);
+    }
+    // One bucket per address for every passkey sign-in start: the console's count here too.
+    for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS - 1; i += 1) {
+      const console = t.http().post('/api/console/session/passkey/options');
+      expect((await console.set('X-Forwarded-For', ATTACKER)).status).toBe(200);
+    }
+    expect((await start()).status).toBe(200);
+    expect(await count('passkey_ceremonies')).toBe(SIGN_IN_STARTS_PER_ADDRESS);
+
+    const refused = await start();
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.text).toContain('Too many passkey sign-ins started from this address');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await count('passkey_ceremonies')).toBe(SIGN_IN_STARTS_PER_ADDRESS);
+
+    expect((await (await loginPageAt(OTHER))()).status).toBe(200);
+    expect(await count('passkey_ceremonies')).toBe(SIGN_IN_STARTS_PER_ADDRESS + 1);
   });
 
   it(`GET /api/auth/upstream/{id}/callback: ${CALLBACKS_PER_ADDRESS} spent states per address, then 429 and no row`, async () => {

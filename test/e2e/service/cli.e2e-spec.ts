@@ -67,6 +67,7 @@ describe('admin CLI commands (--json output)', () => {
           'com.example.app:/cb',
           '--auth-method',
           'none',
+          '--sign-up',
           '--json',
         )
       ).stdout,
@@ -80,12 +81,14 @@ describe('admin CLI commands (--json output)', () => {
         name: 'Web',
         clientAuthMethod: 'secret',
         redirectUris: ['https://web.example/cb', 'https://web.example/cb2'],
+        signUpEnabled: false,
       }),
       expect.objectContaining({
         id: 2,
         name: 'Mobile',
         clientAuthMethod: 'none',
         redirectUris: ['com.example.app:/cb'],
+        signUpEnabled: true,
       }),
     ]);
     expect(JSON.stringify(list)).not.toContain(String(created.clientSecret));

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Public } from '../../../common/http/public.decorator';
 import { AppConfig } from '../../../config/app-config';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
-import { formOf } from '../../oauth/interaction/oauth-pages.controller';
+import { formOf } from '../../oauth/protocol/params';
 import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import {

@@ -7,7 +7,7 @@ import { SessionsModule } from '../../sessions/sessions.module';
 import { UpstreamIdentitiesModule } from '../../upstreams/identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../../users/users.module';
-import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
+import { EmailVerificationModule } from '../email-verification/email-verification.module';
 import { AccountEmails } from './account-emails';
 import { AccountPageController } from './account-page.controller';
 import { AccountPageService } from './account-page.service';
@@ -26,7 +26,7 @@ import { AccountPageService } from './account-page.service';
     PasskeysModule, // the passkeys listed
     UpstreamIdentitiesModule, // the connected accounts listed
     UpstreamProvidersModule, // their providers' names, and the ones left to connect
-    OneTimeCodesModule, // the emailed codes that verify an address, and the mailer
+    EmailVerificationModule, // sends, checks and applies the codes that verify an address
   ],
   controllers: [AccountPageController],
   providers: [AccountPageService, AccountEmails],

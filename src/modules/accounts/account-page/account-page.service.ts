@@ -40,6 +40,8 @@ export const RECENT_SIGN_INS_SHOWN = 20;
 const LOGIN_PAGE = '/account/login';
 const ACCOUNT_PAGE = '/account';
 const LOGIN_PURPOSE = 'account:login';
+/** The password reset without an authorization request: it ends at /account. */
+const FORGOT_PASSWORD_PAGE = '/oauth2/forgot-password';
 
 /**
  * The notices of `?done=` after a change (the forms' redirects, the script's reloads, the
@@ -192,7 +194,7 @@ export class AccountPageService {
       const hash = await hashPassword(newPassword, this.config.passwordHashCost);
       await this.dataSource.transaction(async (manager) => {
         await this.users.setPasswordHash(manager, user.id, hash);
-        const endedSessions = await this.sessions.endOthers(manager, user.id, session.id);
+        const sessionsEnded = await this.sessions.endOthers(manager, user.id, session.id);
         await this.audit.record(
           {
             applicationId: null,
@@ -201,8 +203,8 @@ export class AccountPageService {
             target: `user:${user.id}`,
             details: {
               via: 'account_page',
-              hadPassword: user.passwordHash !== null,
-              endedSessions,
+              firstPassword: user.passwordHash === null,
+              sessionsEnded,
             },
             ip: browser.ip,
           },
@@ -263,7 +265,7 @@ export class AccountPageService {
         case 'refused':
           return again(400, 'This code is wrong or no longer valid. Ask for a new one.');
         case 'taken':
-          return again(409, `${outcome.email} belongs to another account.`);
+          return again(409, 'This address belongs to another account.');
       }
     });
   }
@@ -324,7 +326,13 @@ export class AccountPageService {
     username?: string,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, LOGIN_PURPOSE);
-    const model: AccountLoginModel = { csrfToken: token, error, username, links: {} };
+    const model: AccountLoginModel = {
+      csrfToken: token,
+      error,
+      username,
+      // Sign-up belongs to an application's login page (its request decides): no link here.
+      links: { forgotPassword: FORGOT_PASSWORD_PAGE },
+    };
     return { status, html: accountLoginPage(model), cookies };
   }
 
@@ -401,7 +409,7 @@ export class AccountPageService {
       applications,
       signIns,
     };
-    return { status, html: accountPage(model), cookies, script: true };
+    return { status, html: accountPage(model), cookies, ownScript: true };
   }
 
   /** The applications with a live grant of the user, with their names and logos. */

@@ -31,6 +31,7 @@ describe('application bodies', () => {
         logo: undefined,
         isPublic: undefined,
         requireVerifiedEmail: undefined,
+        signUpEnabled: undefined,
       });
     });
 
@@ -54,6 +55,14 @@ describe('application bodies', () => {
     it('needs at least one field and accepts enabled', () => {
       expect(codeOf(() => parseSettings({}))).toBe('empty_body');
       expect(parseSettings({ enabled: false })).toMatchObject({ enabled: false });
+    });
+
+    it('takes signUpEnabled on creation and in a change, as a boolean only', () => {
+      expect(parseNewApplication({ name: 'A', signUpEnabled: true }, '42')).toMatchObject({
+        signUpEnabled: true,
+      });
+      expect(parseSettings({ signUpEnabled: false })).toMatchObject({ signUpEnabled: false });
+      expect(codeOf(() => parseSettings({ signUpEnabled: 'yes' }))).toBe('invalid_body');
     });
 
     it('keeps only the fields sent for the audit log', () => {

@@ -31,6 +31,7 @@ function common(
     authMethod: body.clientAuthMethod,
     isPublic: body.isPublic,
     requireVerifiedEmail: body.requireVerifiedEmail,
+    signUpEnabled: body.signUpEnabled,
   };
 }
 

@@ -33,6 +33,11 @@ export class ApplicationDetail extends ApplicationSummary {
   @ApiPropertyOptional({ description: 'admin and owner only' }) isPublic?: boolean;
   @ApiPropertyOptional({ description: 'admin and owner only' }) requireVerifiedEmail?: boolean;
   @ApiPropertyOptional({
+    description:
+      'admin and owner only: whether the login page offers "Create an account" (when SIGNUP_ENABLED allows it; docs/accounts.md)',
+  })
+  signUpEnabled?: boolean;
+  @ApiPropertyOptional({
     type: [String],
     description:
       'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
@@ -82,6 +87,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     postLogoutRedirectUris: [...application.postLogoutRedirectUris],
     isPublic: application.isPublic,
     requireVerifiedEmail: application.requireVerifiedEmail,
+    signUpEnabled: application.signUpEnabled,
     requiredUpstreams: [...application.requiredUpstreams],
     updatedAt: application.updatedAt.toISOString(),
   };

@@ -15,6 +15,9 @@ const PROVIDER_ID_MAX = 64;
 const POST_LOGOUT_URIS =
   'Where RP-initiated logout may return: exact match, the same rule as redirect URIs; [] for none';
 
+const SIGN_UP =
+  'Whether the login page offers "Create an account" (only while SIGNUP_ENABLED allows sign-up; docs/accounts.md)';
+
 /** A string of at most `max` characters. */
 const Text = (max: number): PropertyDecorator => {
   const message = `$property must be a string of at most ${max} characters`;
@@ -92,6 +95,11 @@ export class NewApplicationBody {
   @IfPresent()
   @Flag()
   requireVerifiedEmail?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: SIGN_UP })
+  @IfPresent()
+  @Flag()
+  signUpEnabled?: boolean;
 }
 
 /** Body of PATCH /api/console/applications/{id}: any of these, at least one (empty_body). */
@@ -150,6 +158,11 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @Flag()
   requireVerifiedEmail?: boolean;
+
+  @ApiPropertyOptional({ description: SIGN_UP })
+  @IfPresent()
+  @Flag()
+  signUpEnabled?: boolean;
 
   // Shape only here; whether each id names a configured provider is the service's check.
   @ApiPropertyOptional({

@@ -9,7 +9,8 @@ import { PasskeySignIn } from './passkey.dto';
 import { PasskeyCeremonyStart } from './passkey-view';
 import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
 import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
-import { PasskeysService, SIGN_IN_STARTS_PER_ADDRESS } from './passkeys.service';
+import { PasskeySignInService, SIGN_IN_STARTS_PER_ADDRESS } from './passkey-sign-in.service';
+import { signInRefused } from './passkeys.errors';
 
 /** Signing in to the console with a passkey (a discoverable credential), instead of a password. */
 @ApiTags('console')
@@ -17,7 +18,7 @@ import { PasskeysService, SIGN_IN_STARTS_PER_ADDRESS } from './passkeys.service'
 @Controller('api/console/session/passkey')
 export class PasskeySessionController {
   constructor(
-    private readonly passkeys: PasskeysService,
+    private readonly passkeys: PasskeySignInService,
     private readonly sessions: ConsoleSessions,
   ) {}
 
@@ -39,7 +40,7 @@ export class PasskeySessionController {
     RETRY_AFTER,
   )
   startPasskeySignIn(): Promise<PasskeyCeremonyStart> {
-    return this.passkeys.signInOptions();
+    return this.passkeys.options();
   }
 
   @Post()
@@ -60,7 +61,8 @@ export class PasskeySessionController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConsoleSessionView> {
-    const userId = await this.passkeys.signIn(body);
+    const userId = await this.passkeys.verify(body.ceremonyId, body.response);
+    if (!userId) throw signInRefused();
     return this.sessions.signIn(req, res, userId, 'passkey');
   }
 }

@@ -7,15 +7,13 @@ import { AccountPasskeysController } from './account-passkeys.controller';
 import { ConfirmationTargetRegistry } from './confirmations/confirmation-target-registry';
 import { ConfirmationTargets } from './confirmations/confirmation-targets';
 import { ConfirmationsController } from './confirmations/confirmations.controller';
-import { PasskeyAssertions } from './passkey-assertions';
-import { PasskeyCeremonies } from './passkey-ceremonies';
 import { PasskeyCeremony } from './passkey-ceremony.entity';
 import { PasskeyConfirmation } from './confirmations/passkey-confirmation.entity';
 import { PasskeyConfirmations } from './confirmations/passkey-confirmations.service';
 import { PasskeyCredential } from './passkey-credential.entity';
 import { PasskeySessionController } from './passkey-session.controller';
+import { PasskeySignInModule } from './passkey-sign-in.module';
 import { PasskeysService } from './passkeys.service';
-import { RelyingParty } from './relying-party';
 
 /**
  * Passkeys of console accounts and the confirmation exchange (docs/console.md). Exports
@@ -29,12 +27,10 @@ import { RelyingParty } from './relying-party';
     AuditModule,
     ConsoleSessionModule,
     RateLimitModule, // RateLimitGuard: the per-address quota of anonymous sign-in starts
+    PasskeySignInModule, // the relying party, ceremonies, assertions and the sign-in itself
   ],
   controllers: [AccountPasskeysController, ConfirmationsController, PasskeySessionController],
   providers: [
-    RelyingParty,
-    PasskeyCeremonies,
-    PasskeyAssertions,
     PasskeyConfirmations,
     PasskeysService,
     ConfirmationTargetRegistry,

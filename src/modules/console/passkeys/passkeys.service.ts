@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import {
-  generateAuthenticationOptions,
   generateRegistrationOptions,
   verifyRegistrationResponse,
   type RegistrationResponseJSON,
@@ -13,32 +12,20 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AuditLog, type AuditRecord } from '../../audit/audit-log.service';
 import type { ConsoleActor } from '../session/console-session';
-import { PasskeyAssertions } from './passkey-assertions';
 import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS } from './passkey-ceremonies';
 import { PasskeyConfirmations } from './confirmations/passkey-confirmations.service';
 import { PasskeyCredential } from './passkey-credential.entity';
 import { PasskeyCeremonyStart, toPasskeyView, type PasskeyView } from './passkey-view';
-import { PasskeyRegistration, PasskeyRename, PasskeySignIn } from './passkey.dto';
-import {
-  passkeyNotFound,
-  recentSignInRequired,
-  registrationRefused,
-  signInRefused,
-} from './passkeys.errors';
+import { PasskeyRegistration, PasskeyRename } from './passkey.dto';
+import { passkeyNotFound, recentSignInRequired, registrationRefused } from './passkeys.errors';
 import { isRecentPrimarySignIn } from './recent-sign-in';
 import { RelyingParty } from './relying-party';
 
-/**
- * Passkey sign-in starts (each a passkey_ceremonies row) allowed per client address per
- * 15 minutes (docs/security.md, "Anonymous requests that keep state"): the limit of the
- * 'passkey-sign-in' throttler on POST /api/console/session/passkey/options.
- */
-export const SIGN_IN_STARTS_PER_ADDRESS = 60;
 const DEFAULT_NAME = 'Passkey';
 
 /**
- * Passkeys of console accounts (docs/console.md "Passkeys and confirmations"):
- * registration, discoverable sign-in, and the account page's list, rename and remove.
+ * Passkeys of console accounts (docs/console.md "Passkeys and confirmations"): registration
+ * and the account page's list, rename and remove (signing in is PasskeySignInService's).
  */
 @Injectable()
 export class PasskeysService {
@@ -47,7 +34,6 @@ export class PasskeysService {
     private readonly credentials: Repository<PasskeyCredential>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly ceremonies: PasskeyCeremonies,
-    private readonly assertions: PasskeyAssertions,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
     private readonly rp: RelyingParty,
@@ -186,35 +172,6 @@ export class PasskeysService {
         manager,
       );
     });
-  }
-
-  /**
-   * A discoverable-credential sign-in: no allowCredentials, the authenticator offers its own.
-   * Anyone may ask and each answer stores a challenge, so the route has a per-address quota
-   * (SIGN_IN_STARTS_PER_ADDRESS, counted by the rate limiter before this runs).
-   */
-  async signInOptions(): Promise<PasskeyCeremonyStart> {
-    const options = await generateAuthenticationOptions({
-      rpID: this.rp.id,
-      allowCredentials: [],
-      userVerification: 'required',
-      timeout: PROMPT_TIMEOUT_MS,
-    });
-    const ceremony = await this.ceremonies.start({
-      purpose: 'sign_in',
-      userId: null,
-      challenge: options.challenge,
-    });
-    return { ceremonyId: ceremony.id, options };
-  }
-
-  /** The user whose passkey answered the sign-in challenge, or 401 invalid_credentials. */
-  async signIn(body: PasskeySignIn): Promise<string> {
-    const ceremony = await this.ceremonies.take(body.ceremonyId, 'sign_in', null);
-    if (!ceremony) throw signInRefused();
-    const credential = await this.assertions.verify(ceremony.challenge, body.response, null);
-    if (!credential) throw signInRefused();
-    return credential.userId;
   }
 }
 

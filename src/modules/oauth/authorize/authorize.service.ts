@@ -104,8 +104,9 @@ export class AuthorizeService {
   }
 
   /**
-   * The interactive flow once the user is known: deny, send to consent, or (when an earlier
-   * grant covers the scopes) issue a code at once.
+   * The interactive flow once the user is known: deny, send to consent (or to verify the email
+   * or bind the upstream account the application requires), or (when an earlier grant covers
+   * the scopes) issue a code at once.
    */
   async proceed(
     application: Application,
@@ -118,6 +119,11 @@ export class AuthorizeService {
     if (decision.kind === 'consent') {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
+    }
+    if (decision.kind === 'denied' && decision.unverifiedEmail) {
+      // The application requires a verified email: offer to verify it (accounts/email-verification/).
+      const sealed = pending?.sealed ?? this.pending.create(request);
+      return { status, location: `/oauth2/verify-email?request=${encodeURIComponent(sealed)}` };
     }
     if (decision.kind === 'denied' && decision.missingUpstreams) {
       // Required upstream: ask the signed-in user to bind one of the required providers.

@@ -1,13 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
+import { signUpOffered } from '../../accounts/sign-up/sign-up-offered';
 import type { User } from '../../users/user.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../authorize/grant.service';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
 import { OAuthError, PageError } from '../protocol/oauth-error';
+import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import type { BrowserContext } from '../../sessions/cookies';
 import { cspSourceOf, type PageResult } from '../protocol/page-result';
 import { consentPage } from './pages/consent.page';
@@ -21,6 +24,11 @@ import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../protocol/params';
 import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
+import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
+
+/** Every failed passkey sign-in, whatever check failed (docs/security.md). */
+const PASSKEY_FAILED = 'That passkey could not be used to sign in.';
 
 /** The login and consent pages of a pending authorization. */
 @Injectable()
@@ -34,6 +42,8 @@ export class InteractionService {
     private readonly grants: GrantService,
     private readonly csrf: Csrf,
     private readonly upstreamProviders: UpstreamProvidersService,
+    private readonly passkeys: PasskeySignInService,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
   async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
@@ -56,9 +66,53 @@ export class InteractionService {
         ? page
         : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
-    const session = await this.sessions.create(outcome.user.id, 'password', browser);
+    return this.signIn(pending, outcome.user, 'password', browser);
+  }
+
+  /**
+   * The checks of POST /oauth2/login/passkey/options, run by its guard before the per-address
+   * quota counts it: a live request, the login page's CSRF token, and passkeys offered.
+   */
+  async checkPasskeyStart(body: Params, browser: BrowserContext): Promise<void> {
+    const pending = await this.findPending(body.request);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    if (!(await this.offered(pending)).password) throw noPasskeyLogin();
+  }
+
+  /** A discoverable passkey sign-in's options, after checkPasskeyStart and the quota. */
+  passkeyOptions(): Promise<PasskeyCeremonyStart> {
+    return this.passkeys.options();
+  }
+
+  /**
+   * POST /oauth2/login/passkey: the ceremony id and assertion of the login page's passkey form.
+   * A sign-in that does not verify is the login page again (401) with one message for every
+   * cause; one that does continues as a password sign-in does.
+   */
+  async submitPasskeyLogin(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(body.request);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    // Passkeys go with the password form: both are this service's own accounts.
+    if (!(await this.offered(pending)).password) throw noPasskeyLogin();
+    const userId = await this.passkeys.verify(body.ceremony_id, parseJson(body.assertion));
+    const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
+    if (!user) return this.renderLogin(pending, browser, 401, PASSKEY_FAILED);
+    return this.signIn(pending, user, 'passkey', browser);
+  }
+
+  /**
+   * A new session for `user` (recorded as a sign-in from `browser`), then the authorization goes
+   * on (consent, or the code).
+   */
+  private async signIn(
+    pending: Pending,
+    user: User,
+    method: SessionAuthMethod,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const session = await this.sessions.create(user.id, method, browser);
     const application = await this.application(pending);
-    const signedIn = { user: outcome.user, session: session.session };
+    const signedIn = { user, session: session.session };
     const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 303);
     const cookie = {
       name: 'session' as const,
@@ -159,14 +213,20 @@ export class InteractionService {
       requestId: pending.sealed,
       csrfToken: token,
       passwordLogin: offered.password,
+      passkeyLogin: offered.password,
       providers: offered.providers.map((provider) => ({
         displayName: provider.displayName,
         startUrl: `/api/auth/upstream/${encodeURIComponent(provider.id)}/start?request=${request}`,
       })),
       error,
       username,
+      signUpUrl: signUpOffered(this.config, application, offered.password)
+        ? `/oauth2/signup?request=${request}`
+        : undefined,
     });
-    return { status, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
+    const formTarget = cspSourceOf(pending.request.redirectUri);
+    // The passkey form's script; a page without it runs none.
+    return { status, html, cookies, formTarget, ownScript: offered.password };
   }
 
   private renderConsent(
@@ -214,6 +274,24 @@ export class InteractionService {
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
     if (!application) throw requestGone();
     return application;
+  }
+}
+
+function noPasskeyLogin(): PageError {
+  return new PageError(
+    400,
+    'Passkey sign-in not offered',
+    'This application does not offer sign-in with a passkey. Go back and choose another sign-in method.',
+  );
+}
+
+/** A form field holding JSON (the passkey form's assertion), or undefined when it is not JSON. */
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
   }
 }
 

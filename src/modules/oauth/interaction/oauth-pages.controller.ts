@@ -1,5 +1,17 @@
-import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
@@ -8,6 +20,12 @@ import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
 import { SelectAccountService } from './select-account.service';
 import { PageExceptionFilter } from './page-exception.filter';
+import { PasskeyOptionsGuard } from './passkey-options.guard';
+import { sendPasskeyScript } from './passkey-script';
+import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
+import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../console/passkeys/passkey-sign-in.service';
+import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 import {
   AuthorizeDocs,
   AuthorizePostDocs,
@@ -18,12 +36,15 @@ import {
   ShowConsentDocs,
   ShowLoginDocs,
   ShowLogoutDocs,
+  StartPasskeyLoginDocs,
   SubmitConsentDocs,
   SubmitLoginDocs,
+  SubmitPasskeyLoginDocs,
+  PasskeyScriptDocs,
 } from './pages.openapi';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import { sendPage, type PageResult } from '../protocol/page-result';
-import type { Params } from '../protocol/params';
+import { formOf } from '../protocol/params';
 
 /** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
 @ApiTags('OAuth 2.0 browser endpoints')
@@ -81,6 +102,29 @@ export class OAuthPagesController {
     this.send(res, await this.interaction.submitLogin(formOf(req), this.browser(req)));
   }
 
+  @Post('login/passkey/options')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @StartPasskeyLoginDocs()
+  // The login page's own checks first (Origin, request, CSRF token): only starts that pass count.
+  @UseGuards(PasskeyOptionsGuard, RateLimitGuard)
+  @Throttle({ 'passkey-sign-in': { limit: SIGN_IN_STARTS_PER_ADDRESS, ttl: QUOTA_WINDOW_MS } })
+  startPasskeyLogin(): Promise<PasskeyCeremonyStart> {
+    return this.interaction.passkeyOptions();
+  }
+
+  @Post('login/passkey')
+  @SubmitPasskeyLoginDocs()
+  async submitPasskeyLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.interaction.submitPasskeyLogin(formOf(req), this.browser(req)));
+  }
+
+  @Get('assets/passkey-sign-in.js')
+  @PasskeyScriptDocs()
+  passkeyScript(@Req() req: Request, @Res() res: Response): void {
+    sendPasskeyScript(res, req.query.v);
+  }
+
   @Get('consent')
   @ShowConsentDocs()
   async showConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -118,10 +162,4 @@ export class OAuthPagesController {
   private send(res: Response, result: PageResult): void {
     sendPage(res, result, this.secure);
   }
-}
-
-export function formOf(req: Request): Params {
-  return req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object'
-    ? (req.body as Params)
-    : {};
 }

@@ -10,14 +10,22 @@ import {
   ApiSecurity,
 } from '@nestjs/swagger';
 import { SessionAuth } from '../../../common/http/openapi-security';
+import { RETRY_AFTER } from '../../../common/errors/error-body.openapi';
+import { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../console/passkeys/passkey-sign-in.service';
 import { DEFAULT_SCOPE, OAUTH_SCOPES } from '../protocol/scopes';
 import { MAX_STATE_LENGTH } from '../authorize/checks/check-state';
 
 // Documentation of the browser side of OAuth (docs/oauth.md): /oauth2/authorize and the login,
 // consent and logout pages. These answer HTML pages and redirects, never JSON.
 
-const html = (status: number, description: string): MethodDecorator =>
-  ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
+const html = (status: number, description: string, headers?: typeof RETRY_AFTER): MethodDecorator =>
+  ApiResponse({
+    status,
+    description,
+    content: { 'text/html': { schema: { type: 'string' } } },
+    ...(headers && { headers }),
+  });
 
 const redirect = (status: 302 | 303, description: string): MethodDecorator =>
   ApiResponse({
@@ -149,6 +157,25 @@ export const AuthorizePostDocs = (): MethodDecorator =>
     html(503, 'The database cannot be reached'),
   );
 
+/** The login page's passkey form as its script submits it (docs/oauth.md, "Passkey sign-in"). */
+export class PasskeyLoginForm {
+  @ApiProperty({ description: SEALED_REQUEST }) request!: string;
+  @ApiProperty({ description: 'The form token of the login page' }) csrf_token!: string;
+  @ApiProperty({ format: 'uuid', description: 'The ceremonyId of the options' })
+  ceremony_id!: string;
+  @ApiProperty({
+    description:
+      'The AuthenticationResponseJSON of navigator.credentials.get() as JSON text (binary fields base64url)',
+  })
+  assertion!: string;
+}
+
+/** What the passkey script sends for the options: the login form's hidden fields. */
+export class PasskeyOptionsForm {
+  @ApiProperty({ description: SEALED_REQUEST }) request!: string;
+  @ApiProperty({ description: 'The form token of the login page' }) csrf_token!: string;
+}
+
 export class SelectAccountForm {
   @ApiProperty({ description: SEALED_REQUEST }) request!: string;
   @ApiProperty({ description: 'The form token of the page' }) csrf_token!: string;
@@ -211,6 +238,62 @@ export const SubmitLoginDocs = (): MethodDecorator =>
     html(429, 'The login form again: too many failed sign-ins from this address'),
     expired(),
     formRefusals(),
+  );
+
+const NO_PASSKEY_LOGIN =
+  'Request expired (the sealed request is invalid, expired or already answered), or passkeys not offered: upstream_providers leaves the password form out';
+
+export const StartPasskeyLoginDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Start a passkey sign-in (login page script)',
+      description: `Called by the login page's script with the page's hidden fields. Answers WebAuthn request options with no allowCredentials (a discoverable credential: the authenticator offers its passkeys) and the ceremony id to send back with the assertion (single use, 5 minutes). An Origin header, when sent, must be this service's origin. Each call stores a challenge, so a client address may start ${SIGN_IN_STARTS_PER_ADDRESS} passkey sign-ins per 15 minutes, counted together with the console's POST /api/console/session/passkey/options; refused requests (wrong Origin, request or csrf_token) are not counted. Errors are HTML pages, as on every /oauth2 page.`,
+    }),
+    form(PasskeyOptionsForm),
+    ApiResponse({ status: 200, description: 'The options', type: PasskeyCeremonyStart }),
+    html(400, NO_PASSKEY_LOGIN),
+    html(
+      403,
+      'A foreign Origin header, or a csrf_token that does not belong to this browser and request',
+    ),
+    html(413, 'The form is larger than 32 kB'),
+    html(415, 'Not application/x-www-form-urlencoded UTF-8'),
+    html(429, 'Too many passkey sign-ins started from this address', RETRY_AFTER),
+  );
+
+export const SubmitPasskeyLoginDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Sign in with a passkey (login page passkey form)',
+      description:
+        'The assertion of a ceremony started by POST /oauth2/login/passkey/options, posted as a form by the login page\'s script. On success sets the session cookie idsvc_session (auth method passkey: amr ["hwk","user"]) and continues the authorization as a password sign-in does.',
+    }),
+    form(PasskeyLoginForm),
+    redirect(
+      303,
+      `Signed in: to /oauth2/consent?request=…, or to redirect_uri with a code (earlier grant) or an error (${REDIRECT_ERRORS})`,
+    ),
+    html(
+      401,
+      'The login form again with "That passkey could not be used to sign in.": the ceremony is unknown, expired or used, or the assertion does not verify (never saying which)',
+    ),
+    html(400, NO_PASSKEY_LOGIN),
+    formRefusals(),
+  );
+
+export const PasskeyScriptDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'The passkey sign-in script of the login page',
+      description:
+        'A static script (text/javascript). The page links it with v=<version>; under the current version it is cacheable for a year (immutable), under any other v it is revalidated on each use.',
+    }),
+    query('v', false, 'The version the page links (a digest of the script)', { type: 'string' }),
+    ApiResponse({
+      status: 200,
+      description: 'The script',
+      content: { 'text/javascript': { schema: { type: 'string' } } },
+    }),
   );
 
 export const ShowSelectAccountDocs = (): MethodDecorator =>

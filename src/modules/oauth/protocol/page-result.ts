@@ -12,10 +12,11 @@ export interface PageResult {
   /** Seconds for a Retry-After header (a 429 or 503 page). */
   retryAfterSeconds?: number;
   /**
-   * The page loads its own static script (the account page's passkeys and connected
-   * accounts): the CSP allows scripts and fetches of this origin; inline script stays refused.
+   * The page loads this service's own script, which calls this service (the login page's
+   * passkey sign-in, the account page's passkeys and connected accounts): its CSP adds
+   * `script-src 'self'` and `connect-src 'self'`. Every other page runs no script at all.
    */
-  script?: boolean;
+  ownScript?: boolean;
 }
 
 /**
@@ -28,7 +29,7 @@ export function sendPage(res: Response, result: PageResult, secure: boolean): vo
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'no-referrer');
   const formAction = ["'self'", result.formTarget].filter(Boolean).join(' ');
-  const script = result.script ? `script-src 'self'; connect-src 'self'; ` : '';
+  const script = result.ownScript ? "script-src 'self'; connect-src 'self'; " : '';
   res.setHeader(
     'Content-Security-Policy',
     `default-src 'none'; ${script}style-src 'self'; img-src https: data:; ` +

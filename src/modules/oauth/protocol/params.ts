@@ -4,6 +4,11 @@ import { FORM_TYPE, formParams, repeatedOrMalformed, take } from './form-params'
 /** The query (or the query-like form) of the authorization endpoint and the browser pages. */
 export type Params = Record<string, unknown>;
 
+/** The form body of a browser page's POST; anything else (or no body) reads as an empty form. */
+export function formOf(req: Request): Params {
+  return req.is(FORM_TYPE) && req.body && typeof req.body === 'object' ? (req.body as Params) : {};
+}
+
 /**
  * One parameter as a string, undefined when absent. A parameter sent twice (an array) or as a
  * nested object is malformed: RFC 6749 sections 3.1 and 3.2 forbid repeating parameters. (The

@@ -90,6 +90,7 @@ describe('console applications', () => {
       clientAuthMethod: 'secret',
       isPublic: true,
       requireVerifiedEmail: true,
+      signUpEnabled: true,
     });
     expect(created.status).toBe(201);
     expect(created.headers['cache-control']).toBe('no-store');
@@ -111,6 +112,7 @@ describe('console applications', () => {
       postLogoutRedirectUris: [],
       isPublic: true,
       requireVerifiedEmail: true,
+      signUpEnabled: true,
       requiredUpstreams: [],
       clientSecret: expect.stringMatching(/^[0-9A-Za-z]{48}$/),
     });

@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
 import { UpstreamIdentitiesService } from '../../../../src/modules/upstreams/identities/upstream-identities.service';
@@ -10,7 +9,7 @@ import { consoleWorld } from '../../../support/console';
 import { insertEvent } from '../../../factories/events';
 import { PASSWORD } from '../../../support/oauth';
 import { createTestApp, TestApp } from '../../../support/test-app';
-import { launchChromium } from '../../../support/chromium';
+import { addVirtualAuthenticator, freePort, launchChromium } from '../../../support/chromium';
 
 // The console in a real browser: Debian's Chromium driven by playwright-core, with the
 // Chrome DevTools Protocol's virtual authenticator standing in for a platform passkey. Chromium
@@ -18,18 +17,6 @@ import { launchChromium } from '../../../support/chromium';
 // CONSOLE_SCREENSHOTS=1 also writes the screenshots of docs/console.md to docs/console/.
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 const SCREENSHOT_DIR = join(__dirname, '..', '..', '..', '..', 'docs', 'console');
-
-/** A port that is free now: PUBLIC_BASE_URL (the WebAuthn origin) must name it before boot. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('Console in Chromium', () => {
   let t: TestApp;
@@ -71,18 +58,7 @@ describe('Console in Chromium', () => {
         problems.push(message.text());
       }
     });
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
     return { context, page, cdp, authenticatorId, problems };
   }
 
@@ -297,8 +273,13 @@ describe('Console in Chromium', () => {
     await page.locator('#settings-form').waitFor();
     expect(await page.inputValue('#set-name')).toBe('Customer Portal');
     await page.getByLabel('Description').fill('The customer portal');
+    await page.getByRole('checkbox', { name: /Create an account/ }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
+    const [{ sign_up_enabled: signUp }] = await t.dataSource.query<{ sign_up_enabled: boolean }[]>(
+      "SELECT sign_up_enabled FROM applications WHERE name = 'Customer Portal'",
+    );
+    expect(signUp).toBe(true);
     // A new redirect URI changes where codes may go: saved only through the passkey dialog.
     const redirects = await page.inputValue('#set-redirects');
     await page.locator('#set-redirects').fill(`${redirects}\nhttps://portal.example/cb2`);

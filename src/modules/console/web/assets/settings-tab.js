@@ -14,7 +14,7 @@ import {
 } from './core.js';
 
 const TEXT_FIELDS = ['name', 'description', 'homeUrl', 'logo'];
-const FLAGS = ['enabled', 'isPublic', 'requireVerifiedEmail'];
+const FLAGS = ['enabled', 'isPublic', 'requireVerifiedEmail', 'signUpEnabled'];
 
 export async function showSettings(ctx) {
   fill(ctx.app);

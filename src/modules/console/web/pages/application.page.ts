@@ -205,6 +205,10 @@ const settings = tabPanel(
           <label class="inline"
             ><input type="checkbox" name="requireVerifiedEmail" /> Require a verified email</label
           >
+          <label class="inline"
+            ><input type="checkbox" name="signUpEnabled" /> Offer "Create an account" on the login
+            page</label
+          >
         </fieldset>
         <button type="submit">Save settings</button>
       </form>

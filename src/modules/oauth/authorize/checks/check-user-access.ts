@@ -8,8 +8,11 @@ import { scopeCovers } from '../../protocol/scopes';
 export type AccessDecision =
   | { kind: 'grant'; relation: AppUser | null }
   | { kind: 'consent'; relation: AppUser | null }
-  /** missingUpstreams: denied only for lack of a required upstream binding. */
-  | { kind: 'denied'; error: OAuthError; missingUpstreams?: string[] };
+  /**
+   * missingUpstreams: denied only for lack of a required upstream binding; unverifiedEmail: only
+   * for lack of the verified email the application requires (both can be offered to the user).
+   */
+  | { kind: 'denied'; error: OAuthError; missingUpstreams?: string[]; unverifiedEmail?: true };
 
 /**
  * May this signed-in user authorize this application for these scopes, and is consent still
@@ -41,7 +44,12 @@ export async function checkUserAccess(
     return denied('access_denied', 'The application has reached its user quota');
   }
   if (application.requireVerifiedEmail && !user.emailVerified) {
-    return denied('interaction_required', 'The application requires a verified email address');
+    const error = 'The application requires a verified email address';
+    return {
+      kind: 'denied',
+      error: new OAuthError('interaction_required', error),
+      unverifiedEmail: true,
+    };
   }
   if (!(await hasRequiredUpstream(manager, application, user))) {
     const required = application.requiredUpstreams.join(', ');

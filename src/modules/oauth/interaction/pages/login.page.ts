@@ -1,4 +1,5 @@
 import { html, Html, layout } from '../../../../common/http/html';
+import { passkeySignInForm } from './passkey-sign-in-form';
 
 export interface LoginPageProvider {
   displayName: string;
@@ -14,12 +15,18 @@ export interface LoginPageModel {
   error?: string;
   /** False when upstream_providers leaves the password form out. */
   passwordLogin: boolean;
+  /** Offer "Sign in with a passkey" (and passkeys in the username's autofill) with the form. */
+  passkeyLogin: boolean;
   providers: LoginPageProvider[];
+  /** GET /oauth2/signup?request=…, when sign-up is offered (docs/accounts.md, "Sign-up"). */
+  signUpUrl?: string;
 }
 
 /**
  * The login form (contract for automated clients: inputs `username` and `password`, hidden
- * `request` and `csrf_token`) and one link per upstream provider the request allows.
+ * `request` and `csrf_token`) with its "Forgot your password?" link (docs/accounts.md), passkey
+ * sign-in beside it (a second form, shown by its script), and one link per upstream provider the
+ * request allows.
  */
 export function loginPage(model: LoginPageModel): string {
   const error = model.error ? html`<p class="error" role="alert">${model.error}</p>` : html``;
@@ -38,6 +45,7 @@ export function loginPage(model: LoginPageModel): string {
             ${providers}
           </ul>`
       : html``;
+  const passkey = model.passkeyLogin;
   const form = model.passwordLogin
     ? html`<form method="post" action="/oauth2/login">
         <input type="hidden" name="request" value="${model.requestId}" />
@@ -47,7 +55,7 @@ export function loginPage(model: LoginPageModel): string {
           type="text"
           id="username"
           name="username"
-          autocomplete="username"
+          autocomplete="${passkey ? 'username webauthn' : 'username'}"
           required
           value="${model.username ?? ''}"
         />
@@ -62,9 +70,26 @@ export function loginPage(model: LoginPageModel): string {
         <button type="submit">Sign in</button>
       </form>`
     : html``;
+  const passkeyForm = passkey
+    ? passkeySignInForm({
+        action: '/oauth2/login/passkey',
+        optionsUrl: '/oauth2/login/passkey/options',
+        fields: { request: model.requestId, csrf_token: model.csrfToken },
+      })
+    : html``;
+  const signUp = model.signUpUrl
+    ? html`<p class="muted">New here? <a href="${model.signUpUrl}">Create an account</a></p>`
+    : html``;
+  const forgot = model.passwordLogin
+    ? html`<p>
+        <a href="/oauth2/forgot-password?request=${encodeURIComponent(model.requestId)}"
+          >Forgot your password?</a
+        >
+      </p>`
+    : html``;
   return layout(
     'Sign in',
     html`<p>to continue to <strong>${model.applicationName}</strong></p>
-      ${error} ${form} ${upstream}`,
+      ${error} ${form} ${forgot} ${passkeyForm} ${upstream} ${signUp}`,
   );
 }

@@ -1,0 +1,117 @@
+import { html, Html, layout, messagePage } from '../../common/http/html';
+import { PageError } from '../oauth/protocol/oauth-error';
+import type { PageResult } from '../oauth/protocol/page-result';
+
+// The pages the sign-up and email verification flows share: the code form and a page with a
+// link onward. Server-rendered, no script: they work without JavaScript.
+
+/** The hidden fields every form of an authorization's pages carries. */
+export interface FormBinding {
+  requestId: string;
+  csrfToken: string;
+}
+
+/** The error paragraph above a form (nothing without an error). */
+export const errorBox = (error: string | undefined): Html =>
+  error ? html`<p class="error" role="alert">${error}</p>` : html``;
+
+export interface CodePageModel extends FormBinding {
+  /** Where the form posts. */
+  action: string;
+  title: string;
+  /** One sentence above the form: what the code is for. */
+  lead: Html;
+  /** The code's id (hidden field `id`). */
+  id: string;
+  /** The code from the emailed link, filled in; the person still submits the form. */
+  code?: string;
+  error?: string;
+  /** A way to ask for a new code or to start again. */
+  again: { href: string; text: string };
+}
+
+/**
+ * The page where an emailed code is entered (form contract: input `code`; hidden `request`,
+ * `id`, `csrf_token`). The emailed link fills the code in but never submits it: a mail scanner
+ * that opens links spends nothing.
+ */
+export function codePage(model: CodePageModel): string {
+  return layout(
+    model.title,
+    html`${model.lead} ${errorBox(model.error)}
+      <form method="post" action="${model.action}">
+        <input type="hidden" name="request" value="${model.requestId}" />
+        <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+        <input type="hidden" name="id" value="${model.id}" />
+        <label for="code">Code</label>
+        <input
+          type="text"
+          id="code"
+          name="code"
+          autocomplete="one-time-code"
+          inputmode="numeric"
+          pattern="[0-9 ]*"
+          maxlength="12"
+          required
+          value="${model.code ?? ''}"
+        />
+        <button type="submit">Continue</button>
+      </form>
+      <p class="muted"><a href="${model.again.href}">${model.again.text}</a></p>`,
+  );
+}
+
+/** A page that explains what happened and offers one link onward. */
+export function linkPage(
+  title: string,
+  message: string,
+  link: { href: string; text: string },
+): string {
+  return layout(
+    title,
+    html`<p>${message}</p>
+      <p><a href="${link.href}">${link.text}</a></p>`,
+  );
+}
+
+const TOO_MANY = {
+  codes: 'Too many codes were asked for from this network, for this address or for this account.',
+  'sign-ups': 'Too many accounts were asked for from this network.',
+};
+
+/** 429 with Retry-After: a limit of docs/accounts.md, "Limits". */
+export function tooMany(what: keyof typeof TOO_MANY, retryAfterSeconds: number): PageResult {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  const wait = `Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+  return {
+    status: 429,
+    html: messagePage('Too many attempts', `${TOO_MANY[what]} ${wait}`),
+    retryAfterSeconds,
+  };
+}
+
+/** The SMTP server did not take the email (docs/accounts.md, "Mail"). */
+export function mailNotSent(): PageError {
+  return new PageError(
+    503,
+    'Email not sent',
+    'The email could not be sent. Wait a few minutes and try again.',
+  );
+}
+
+/** The answer to a wrong, expired or spent code; the same words for each (docs/accounts.md). */
+export const WRONG_CODE = 'The code is wrong or has expired.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The id of a code page: a code's id, or a 400 page (the page is useless without it). */
+export function codeId(value: unknown): string {
+  if (typeof value !== 'string' || !UUID.test(value)) {
+    throw new PageError(
+      400,
+      'Invalid link',
+      'This link is incomplete. Open the link from the email again, or start again.',
+    );
+  }
+  return value;
+}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { html } from '../../../common/http/html';
+import type { Application } from '../../applications/application.entity';
+import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
+import type { Params } from '../../oauth/protocol/params';
+import type { BrowserContext } from '../../sessions/cookies';
+import type { User } from '../../users/user.entity';
+import { codeId, codePage, linkPage, mailNotSent, tooMany, WRONG_CODE } from '../account-pages';
+import { PendingInteractions, type Interaction } from '../pending-interaction';
+import { EmailVerificationService } from './email-verification.service';
+import { verifyEmailPage } from './verify-email.page';
+
+export const VERIFY_EMAIL_PATH = '/oauth2/verify-email';
+export const VERIFY_EMAIL_CODE_PATH = '/oauth2/verify-email/code';
+
+/**
+ * Email verification as a step of an authorization (docs/accounts.md, "Email verification"):
+ * where the application requires a verified email and the signed-in user's is not, the
+ * authorization sends the browser here instead of answering access_denied; once the code is
+ * entered it continues as it would have.
+ */
+@Injectable()
+export class VerifyEmailPages {
+  constructor(
+    private readonly interactions: PendingInteractions,
+    private readonly verification: EmailVerificationService,
+  ) {}
+
+  /** GET /oauth2/verify-email: what the application needs, and "Send a code". */
+  async show(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(requestId);
+    const signedIn = await this.interactions.signedIn(browser);
+    if (!signedIn) return this.toLogin(interaction, 302);
+    if (!needsVerification(interaction.application, signedIn.user)) {
+      return this.interactions.continue(signedIn, interaction, 302);
+    }
+    return this.render(interaction, signedIn.user, browser, 200);
+  }
+
+  /** POST /oauth2/verify-email: emails a code to the account's address (or the one typed). */
+  async send(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(body.request);
+    this.interactions.checkForm(browser, interaction, body.csrf_token);
+    const signedIn = await this.interactions.signedIn(browser);
+    if (!signedIn) return this.toLogin(interaction, 303);
+    const { user } = signedIn;
+    if (!needsVerification(interaction.application, user)) {
+      return this.interactions.continue(signedIn, interaction, 303);
+    }
+    // An account with an email verifies that one; an account without one names it here.
+    const typed = typeof body.email === 'string' ? body.email.trim() : '';
+    const outcome = await this.verification.send({
+      userId: user.id,
+      email: user.email !== '' ? user.email : typed,
+      clientAddress: browser.ip,
+      site: this.interactions.site,
+      link: (id, code) => this.interactions.url(VERIFY_EMAIL_CODE_PATH, interaction, { id, code }),
+      applicationName: interaction.application.name,
+    });
+    switch (outcome.kind) {
+      case 'sent':
+        return {
+          status: 303,
+          location: this.interactions.path(VERIFY_EMAIL_CODE_PATH, interaction, { id: outcome.id }),
+        };
+      case 'invalid_email':
+        return this.render(interaction, user, browser, 400, 'Enter a valid email address.', typed);
+      case 'throttled':
+        return tooMany('codes', outcome.retryAfterSeconds);
+      case 'not_sent':
+        throw mailNotSent();
+    }
+  }
+
+  /** GET /oauth2/verify-email/code: the code form (the emailed link fills the code in). */
+  async showCode(query: Params, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(query.request);
+    const signedIn = await this.interactions.signedIn(browser);
+    if (!signedIn) return this.toLogin(interaction, 302);
+    const code = typeof query.code === 'string' ? query.code.slice(0, 12) : undefined;
+    return this.renderCode(interaction, browser, 200, codeId(query.id), code);
+  }
+
+  /** POST /oauth2/verify-email/code: the right code verifies the address; the authorization goes on. */
+  async confirm(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(body.request);
+    this.interactions.checkForm(browser, interaction, body.csrf_token);
+    const signedIn = await this.interactions.signedIn(browser);
+    if (!signedIn) return this.toLogin(interaction, 303);
+    const id = codeId(body.id);
+    const outcome = await this.verification.confirm(signedIn.user.id, id, body.code);
+    switch (outcome.kind) {
+      case 'verified':
+        return this.continueVerified(browser, interaction);
+      case 'refused':
+        return this.renderCode(interaction, browser, 400, id, undefined, WRONG_CODE);
+      case 'taken':
+        return {
+          status: 409,
+          html: linkPage(
+            'Address in use',
+            'This email address belongs to another account, so it was not verified for yours. ' +
+              'Sign in with that account, or use another address.',
+            { href: this.interactions.path(VERIFY_EMAIL_PATH, interaction), text: 'Back' },
+          ),
+        };
+    }
+  }
+
+  private async continueVerified(
+    browser: BrowserContext,
+    interaction: Interaction,
+  ): Promise<PageResult> {
+    // Read again: the user now has the verified email the authorization checks.
+    const signedIn = await this.interactions.signedIn(browser);
+    if (!signedIn) return this.toLogin(interaction, 303);
+    return this.interactions.continue(signedIn, interaction, 303);
+  }
+
+  private toLogin(interaction: Interaction, status: 302 | 303): PageResult {
+    return { status, location: this.interactions.path('/oauth2/login', interaction) };
+  }
+
+  private render(
+    interaction: Interaction,
+    user: User,
+    browser: BrowserContext,
+    status: number,
+    error?: string,
+    typedEmail?: string,
+  ): PageResult {
+    const { token, cookies } = this.interactions.form(browser, interaction);
+    const page = verifyEmailPage({
+      applicationName: interaction.application.name,
+      username: user.username,
+      email: user.email,
+      typedEmail,
+      error,
+      requestId: interaction.pending.sealed,
+      csrfToken: token,
+    });
+    return { status, html: page, cookies };
+  }
+
+  private renderCode(
+    interaction: Interaction,
+    browser: BrowserContext,
+    status: number,
+    id: string,
+    code?: string,
+    error?: string,
+  ): PageResult {
+    const { token, cookies } = this.interactions.form(browser, interaction);
+    const page = codePage({
+      action: VERIFY_EMAIL_CODE_PATH,
+      title: 'Check your email',
+      lead: html`<p>
+        Enter the code we emailed you to verify your address for
+        <strong>${interaction.application.name}</strong>.
+      </p>`,
+      requestId: interaction.pending.sealed,
+      csrfToken: token,
+      id,
+      code,
+      error,
+      again: {
+        href: this.interactions.path(VERIFY_EMAIL_PATH, interaction),
+        text: 'Send a new code',
+      },
+    });
+    // The form may lead straight on to the client (CSP form-action follows redirects).
+    const formTarget = cspSourceOf(interaction.pending.request.redirectUri);
+    return { status, html: page, cookies, formTarget };
+  }
+}
+
+/** The application requires a verified email and the user's is not (check-user-access.ts). */
+function needsVerification(application: Application, user: User): boolean {
+  return application.requireVerifiedEmail && !user.emailVerified;
+}

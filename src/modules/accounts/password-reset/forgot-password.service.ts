@@ -1,0 +1,154 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { requestGone } from '../../oauth/authorize/authorize.service';
+import { offeredSignIn } from '../../oauth/authorize/checks/upstream-providers';
+import {
+  PendingAuthorizationsService,
+  type Pending,
+} from '../../oauth/authorize/pending-authorizations.service';
+import { PageError } from '../../oauth/protocol/oauth-error';
+import type { PageResult } from '../../oauth/protocol/page-result';
+import type { Params } from '../../oauth/protocol/params';
+import type { BrowserContext } from '../../sessions/cookies';
+import { Csrf } from '../../sessions/csrf';
+import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+import { AccountRecovery } from '../../users/account-recovery';
+import { codeMail } from '../one-time-codes/code-mail';
+import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
+import { answerFloor, floorStart } from './answer-floor';
+import { MailAfterAnswer } from './mail-after-answer';
+import { forgotPasswordPage } from './password-reset.pages';
+import { pathWith, RESET_PASSWORD_PATH, signInPath } from './reset-links';
+
+/** The CSRF purpose of the forgot-password form shown without an authorization request. */
+export const FORGOT_PASSWORD_PURPOSE = 'password-reset';
+
+const MAX_EMAIL_LENGTH = 254;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * "Forgot your password?" (docs/accounts.md, "Password reset"): asks for an address and, when
+ * an account uses it, emails a `password_reset` code. Every answer is the same whether or not
+ * the address has an account: the same redirect to the reset page (with a decoy id when it has
+ * none), the same limits, the same time (no email in the request, it leaves after the answer;
+ * no answer before ANSWER_FLOOR_MS).
+ */
+@Injectable()
+export class ForgotPasswordService {
+  private readonly site: string;
+
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly accounts: AccountRecovery,
+    private readonly codes: OneTimeCodes,
+    private readonly mail: MailAfterAnswer,
+    private readonly csrf: Csrf,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly upstreamProviders: UpstreamProvidersService,
+  ) {
+    this.site = new URL(config.publicBaseUrl).host;
+  }
+
+  async show(request: unknown, browser: BrowserContext): Promise<PageResult> {
+    return this.render(await this.requestOf(request), browser, 200);
+  }
+
+  async submit(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.requestOf(body.request);
+    if (!this.csrf.verify(browser, pending?.id ?? FORGOT_PASSWORD_PURPOSE, body.csrf_token)) {
+      throw formExpired();
+    }
+    const email = typeof body.email === 'string' ? body.email.trim() : '';
+    if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
+      return this.render(pending, browser, 400, 'Enter the email address of your account.', email);
+    }
+    const started = floorStart();
+    const userId = await this.accounts.findByAddress(email);
+    const outcome = userId
+      ? await this.codes.issue({
+          purpose: 'password_reset',
+          email,
+          userId,
+          clientAddress: browser.ip,
+        })
+      : await this.codes.decoy(email, browser.ip);
+    await answerFloor(started);
+    if (outcome.kind === 'throttled') {
+      const minutes = Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60));
+      const message = `Too many codes were asked for. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+      const page = this.render(pending, browser, 429, message, email);
+      return { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
+    }
+    if (outcome.kind === 'issued') {
+      const link = new URL(
+        pathWith(RESET_PASSWORD_PATH, {
+          id: outcome.id,
+          code: outcome.code,
+          request: pending?.sealed,
+        }),
+        this.config.publicBaseUrl,
+      );
+      this.mail.send(
+        codeMail('password_reset', {
+          to: email,
+          site: this.site,
+          code: outcome.code,
+          link: link.href,
+        }),
+      );
+    }
+    return {
+      status: 303,
+      location: pathWith(RESET_PASSWORD_PATH, { id: outcome.id, request: pending?.sealed }),
+    };
+  }
+
+  private render(
+    pending: Pending | null,
+    browser: BrowserContext,
+    status: number,
+    error?: string,
+    email?: string,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, pending?.id ?? FORGOT_PASSWORD_PURPOSE);
+    const html = forgotPasswordPage({
+      requestId: pending?.sealed,
+      csrfToken: token,
+      signInUrl: signInPath(pending?.sealed),
+      email,
+      error,
+    });
+    return { status, html, cookies };
+  }
+
+  /**
+   * The authorization request the person came from, or null without one. A request that is not
+   * ours, has expired or does not offer the password form is refused, as the login page would.
+   */
+  private async requestOf(value: unknown): Promise<Pending | null> {
+    if (value === undefined || value === '') return null;
+    const pending = await this.pending.find(value);
+    if (!pending) throw requestGone();
+    const offered = offeredSignIn(
+      pending.request.upstreamProviders,
+      await this.upstreamProviders.listEnabled(),
+    );
+    if (!offered.password) {
+      throw new PageError(
+        400,
+        'Password sign-in not offered',
+        'This application does not offer sign-in with a password. Go back and choose another sign-in method.',
+      );
+    }
+    return pending;
+  }
+}
+
+/** A form posted without this browser's token for it (docs/security.md, "Cookies and CSRF"). */
+export function formExpired(): PageError {
+  return new PageError(
+    403,
+    'Form expired',
+    'The form could not be verified. Go back, reload the page and try again.',
+  );
+}

@@ -1,0 +1,275 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository, type EntityManager } from 'typeorm';
+import { Clock } from '../../../common/clock';
+import { AppConfig } from '../../../config/app-config';
+import { Application } from '../../applications/application.entity';
+import { AuditLog } from '../../audit/audit-log.service';
+import { AuthorizeService } from '../../oauth/authorize/authorize.service';
+import { MAX_SEALED_LENGTH } from '../../oauth/authorize/sealed-request';
+import {
+  PendingAuthorizationsService,
+  type Pending,
+} from '../../oauth/authorize/pending-authorizations.service';
+import { PageError } from '../../oauth/protocol/oauth-error';
+import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
+import type { Params } from '../../oauth/protocol/params';
+import type { BrowserContext, CookieSpec } from '../../sessions/cookies';
+import { Csrf } from '../../sessions/csrf';
+import { SessionService, type NewSession } from '../../sessions/session.service';
+import { AccountRecovery, type RecoverableAccount } from '../../users/account-recovery';
+import { hashPassword } from '../../users/password';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  passwordProblem,
+} from '../../users/password-policy';
+import type { User } from '../../users/user.entity';
+import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
+import { passwordChangedMail } from '../one-time-codes/password-changed-mail';
+import { formExpired } from './forgot-password.service';
+import { answerFloor, floorStart } from './answer-floor';
+import { MailAfterAnswer } from './mail-after-answer';
+import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';
+import { ACCOUNT_PATH, FORGOT_PASSWORD_PATH, pathWith } from './reset-links';
+
+/** What the reset page says for a code that is wrong, expired, spent or unknown (one answer). */
+export const CODE_REFUSED = 'The code is wrong or has expired.';
+/** The audit action of a password reset by email (docs/console.md, "Audit log"). */
+export const PASSWORD_RESET_ACTION = 'user.password_reset';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A code as a link or a person may give it: digits and spaces, nothing long. */
+const CODE_TEXT = /^[0-9 ]{1,12}$/;
+
+/** The CSRF purpose of the reset form of one code id. */
+const resetPurpose = (id: string): string => `password-reset:${id}`;
+
+/** Refused by the password rule once the account is known: the transaction rolls back. */
+class RefusedPassword extends Error {}
+
+type ResetOutcome =
+  | { kind: 'refused' }
+  | {
+      kind: 'reset';
+      account: RecoverableAccount;
+      /** The address the code was sent to. */
+      email: string;
+      firstPassword: boolean;
+    };
+
+interface ResetForm {
+  id: string;
+  code: string;
+  /** The sealed authorization request the form carries, open or not. */
+  request?: string;
+  /** That request, while it is open. */
+  pending: Pending | null;
+}
+
+/**
+ * The reset page (docs/accounts.md, "Password reset"): a code from the email and a new password.
+ * The right code, the new hash, the end of every session of the account, the audit entry and (for
+ * the primary address) its verification commit together; then this browser is signed in and the
+ * authorization continues as after a login, or the account page follows.
+ */
+@Injectable()
+export class ResetPasswordService {
+  private readonly site: string;
+
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    private readonly accounts: AccountRecovery,
+    private readonly codes: OneTimeCodes,
+    private readonly sessions: SessionService,
+    private readonly audit: AuditLog,
+    private readonly mail: MailAfterAnswer,
+    private readonly csrf: Csrf,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly authorize: AuthorizeService,
+    private readonly clock: Clock,
+  ) {
+    this.site = new URL(config.publicBaseUrl).host;
+  }
+
+  /** The form; nothing is looked up by the id, so a decoy id shows the same page. */
+  async show(query: Params, browser: BrowserContext): Promise<PageResult> {
+    const form = await this.formOf(query);
+    return this.render(form, browser, 200);
+  }
+
+  async submit(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const form = await this.formOf(body);
+    if (!this.csrf.verify(browser, resetPurpose(form.id), body.csrf_token)) throw formExpired();
+    const password = typeof body.password === 'string' ? body.password : '';
+    if (password !== body.password_repeat) {
+      return this.render(form, browser, 400, 'The two passwords are not the same.');
+    }
+    // The length, before the code is tried; the strength estimate (CPU-heavy, and it needs the
+    // person's names) only for the holder of the right code, below.
+    const length = [...password].length;
+    if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
+      const problem = passwordProblem(password, { username: '', email: '' }) ?? '';
+      return this.render(form, browser, 400, problem);
+    }
+    const started = floorStart();
+    let outcome: ResetOutcome;
+    try {
+      outcome = await this.dataSource.transaction((manager) =>
+        this.reset(manager, form, password, browser.ip),
+      );
+    } catch (error) {
+      if (error instanceof RefusedPassword) return this.render(form, browser, 400, error.message);
+      throw error;
+    }
+    if (outcome.kind === 'refused') {
+      // A wrong try costs a write on a real code and nothing on a decoy id: one answer time.
+      await answerFloor(started);
+      return this.render({ ...form, code: '' }, browser, 400, CODE_REFUSED);
+    }
+    const session = await this.sessions.create(outcome.account.user.id, 'password', browser);
+    const answer = await this.continueAfter(outcome.account.user, session, form);
+    this.sendNotices(outcome);
+    return answer;
+  }
+
+  /**
+   * One transaction: spend the code, lock the account, check the password with the person's
+   * names (a refusal rolls everything back, the code included), store the hash, end every
+   * session, record the audit entry.
+   */
+  private async reset(
+    manager: EntityManager,
+    form: ResetForm,
+    password: string,
+    ip: string,
+  ): Promise<ResetOutcome> {
+    const consumed = await this.codes.consume(manager, 'password_reset', form.id, form.code);
+    if (consumed.kind === 'refused' || consumed.code.userId === null) return { kind: 'refused' };
+    const { userId, email } = consumed.code;
+    // The address may have left the account since the code was sent: the code is spent, for nothing.
+    const account = await this.accounts.lockForReset(manager, userId, email);
+    if (!account) return { kind: 'refused' };
+    const problem = passwordProblem(password, { username: account.user.username, email });
+    if (problem) throw new RefusedPassword(problem);
+    const firstPassword = account.user.passwordHash === null;
+    const hash = await hashPassword(password, this.config.passwordHashCost);
+    const emailVerified = await this.accounts.setPassword(manager, account, hash, this.clock.now());
+    const sessionsEnded = await this.sessions.endAll(userId, manager);
+    await this.audit.record(
+      {
+        applicationId: null,
+        actorUserId: userId,
+        action: PASSWORD_RESET_ACTION,
+        target: `user:${userId}`,
+        details: { sessionsEnded, firstPassword, emailVerified },
+        ip,
+      },
+      manager,
+    );
+    return { kind: 'reset', account, email, firstPassword };
+  }
+
+  /** The notice of the change, to the primary address and to the one the code went to. */
+  private sendNotices(outcome: Extract<ResetOutcome, { kind: 'reset' }>): void {
+    const { user } = outcome.account;
+    const recipients = new Set([user.email.toLowerCase(), outcome.email].filter((a) => a !== ''));
+    const resetLink = new URL(FORGOT_PASSWORD_PATH, this.config.publicBaseUrl).href;
+    for (const to of recipients) {
+      this.mail.send(
+        passwordChangedMail({
+          to,
+          site: this.site,
+          username: user.username,
+          codeSentTo: outcome.email,
+          when: this.clock.now(),
+          firstPassword: outcome.firstPassword,
+          resetLink,
+        }),
+      );
+    }
+  }
+
+  /**
+   * As after a sign-in on the login page: the authorization goes on (consent, or the client with
+   * a code). Without a request, the account page; with one that expired or was answered
+   * meanwhile, a page saying so (the password is changed all the same).
+   */
+  private async continueAfter(
+    user: User,
+    session: NewSession,
+    { request, pending }: ResetForm,
+  ): Promise<PageResult> {
+    const cookie: CookieSpec = {
+      name: 'session',
+      value: session.cookieValue,
+      maxAge: session.maxAgeSeconds,
+    };
+    const changed = { status: 200, html: passwordChangedPage(), cookies: [cookie] };
+    if (request === undefined) return { status: 303, location: ACCOUNT_PATH, cookies: [cookie] };
+    if (!pending) return changed;
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    if (!application) return changed;
+    try {
+      const signedIn = { user, session: session.session };
+      const next = await this.authorize.proceed(
+        application,
+        signedIn,
+        pending.request,
+        pending,
+        303,
+      );
+      return { ...next, cookies: [...(next.cookies ?? []), cookie] };
+    } catch (error) {
+      if (error instanceof PageError) return changed;
+      throw error;
+    }
+  }
+
+  private render(
+    form: ResetForm,
+    browser: BrowserContext,
+    status: number,
+    error?: string,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, resetPurpose(form.id));
+    const html = resetPasswordPage({
+      id: form.id,
+      requestId: form.request,
+      csrfToken: token,
+      code: form.code,
+      newCodeUrl: pathWith(FORGOT_PASSWORD_PATH, { request: form.pending?.sealed }),
+      error,
+    });
+    const formTarget = form.pending ? cspSourceOf(form.pending.request.redirectUri) : undefined;
+    return { status, html, cookies, formTarget };
+  }
+
+  /**
+   * The id (required: a link without one is broken), the code as typed or linked, and the
+   * authorization request the person came from. The request is carried even once expired: the
+   * reset works without it, and then says the application's request expired.
+   */
+  private async formOf(params: Params): Promise<ResetForm> {
+    const id = typeof params.id === 'string' ? params.id.toLowerCase() : '';
+    if (!UUID.test(id)) {
+      throw new PageError(
+        400,
+        'Incomplete link',
+        'This link to reset a password is incomplete. Copy the whole link from the email, or ask for a new code.',
+      );
+    }
+    const code =
+      typeof params.code === 'string' && CODE_TEXT.test(params.code) ? params.code.trim() : '';
+    const request =
+      typeof params.request === 'string' &&
+      params.request !== '' &&
+      params.request.length <= MAX_SEALED_LENGTH
+        ? params.request
+        : undefined;
+    const pending = request === undefined ? null : await this.pending.find(request);
+    return { id, code, request, pending };
+  }
+}

@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { Application } from '../applications/application.entity';
+import { AuthorizeService, requestGone } from '../oauth/authorize/authorize.service';
+import {
+  PendingAuthorizationsService,
+  type Pending,
+} from '../oauth/authorize/pending-authorizations.service';
+import { PageError } from '../oauth/protocol/oauth-error';
+import type { PageResult } from '../oauth/protocol/page-result';
+import type { BrowserContext } from '../sessions/cookies';
+import { Csrf, type CsrfForm } from '../sessions/csrf';
+import { SessionService, type CurrentSession } from '../sessions/session.service';
+
+/** A pending authorization request and the application it is for. */
+export interface Interaction {
+  pending: Pending;
+  application: Application;
+}
+
+/**
+ * What the account pages of an OAuth authorization (sign-up, email verification) share with the
+ * login page: the sealed request they carry, its CSRF binding, and continuing the authorization
+ * once the person is signed in, exactly as after a password login (interaction.service.ts).
+ */
+@Injectable()
+export class PendingInteractions {
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly authorize: AuthorizeService,
+    private readonly sessions: SessionService,
+    private readonly csrf: Csrf,
+  ) {}
+
+  /** The request and its application; a 400 "Request expired" page when it is not live. */
+  async find(requestId: unknown): Promise<Interaction> {
+    const pending = await this.pending.find(requestId);
+    if (!pending) throw requestGone();
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    if (!application) throw requestGone();
+    return { pending, application };
+  }
+
+  /** The CSRF token of a form of this request shown to this browser. */
+  form(browser: BrowserContext, interaction: Interaction): CsrfForm {
+    return this.csrf.issue(browser, interaction.pending.id);
+  }
+
+  /** Refuses (403 page) a form this browser was not shown for this request. */
+  checkForm(browser: BrowserContext, interaction: Interaction, token: unknown): void {
+    if (!this.csrf.verify(browser, interaction.pending.id, token)) {
+      throw new PageError(
+        403,
+        'Form expired',
+        'The form could not be verified. Go back, reload the page and try again.',
+      );
+    }
+  }
+
+  /** The signed-in user of this browser, or null. */
+  signedIn(browser: BrowserContext): Promise<CurrentSession | null> {
+    return this.sessions.current(browser.sessionCookie);
+  }
+
+  /**
+   * Starts a password session for `userId` (recorded as a sign-in from `browser`) and continues
+   * the authorization (a 303).
+   */
+  async signInAndContinue(
+    userId: string,
+    interaction: Interaction,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const session = await this.sessions.create(userId, 'password', browser);
+    const signedIn = await this.sessions.current(session.cookieValue);
+    if (!signedIn) throw requestGone();
+    const next = await this.continue(signedIn, interaction, 303);
+    const cookie = {
+      name: 'session' as const,
+      value: session.cookieValue,
+      maxAge: session.maxAgeSeconds,
+    };
+    return { ...next, cookies: [...(next.cookies ?? []), cookie] };
+  }
+
+  /** Continues the authorization for the signed-in user: consent, a code, or another page. */
+  continue(
+    signedIn: CurrentSession,
+    interaction: Interaction,
+    status: 302 | 303,
+  ): Promise<PageResult> {
+    const { application, pending } = interaction;
+    return this.authorize.proceed(application, signedIn, pending.request, pending, status);
+  }
+
+  /** A path of this request's pages, e.g. `/oauth2/login`, with `request` and `extra` in its query. */
+  path(page: string, interaction: Interaction, extra: Record<string, string> = {}): string {
+    const query = new URLSearchParams({ request: interaction.pending.sealed, ...extra });
+    return `${page}?${query.toString()}`;
+  }
+
+  /** The same, as an absolute URL (for an email). */
+  url(page: string, interaction: Interaction, extra: Record<string, string> = {}): string {
+    return `${this.config.publicBaseUrl}${this.path(page, interaction, extra)}`;
+  }
+
+  /** The host people know the service by, as the emails name it. */
+  get site(): string {
+    return new URL(this.config.publicBaseUrl).host;
+  }
+}

@@ -1,0 +1,64 @@
+import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Public } from '../../../common/http/public.decorator';
+import { AppConfig } from '../../../config/app-config';
+import { formOf } from '../../oauth/protocol/params';
+import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
+import { browserContext, type BrowserContext } from '../../sessions/cookies';
+import {
+  ShowSignUpCodeDocs,
+  ShowSignUpDocs,
+  SubmitSignUpCodeDocs,
+  SubmitSignUpDocs,
+} from './sign-up.openapi';
+import { SignUpService } from './sign-up.service';
+
+/** The sign-up pages of an authorization: HTML pages and redirects, like the login page. */
+@ApiTags('OAuth 2.0 browser endpoints')
+@Public()
+@Controller('oauth2')
+@UseFilters(PageExceptionFilter)
+export class SignUpController {
+  private readonly secure: boolean;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly signUp: SignUpService,
+  ) {
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
+
+  @Get('signup')
+  @ShowSignUpDocs()
+  async showForm(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.signUp.showForm(req.query.request, this.browser(req)));
+  }
+
+  @Post('signup')
+  @SubmitSignUpDocs()
+  async submitForm(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.signUp.submitForm(formOf(req), this.browser(req)));
+  }
+
+  @Get('signup/verify')
+  @ShowSignUpCodeDocs()
+  async showCode(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.signUp.showCode(req.query, this.browser(req)));
+  }
+
+  @Post('signup/verify')
+  @SubmitSignUpCodeDocs()
+  async submitCode(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.signUp.submitCode(formOf(req), this.browser(req)));
+  }
+
+  private browser(req: Request): BrowserContext {
+    return browserContext(req, this.secure);
+  }
+
+  private send(res: Response, result: PageResult): void {
+    sendPage(res, result, this.secure);
+  }
+}

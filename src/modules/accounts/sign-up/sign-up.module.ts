@@ -1,0 +1,35 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import cookieParser from 'cookie-parser';
+import { Application } from '../../applications/application.entity';
+import { OAuthModule } from '../../oauth/oauth.module';
+import { RateLimitModule } from '../../rate-limit/rate-limit.module';
+import { SessionsModule } from '../../sessions/sessions.module';
+import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
+import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
+import { PendingInteractions } from '../pending-interaction';
+import { SignUpAttempts } from './sign-up-attempts';
+import { SignUpController } from './sign-up.controller';
+import { SignUpService } from './sign-up.service';
+
+/**
+ * Sign-up on the login pages (docs/accounts.md, "Sign-up"): the form, the emailed code, the new
+ * account, and the authorization continuing as after a login.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([Application]),
+    OAuthModule, // continues the pending authorization request
+    SessionsModule, // signs the new account in; CSRF; the password hashing queue
+    OneTimeCodesModule, // the emailed code (and the mailer)
+    UpstreamProvidersModule, // whether the request offers password sign-in
+    RateLimitModule, // the per-address count of sign-ups
+  ],
+  controllers: [SignUpController],
+  providers: [SignUpService, SignUpAttempts, PendingInteractions],
+})
+export class SignUpModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(cookieParser()).forRoutes(SignUpController);
+  }
+}

@@ -1,0 +1,367 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../../../common/clock';
+import { html, messagePage } from '../../../common/http/html';
+import { AppConfig } from '../../../config/app-config';
+import { MailNotSent } from '../../mail/mail-message';
+import { Mailer } from '../../mail/mailer';
+import { offeredSignIn } from '../../oauth/authorize/checks/upstream-providers';
+import { PageError } from '../../oauth/protocol/oauth-error';
+import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
+import type { Params } from '../../oauth/protocol/params';
+import type { BrowserContext } from '../../sessions/cookies';
+import {
+  BUSY_RETRY_AFTER_SECONDS,
+  PasswordCheckQueue,
+  PasswordQueueFull,
+} from '../../sessions/password-check-queue';
+import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+import { EMAIL_RULE, isValidUsername, normalEmail, USERNAME_RULE } from '../../users/account-names';
+import { addressHeldByAnother, claimsNameOrAddress } from '../../users/address-holder';
+import { hashPassword } from '../../users/password';
+import { passwordProblem } from '../../users/password-policy';
+import { UserEmail } from '../../users/user-email.entity';
+import { User } from '../../users/user.entity';
+import { codeId, codePage, linkPage, mailNotSent, tooMany, WRONG_CODE } from '../account-pages';
+import { codeMail } from '../one-time-codes/code-mail';
+import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
+import { PendingInteractions, type Interaction } from '../pending-interaction';
+import { SignUpAttempts } from './sign-up-attempts';
+import { signUpOffered } from './sign-up-offered';
+import { signUpPage } from './sign-up.pages';
+
+export const SIGN_UP_PATH = '/oauth2/signup';
+export const SIGN_UP_CODE_PATH = '/oauth2/signup/verify';
+
+/** What a sign-up code keeps until it is entered: never the password, only its scrypt hash. */
+interface SignUpPayload {
+  username: string;
+  passwordHash: string;
+}
+
+/** The form's checks passed (with the address as stored), or the page's status and reason. */
+type FormCheck = { kind: 'ok'; email: string } | { kind: 'refused'; status: number; error: string };
+
+/** The form as submitted, trimmed; the password is never shown again. */
+interface SignUpForm {
+  username: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Sign-up on the login pages of an authorization (docs/accounts.md, "Sign-up"), verify-first:
+ * the account is made only when the code emailed to the address is entered, so the form never
+ * tells whether an address has an account. An address that has one gets a notice instead of a
+ * code, and the form answers exactly as for a new address.
+ */
+@Injectable()
+export class SignUpService {
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly interactions: PendingInteractions,
+    private readonly upstreamProviders: UpstreamProvidersService,
+    private readonly codes: OneTimeCodes,
+    private readonly mailer: Mailer,
+    private readonly attempts: SignUpAttempts,
+    private readonly queue: PasswordCheckQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  /** GET /oauth2/signup: the form. */
+  async showForm(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.offered(requestId);
+    return this.renderForm(interaction, browser, 200);
+  }
+
+  /**
+   * POST /oauth2/signup: checks the form, then emails a code (new address) or a notice (an
+   * address with an account) and answers both with the same redirect to the code page.
+   */
+  async submitForm(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.offered(body.request);
+    this.interactions.checkForm(browser, interaction, body.csrf_token);
+    const attempt = await this.attempts.take(browser.ip);
+    if (attempt.kind === 'throttled') return tooMany('sign-ups', attempt.retryAfterSeconds);
+    const form = readForm(body);
+    const checked = await this.check(form);
+    if (checked.kind === 'refused') {
+      return this.renderForm(interaction, browser, checked.status, checked.error, form);
+    }
+    const { email } = checked;
+    const held = await addressHeldByAnother(this.dataSource.manager, email, null);
+    // Hashed in both cases, so the two answers cost the same.
+    const passwordHash = await this.hash(form.password, browser.ip);
+    if (passwordHash === null) return busy();
+    const payload: SignUpPayload = { username: form.username, passwordHash };
+    const sent = held
+      ? await this.sendNotice(interaction, email, browser.ip)
+      : await this.sendCode(interaction, email, payload, browser.ip);
+    if (sent.kind === 'throttled') return tooMany('codes', sent.retryAfterSeconds);
+    return {
+      status: 303,
+      location: this.interactions.path(SIGN_UP_CODE_PATH, interaction, { id: sent.id }),
+    };
+  }
+
+  /** GET /oauth2/signup/verify: the code form (the emailed link fills the code in). */
+  async showCode(query: Params, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.offered(query.request);
+    const id = codeId(query.id);
+    const code = typeof query.code === 'string' ? query.code.slice(0, 12) : undefined;
+    return this.renderCode(interaction, browser, 200, id, code);
+  }
+
+  /**
+   * POST /oauth2/signup/verify: the right code creates the account, in the transaction that
+   * spends the code, and signs the person in; the authorization then continues as after a login.
+   */
+  async submitCode(body: Params, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.offered(body.request);
+    this.interactions.checkForm(browser, interaction, body.csrf_token);
+    const id = codeId(body.id);
+    const outcome = await this.createAccount(id, body.code);
+    if (outcome.kind === 'refused') {
+      return this.renderCode(interaction, browser, 400, id, undefined, WRONG_CODE);
+    }
+    if (outcome.kind === 'taken') {
+      const html = linkPage(
+        'Account not created',
+        'An account with this username or email address was created in the meantime, so no ' +
+          'account was made. Start again with another username, or sign in.',
+        { href: this.interactions.path(SIGN_UP_PATH, interaction), text: 'Start again' },
+      );
+      return { status: 409, html };
+    }
+    return this.interactions.signInAndContinue(outcome.userId, interaction, browser);
+  }
+
+  /** The form's rules, in the order the page reports them; the address as stored. */
+  private async check(form: SignUpForm): Promise<FormCheck> {
+    const refused = (status: number, error: string): FormCheck => ({
+      kind: 'refused',
+      status,
+      error,
+    });
+    if (!isValidUsername(form.username)) return refused(400, capitalized(USERNAME_RULE));
+    const email = normalEmail(form.email);
+    if (email === null) return refused(400, capitalized(EMAIL_RULE));
+    const problem = passwordProblem(form.password, { username: form.username, email });
+    if (problem !== null) return refused(400, problem);
+    // A sign-up form must say that a username is taken (docs/accounts.md, "Sign-up").
+    if (await this.usernameTaken(this.dataSource.manager, form.username)) {
+      return refused(409, `The username ${form.username} is taken. Choose another one.`);
+    }
+    return { kind: 'ok', email };
+  }
+
+  /** The scrypt hash, computed in the sign-ins' bounded queue; null when the queue is full. */
+  private async hash(password: string, clientAddress: string): Promise<string | null> {
+    try {
+      return await this.queue.run(clientAddress, () =>
+        hashPassword(password, this.config.passwordHashCost),
+      );
+    } catch (error) {
+      if (error instanceof PasswordQueueFull) return null;
+      throw error;
+    }
+  }
+
+  /** The request, when sign-up is offered for it; a 404 page otherwise. */
+  private async offered(requestId: unknown): Promise<Interaction> {
+    if (!this.config.signUpEnabled) throw notOffered();
+    const interaction = await this.interactions.find(requestId);
+    const enabled = await this.upstreamProviders.listEnabled();
+    const password = offeredSignIn(interaction.pending.request.upstreamProviders, enabled).password;
+    if (!signUpOffered(this.config, interaction.application, password)) throw notOffered();
+    return interaction;
+  }
+
+  private async sendCode(
+    interaction: Interaction,
+    email: string,
+    payload: SignUpPayload,
+    clientAddress: string,
+  ): Promise<{ kind: 'sent'; id: string } | { kind: 'throttled'; retryAfterSeconds: number }> {
+    const issued = await this.codes.issue({
+      purpose: 'sign_up',
+      email,
+      userId: null,
+      payload: { ...payload },
+      clientAddress,
+    });
+    if (issued.kind === 'throttled') return issued;
+    const link = this.interactions.url(SIGN_UP_CODE_PATH, interaction, {
+      id: issued.id,
+      code: issued.code,
+    });
+    await this.send(
+      codeMail('sign_up', {
+        to: email,
+        site: this.interactions.site,
+        code: issued.code,
+        link,
+        applicationName: interaction.application.name,
+      }),
+    );
+    return { kind: 'sent', id: issued.id };
+  }
+
+  /** The address has an account: tell its owner, and answer with an id that is never accepted. */
+  private async sendNotice(
+    interaction: Interaction,
+    email: string,
+    clientAddress: string,
+  ): Promise<{ kind: 'sent'; id: string } | { kind: 'throttled'; retryAfterSeconds: number }> {
+    const decoy = await this.codes.decoy(email, clientAddress);
+    if (decoy.kind === 'throttled') return decoy;
+    await this.send(
+      codeMail('sign_up_existing', {
+        to: email,
+        site: this.interactions.site,
+        link: this.interactions.url('/oauth2/login', interaction),
+        applicationName: interaction.application.name,
+      }),
+    );
+    return { kind: 'sent', id: decoy.id };
+  }
+
+  private async send(message: Parameters<Mailer['send']>[0]): Promise<void> {
+    try {
+      await this.mailer.send(message);
+    } catch (error) {
+      if (error instanceof MailNotSent) throw mailNotSent();
+      throw error;
+    }
+  }
+
+  /**
+   * Spends the code and creates the account and its verified, primary email in one transaction.
+   * A username or address taken since the form was sent still spends the code (the person
+   * starts again); the unique indexes decide between simultaneous sign-ups.
+   */
+  private async createAccount(
+    id: string,
+    code: unknown,
+  ): Promise<{ kind: 'created'; userId: string } | { kind: 'refused' } | { kind: 'taken' }> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        const outcome = await this.codes.consume(manager, 'sign_up', id, code);
+        if (outcome.kind !== 'accepted') return { kind: 'refused' };
+        const payload = asPayload(outcome.code.payload);
+        if (payload === null) return { kind: 'refused' };
+        const email = outcome.code.email;
+        if (
+          (await this.usernameTaken(manager, payload.username)) ||
+          (await addressHeldByAnother(manager, email, null))
+        ) {
+          return { kind: 'taken' };
+        }
+        const user = await manager.getRepository(User).save({
+          username: payload.username,
+          email,
+          emailVerified: true,
+          passwordHash: payload.passwordHash,
+          lastLoginAt: this.clock.now(),
+        });
+        await manager
+          .getRepository(UserEmail)
+          .save({ userId: user.id, email, verified: true, primary: true, visibility: 'public' });
+        return { kind: 'created', userId: user.id };
+      });
+    } catch (error) {
+      if (claimsNameOrAddress(error)) return { kind: 'taken' };
+      throw error;
+    }
+  }
+
+  /** Usernames are unique regardless of case (uq_users_lower_username). */
+  private async usernameTaken(manager: EntityManager, username: string): Promise<boolean> {
+    const rows = await manager.query<unknown[]>(
+      'SELECT 1 FROM users WHERE lower(username) = lower($1)',
+      [username],
+    );
+    return rows.length > 0;
+  }
+
+  private renderForm(
+    interaction: Interaction,
+    browser: BrowserContext,
+    status: number,
+    error?: string,
+    form?: SignUpForm,
+  ): PageResult {
+    const { token, cookies } = this.interactions.form(browser, interaction);
+    const html = signUpPage({
+      applicationName: interaction.application.name,
+      requestId: interaction.pending.sealed,
+      csrfToken: token,
+      username: form?.username,
+      email: form?.email,
+      error,
+      loginUrl: this.interactions.path('/oauth2/login', interaction),
+    });
+    return { status, html, cookies };
+  }
+
+  private renderCode(
+    interaction: Interaction,
+    browser: BrowserContext,
+    status: number,
+    id: string,
+    code?: string,
+    error?: string,
+  ): PageResult {
+    const { token, cookies } = this.interactions.form(browser, interaction);
+    const page = codePage({
+      action: SIGN_UP_CODE_PATH,
+      title: 'Check your email',
+      lead: html`<p>
+        We sent an email to the address you gave. Enter the code from it to finish creating your
+        account for <strong>${interaction.application.name}</strong>.
+      </p>`,
+      requestId: interaction.pending.sealed,
+      csrfToken: token,
+      id,
+      code,
+      error,
+      again: { href: this.interactions.path(SIGN_UP_PATH, interaction), text: 'Start again' },
+    });
+    // The form may lead straight on to the client (CSP form-action follows redirects).
+    const formTarget = cspSourceOf(interaction.pending.request.redirectUri);
+    return { status, html: page, cookies, formTarget };
+  }
+}
+
+function readForm(body: Params): SignUpForm {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  return {
+    username: text(body.username).trim(),
+    email: text(body.email).trim(),
+    password: text(body.password),
+  };
+}
+
+function asPayload(value: Record<string, unknown> | null): SignUpPayload | null {
+  return typeof value?.username === 'string' && typeof value.passwordHash === 'string'
+    ? { username: value.username, passwordHash: value.passwordHash }
+    : null;
+}
+
+function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
+function notOffered(): PageError {
+  return new PageError(404, 'Not found', 'Creating an account is not offered here.');
+}
+
+function busy(): PageResult {
+  return {
+    status: 503,
+    html: messagePage('Busy', 'Too many sign-ins at this moment. Try again in a moment.'),
+    retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
+  };
+}

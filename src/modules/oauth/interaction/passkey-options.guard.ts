@@ -1,0 +1,37 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { AppConfig } from '../../../config/app-config';
+import { browserContext } from '../../sessions/cookies';
+import { PageError } from '../protocol/oauth-error';
+import { formOf } from '../protocol/params';
+import { InteractionService } from './interaction.service';
+
+/**
+ * The own checks of POST /oauth2/login/passkey/options, before its per-address quota counts
+ * it (the route's guards run in order): an `Origin` header, when sent, must be this service's
+ * (a cross-site page cannot start sign-ins from its visitors' browsers), and the form fields must
+ * be those of a login page this browser loaded (InteractionService.checkPasskeyStart).
+ */
+@Injectable()
+export class PasskeyOptionsGuard implements CanActivate {
+  private readonly secure: boolean;
+  private readonly origin: string;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly interaction: InteractionService,
+  ) {
+    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.origin = new URL(config.publicBaseUrl).origin;
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== this.origin) {
+      throw new PageError(403, 'Cross-origin request', 'Cross-origin requests are refused.');
+    }
+    await this.interaction.checkPasskeyStart(formOf(req), browserContext(req, this.secure));
+    return true;
+  }
+}

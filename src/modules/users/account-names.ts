@@ -1,0 +1,26 @@
+/**
+ * The rules a username and an email address obey, wherever an account is made or changed (the
+ * admin CLI, sign-up, email verification): one definition, so a name the CLI accepts is one
+ * sign-up accepts.
+ */
+
+const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
+// Deliberately loose (RFC 5321 sizes, one @, a dot in the domain); ownership is proven by verification.
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+
+/** What a valid username is, in words (the error message of every place that checks one). */
+export const USERNAME_RULE =
+  'username must be 3 to 64 letters, digits, "_", "." or "-", starting with a letter or digit';
+
+export const EMAIL_RULE = 'email is not a valid address';
+
+/** Whether `username` may name an account (its case is kept; uniqueness ignores it). */
+export function isValidUsername(username: string): boolean {
+  return USERNAME.test(username);
+}
+
+/** The address as stored (trimmed, lower-cased), or null when it is not a valid address. */
+export function normalEmail(value: string): string | null {
+  const email = value.trim().toLowerCase();
+  return email.length <= 254 && EMAIL.test(email) ? email : null;
+}

@@ -1,0 +1,363 @@
+import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
+import { EmailVerificationService } from '../../../src/modules/accounts/email-verification/email-verification.service';
+import { createApiKey, createApplication, createUser } from '../../factories';
+import {
+  approveFrom,
+  authorizeParams,
+  authorizePath,
+  browser,
+  exchangeCode,
+  expectStatus,
+  hiddenInput,
+  login,
+  pkce,
+  PASSWORD,
+  query,
+  REDIRECT_URI,
+  type Agent,
+} from '../../support/oauth';
+import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import { createTestApp, type TestApp } from '../../support/test-app';
+
+// Email verification as a step of an authorization whose application requires a verified email,
+// over HTTP with a real SMTP server on loopback; and EmailVerificationService itself, which the
+// account page uses to verify and add addresses.
+
+const SCOPE = 'openid read email';
+
+describe('email verification', () => {
+  let t: TestApp;
+  let mailbox: TestMailbox;
+
+  beforeAll(async () => {
+    mailbox = await startMailbox();
+    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mailbox?.close();
+  });
+  beforeEach(async () => {
+    await t.truncate();
+    // Mail of an earlier test is never read by this one.
+    mailbox.received.splice(0);
+  });
+
+  /** An application that requires a verified email, and alice, whose email is not verified. */
+  async function setup() {
+    const { application } = await createApplication(t.app, {
+      name: 'Demo App',
+      authMethod: 'none',
+      redirectUris: [REDIRECT_URI],
+      requireVerifiedEmail: true,
+    });
+    const user = await createUser(t.app, {
+      username: 'alice',
+      email: 'Alice@example.org',
+      password: PASSWORD,
+      emailVerified: false,
+    });
+    return { application, user };
+  }
+
+  /** An account without an email (as an upstream provider that verified none makes them). */
+  async function accountWithoutEmail(username: string) {
+    const user = await createUser(t.app, {
+      username,
+      email: `${username}@placeholder.example`,
+      password: PASSWORD,
+    });
+    await t.dataSource.query(`UPDATE users SET email = '' WHERE id = $1`, [user.id]);
+    await t.dataSource.query('DELETE FROM user_emails WHERE user_id = $1', [user.id]);
+    return user;
+  }
+
+  /** Signs in on the login page; answers the location it leads to. */
+  async function signIn(agent: Agent, clientId: string, username = 'alice', challenge?: string) {
+    const res = await login(agent, {
+      clientId,
+      username,
+      scope: SCOPE,
+      challenge: challenge ?? pkce().challenge,
+    });
+    expectStatus(res, 303);
+    return res.headers.location;
+  }
+
+  const post = (agent: Agent, path: string, page: string, fields: Record<string, string> = {}) =>
+    agent
+      .post(path)
+      .type('form')
+      .send({
+        request: hiddenInput(page, 'request'),
+        csrf_token: hiddenInput(page, 'csrf_token'),
+        ...fields,
+      });
+
+  /** The verification page → "Send a code" (with `email` when asked) → the code page's location. */
+  async function sendCode(agent: Agent, location: string, email?: string) {
+    const page = await agent.get(location);
+    expectStatus(page, 200);
+    const sent = await post(agent, '/oauth2/verify-email', page.text, email ? { email } : {});
+    expectStatus(sent, 303);
+    return sent.headers.location;
+  }
+
+  /** Opens the emailed link and submits the code form as it is filled in. */
+  async function enterEmailedCode(agent: Agent, to: string) {
+    const mail = await mailbox.next(to);
+    const link = linkOf(mail);
+    const page = await agent.get(link.pathname + link.search);
+    expectStatus(page, 200);
+    expect(page.text).toContain(`value="${codeOf(mail)}"`);
+    return post(agent, link.pathname, page.text, {
+      id: hiddenInput(page.text, 'id'),
+      code: codeOf(mail),
+    });
+  }
+
+  it('sends the browser to verify, then the authorization continues and the email shows verified', async () => {
+    const { application, user } = await setup();
+    const { plaintext } = await createApiKey(t.app, application.id, ['user:read']);
+    const agent = browser(t.app);
+    const { verifier, challenge } = pkce();
+    const next = await signIn(agent, application.clientId, 'alice', challenge);
+    expect(next).toMatch(/^\/oauth2\/verify-email\?request=/);
+
+    const page = await agent.get(next);
+    expectStatus(page, 200);
+    expect(page.text).toContain('<strong>Demo App</strong> needs a verified email address');
+    expect(page.text).toContain('<strong>alice@example.org</strong>');
+    expect(page.text).not.toContain('name="email"');
+    expect(page.text).toContain('Send a code');
+
+    const codePage = await sendCode(agent, next);
+    expect(codePage).toMatch(/^\/oauth2\/verify-email\/code\?request=[^&]+&id=[0-9a-f-]{36}$/);
+    const mail = mailbox.received.at(-1)!;
+    expect(mail.subject).toBe(
+      `${codeOf(mail)} is your code to verify your email at 127.0.0.1:3000`,
+    );
+    expect(mail.text).toContain('to continue to Demo App');
+    expect(linkOf(mail).pathname).toBe('/oauth2/verify-email/code');
+
+    const verified = await enterEmailedCode(agent, 'alice@example.org');
+    expectStatus(verified, 303);
+    expect(verified.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
+    const back = await approveFrom(agent, verified.headers.location);
+    const tokens = await exchangeCode(t.app, application.clientId, back.code, verifier);
+
+    const me = await t
+      .http()
+      .get('/api/oauth2/userinfo')
+      .set('Authorization', `Bearer ${tokens.access_token}`);
+    expect(me.body).toMatchObject({ email: 'alice@example.org', email_verified: true });
+    const emails = await t
+      .http()
+      .get('/api/oauth2/user/emails')
+      .set('Authorization', `Bearer ${tokens.access_token}`);
+    expect(emails.body).toEqual([
+      { email: 'alice@example.org', verified: true, primary: true, visibility: 'public' },
+    ]);
+    const listed = await t
+      .http()
+      .get(`/api/v1/app/users/${user.id}`)
+      .set('Authorization', `Bearer ${plaintext}`);
+    expect(listed.body).toMatchObject({ email: 'alice@example.org', emailVerified: true });
+  });
+
+  it('keeps answering interaction_required to prompt=none', async () => {
+    const { application } = await setup();
+    const agent = browser(t.app);
+    // Signed in (the session is set before the verification page).
+    expect(await signIn(agent, application.clientId)).toMatch(/^\/oauth2\/verify-email/);
+    const silent = await agent.get(
+      authorizePath(
+        authorizeParams({
+          clientId: application.clientId,
+          challenge: pkce().challenge,
+          scope: SCOPE,
+          extra: { prompt: 'none' },
+        }),
+      ),
+    );
+    expectStatus(silent, 302);
+    expect(silent.headers.location).toMatch(/^https:\/\/client\.example\/cb\?/);
+    expect(query(silent.headers.location)).toMatchObject({
+      error: 'interaction_required',
+      error_description: 'The application requires a verified email address',
+    });
+  });
+
+  it('asks an account without an email for one, and makes the verified address its email', async () => {
+    const { application } = await setup();
+    const dee = await accountWithoutEmail('dee');
+    const agent = browser(t.app);
+    const next = await signIn(agent, application.clientId, 'dee');
+    const page = await agent.get(next);
+    expect(page.text).toContain('name="email"');
+    expect(page.text).toContain('autocomplete="email"');
+
+    const invalid = await post(agent, '/oauth2/verify-email', page.text, {
+      email: 'not-an-address',
+    });
+    expectStatus(invalid, 400);
+    expect(invalid.text).toContain('Enter a valid email address.');
+    expect(invalid.text).toContain('value="not-an-address"');
+
+    await sendCode(agent, next, ' Dee@Example.org ');
+    const verified = await enterEmailedCode(agent, 'dee@example.org');
+    expectStatus(verified, 303);
+    expect(verified.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
+    const [row] = await t.dataSource.query<{ email: string; email_verified: boolean }[]>(
+      'SELECT email, email_verified FROM users WHERE id = $1',
+      [dee.id],
+    );
+    expect(row).toEqual({ email: 'dee@example.org', email_verified: true });
+  });
+
+  it("sends the code for another account's address like any other, and answers 409 when it is entered", async () => {
+    const { application } = await setup();
+    await t.dataSource.query('UPDATE users SET email_verified = true');
+    await t.dataSource.query('UPDATE user_emails SET verified = true');
+    const dee = await accountWithoutEmail('dee');
+    const agent = browser(t.app);
+    const next = await signIn(agent, application.clientId, 'dee');
+    const codePage = await sendCode(agent, next, 'alice@example.org');
+    expect(codePage).toMatch(/^\/oauth2\/verify-email\/code\?request=[^&]+&id=[0-9a-f-]{36}$/);
+
+    const refused = await enterEmailedCode(agent, 'alice@example.org');
+    expectStatus(refused, 409);
+    expect(refused.text).toContain('This email address belongs to another account');
+    const rows = await t.dataSource.query<{ email: string; email_verified: boolean }[]>(
+      'SELECT email, email_verified FROM users WHERE id = $1',
+      [dee.id],
+    );
+    expect(rows).toEqual([{ email: '', email_verified: false }]);
+    expect(
+      await t.dataSource.query('SELECT 1 FROM user_emails WHERE user_id = $1', [dee.id]),
+    ).toHaveLength(0);
+  });
+
+  it('refuses a wrong code (400, with a way to ask again), a foreign form (403), and sends strangers to sign in', async () => {
+    const { application } = await setup();
+    const agent = browser(t.app);
+    const next = await signIn(agent, application.clientId);
+    const codePage = await sendCode(agent, next);
+    const code = codeOf(await mailbox.next('alice@example.org'));
+    const page = await agent.get(codePage);
+    const id = hiddenInput(page.text, 'id');
+    const wrong = await post(agent, '/oauth2/verify-email/code', page.text, {
+      id,
+      code: code === '000000' ? '000001' : '000000',
+    });
+    expectStatus(wrong, 400);
+    expect(wrong.text).toContain('The code is wrong or has expired.');
+    expect(wrong.text).toMatch(
+      /<a href="\/oauth2\/verify-email\?request=[^"]+">Send a new code<\/a>/,
+    );
+
+    const stranger = browser(t.app);
+    const forged = await post(stranger, '/oauth2/verify-email/code', page.text, { id, code });
+    expectStatus(forged, 403);
+    const notSignedIn = await stranger.get(next);
+    expectStatus(notSignedIn, 302);
+    expect(notSignedIn.headers.location).toMatch(/^\/oauth2\/login\?request=/);
+
+    const [row] = await t.dataSource.query<{ email_verified: boolean }[]>(
+      `SELECT email_verified FROM users WHERE username = 'alice'`,
+    );
+    expect(row.email_verified).toBe(false);
+  });
+
+  it(`sends at most ${CODES_PER_EMAIL} codes an hour to the address, then 429 with Retry-After`, async () => {
+    const { application } = await setup();
+    const agent = browser(t.app);
+    const next = await signIn(agent, application.clientId);
+    for (let i = 0; i < CODES_PER_EMAIL; i++) await sendCode(agent, next);
+    const page = await agent.get(next);
+    const refused = await post(agent, '/oauth2/verify-email', page.text);
+    expectStatus(refused, 429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.text).toContain('Too many codes were asked for');
+  });
+
+  describe('EmailVerificationService (the account page uses it too)', () => {
+    const links: string[] = [];
+    const request = (userId: string, email: string, makePrimary?: boolean) => ({
+      userId,
+      email,
+      clientAddress: '192.0.2.7',
+      site: 'id.example.test',
+      link: (id: string, code: string) => {
+        const link = `https://id.example.test/account?id=${id}&code=${code}`;
+        links.push(link);
+        return link;
+      },
+      makePrimary,
+    });
+
+    async function sendAndRead(userId: string, email: string, makePrimary?: boolean) {
+      const service = t.app.get(EmailVerificationService);
+      const sent = await service.send(request(userId, email, makePrimary));
+      if (sent.kind !== 'sent') throw new Error(`not sent: ${sent.kind}`);
+      const mail = await mailbox.next(sent.email);
+      expect(linkOf(mail).toString()).toBe(links.at(-1));
+      return { id: sent.id, code: codeOf(mail) };
+    }
+
+    const entries = (userId: string) =>
+      t.dataSource.query(
+        'SELECT email, verified, "primary" FROM user_emails WHERE user_id = $1 ORDER BY email',
+        [userId],
+      );
+
+    it('verifies an added address without changing the primary one, or makes it primary when asked', async () => {
+      const service = t.app.get(EmailVerificationService);
+      const user = await createUser(t.app, {
+        username: 'erin',
+        email: 'erin@example.org',
+        emailVerified: true,
+      });
+      const second = await sendAndRead(user.id, 'Erin.Work@Example.org');
+      expect(await service.confirm(user.id, second.id, second.code)).toEqual({
+        kind: 'verified',
+        email: 'erin.work@example.org',
+        primary: false,
+      });
+      expect(await entries(user.id)).toEqual([
+        { email: 'erin.work@example.org', verified: true, primary: false },
+        { email: 'erin@example.org', verified: true, primary: true },
+      ]);
+
+      const third = await sendAndRead(user.id, 'erin@new.example', true);
+      expect(await service.confirm(user.id, third.id, third.code)).toMatchObject({
+        kind: 'verified',
+        primary: true,
+      });
+      expect(await entries(user.id)).toEqual([
+        { email: 'erin.work@example.org', verified: true, primary: false },
+        { email: 'erin@example.org', verified: true, primary: false },
+        { email: 'erin@new.example', verified: true, primary: true },
+      ]);
+      const [row] = await t.dataSource.query<{ email: string }[]>(
+        'SELECT email FROM users WHERE id = $1',
+        [user.id],
+      );
+      expect(row.email).toBe('erin@new.example');
+    });
+
+    it("refuses another account's code, a spent code and an invalid address", async () => {
+      const service = t.app.get(EmailVerificationService);
+      const erin = await createUser(t.app, { username: 'erin', email: 'erin@example.org' });
+      const finn = await createUser(t.app, { username: 'finn', email: 'finn@example.org' });
+      const code = await sendAndRead(erin.id, 'erin@example.org');
+      expect(await service.confirm(finn.id, code.id, code.code)).toEqual({ kind: 'refused' });
+      expect(await service.send(request(erin.id, 'no address'))).toEqual({
+        kind: 'invalid_email',
+      });
+      const again = await sendAndRead(erin.id, 'erin@example.org');
+      expect((await service.confirm(erin.id, again.id, again.code)).kind).toBe('verified');
+      expect(await service.confirm(erin.id, again.id, again.code)).toEqual({ kind: 'refused' });
+    });
+  });
+});

@@ -1,0 +1,94 @@
+import { createServer } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { CODE_SENT_NOTICE } from '../../../src/modules/accounts/password-reset/password-reset.pages';
+import { launchChromium } from '../../support/chromium';
+import {
+  authorizeParams,
+  authorizePath,
+  exchangeCode,
+  oauthSetup,
+  pkce,
+  REDIRECT_URI,
+} from '../../support/oauth';
+import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import { createTestApp, type TestApp } from '../../support/test-app';
+
+// A forgotten password in a real browser: Debian's Chromium driven by playwright-core, without
+// JavaScript (the pages need none), the email read from a real SMTP server on loopback, as in
+// oauth-browser.e2e-spec.ts; never skipped.
+
+/** A free loopback port: the emailed link names PUBLIC_BASE_URL, which must be this service. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('Password reset in Chromium', () => {
+  let t: TestApp;
+  let base: string;
+  let mailbox: TestMailbox;
+  let chromium: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    mailbox = await startMailbox();
+    t = await createTestApp({ port, env: { PUBLIC_BASE_URL: base, SMTP_URL: mailbox.url } });
+    chromium = await launchChromium();
+  });
+  afterAll(async () => {
+    await chromium?.close();
+    await t?.close();
+    await mailbox?.close();
+  });
+
+  it('login page, forgot password, the emailed link, a new password, consent, a code that redeems', async () => {
+    await t.truncate();
+    const { application } = await oauthSetup(t.app, { authMethod: 'none' });
+    const { verifier, challenge } = pkce();
+    const context = await chromium.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    let callback: URL | undefined;
+    await page.route(`${REDIRECT_URI}**`, async (route) => {
+      callback = new URL(route.request().url());
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' });
+    });
+    const submit = (): Promise<unknown> =>
+      Promise.all([page.waitForLoadState(), page.locator('form button[type="submit"]').click()]);
+
+    await page.goto(
+      base +
+        authorizePath(
+          authorizeParams({ clientId: application.clientId, challenge, state: 'reset-state' }),
+        ),
+    );
+    expect(new URL(page.url()).pathname).toBe('/oauth2/login');
+    await Promise.all([page.waitForLoadState(), page.click('text=Forgot your password?')]);
+    expect(new URL(page.url()).pathname).toBe('/oauth2/forgot-password');
+    await page.fill('input[name="email"]', 'alice@example.org');
+    await submit();
+    expect(new URL(page.url()).pathname).toBe('/oauth2/reset-password');
+    expect(await page.textContent('body')).toContain(CODE_SENT_NOTICE);
+
+    const mail = await mailbox.next('alice@example.org');
+    await page.goto(linkOf(mail).href);
+    expect(await page.inputValue('input[name="code"]')).toBe(codeOf(mail));
+    await page.fill('input[name="password"]', 'a brand new passphrase for alice');
+    await page.fill('input[name="password_repeat"]', 'a brand new passphrase for alice');
+    await submit();
+
+    expect(new URL(page.url()).pathname).toBe('/oauth2/consent');
+    expect(await page.textContent('body')).toContain('Demo App');
+    await page.click('button[name="decision"][value="approve"]');
+    await page.waitForURL(`${REDIRECT_URI}**`);
+    expect(callback?.searchParams.get('state')).toBe('reset-state');
+    const code = callback?.searchParams.get('code');
+    expect(code).toEqual(expect.any(String));
+    await exchangeCode(t.app, application.clientId, code!, verifier);
+    expect((await mailbox.next('alice@example.org')).subject).toMatch(/was changed$/);
+    await context.close();
+  });
+});

@@ -1,0 +1,456 @@
+import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
+import { MAX_CODE_ATTEMPTS } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
+import { CODE_SENT_NOTICE } from '../../../src/modules/accounts/password-reset/password-reset.pages';
+import { CODE_REFUSED } from '../../../src/modules/accounts/password-reset/reset-password.service';
+import { PENDING_TTL_SECONDS } from '../../../src/modules/oauth/authorize/pending-authorizations.service';
+import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
+import { createUser } from '../../factories';
+import { consoleSession, sessionCookieFrom } from '../../support/console';
+import {
+  approveFrom,
+  authorizeParams,
+  authorizePath,
+  browser,
+  exchangeCode,
+  expectStatus,
+  hiddenInput,
+  login,
+  oauthSetup,
+  PASSWORD,
+  pkce,
+  type Agent,
+} from '../../support/oauth';
+import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import { createTestApp, type TestApp } from '../../support/test-app';
+
+// Password reset by an emailed code, over HTTP against a real SMTP server on loopback and the real
+// database: the answer that never tells whether an address has an account, the code's rules, what
+// a reset ends, and the authorization that continues afterwards.
+
+const NEW_PASSWORD = 'a brand new passphrase for alice';
+const RESET_LOCATION = /^\/oauth2\/reset-password\?id=[0-9a-f-]{36}(&request=v1\.[\w-]+)?$/;
+const SESSION_COOKIE = 'idsvc_session';
+
+describe('password reset', () => {
+  let t: TestApp;
+  let mailbox: TestMailbox;
+
+  beforeAll(async () => {
+    mailbox = await startMailbox();
+    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mailbox?.close();
+  });
+  beforeEach(() => t.truncate());
+
+  /** Opens the forgot-password page (with `request` when given) and submits `email`. */
+  async function askForCode(agent: Agent, email: string, request?: string) {
+    const path = request
+      ? `/oauth2/forgot-password?request=${encodeURIComponent(request)}`
+      : '/oauth2/forgot-password';
+    const page = await agent.get(path);
+    expectStatus(page, 200);
+    const form: Record<string, string> = {
+      csrf_token: hiddenInput(page.text, 'csrf_token'),
+      email,
+    };
+    if (request) form.request = request;
+    return agent.post('/oauth2/forgot-password').type('form').send(form);
+  }
+
+  /** Opens the reset page at `path` (a Location or an emailed link) and submits it. */
+  async function submitReset(
+    agent: Agent,
+    path: string,
+    fields: { code?: string; password?: string; repeat?: string } = {},
+  ) {
+    const page = await agent.get(path);
+    expectStatus(page, 200);
+    const form: Record<string, string> = {
+      id: hiddenInput(page.text, 'id'),
+      csrf_token: hiddenInput(page.text, 'csrf_token'),
+      code: fields.code ?? prefilledCode(page.text),
+      password: fields.password ?? NEW_PASSWORD,
+      password_repeat: fields.repeat ?? fields.password ?? NEW_PASSWORD,
+    };
+    if (page.text.includes('name="request"')) form.request = hiddenInput(page.text, 'request');
+    return agent.post('/oauth2/reset-password').type('form').send(form);
+  }
+
+  const pathOf = (url: URL): string => `${url.pathname}${url.search}`;
+  const prefilledCode = (html: string): string => /name="code"[^>]*value="(\d*)"/.exec(html)![1];
+  /** A page's text with what differs per request (tokens, ids, the sealed request) blanked out. */
+  const shape = (html: string): string =>
+    html.replace(/value="[^"]*"/g, 'value=""').replace(/(id|request)=[\w.-]+/g, '$1=');
+
+  async function resetRows() {
+    return t.dataSource.query<
+      { application_id: number | null; actor_user_id: string; ip: string; details: object }[]
+    >(
+      `SELECT application_id, actor_user_id, ip, details FROM audit_log
+        WHERE action = 'user.password_reset' ORDER BY id`,
+    );
+  }
+
+  it('emails a code, sets the new password, ends every session, audits, continues the authorization', async () => {
+    const { application, user } = await oauthSetup(t.app);
+    const { verifier, challenge } = pkce();
+    // Two earlier sessions: one from the OAuth login page, one from the console.
+    const before = browser(t.app);
+    expectStatus(await login(before, { clientId: application.clientId, challenge }), 303);
+    const consoleClient = await consoleSession(t, user.id);
+    expectStatus(await consoleClient.request('get', '/api/console/session'), 200);
+
+    // The login page → "Forgot your password?" → the address.
+    const agent = browser(t.app);
+    const start = await agent.get(
+      authorizePath(authorizeParams({ clientId: application.clientId, challenge })),
+    );
+    const loginPage = await agent.get(start.headers.location);
+    const forgotLink = /href="(\/oauth2\/forgot-password\?request=[^"]+)"/.exec(loginPage.text);
+    expect(forgotLink).not.toBeNull();
+    const request = hiddenInput(loginPage.text, 'request');
+    expect(forgotLink![1]).toBe(`/oauth2/forgot-password?request=${request}`);
+    const asked = await askForCode(agent, 'alice@example.org', request);
+    expect(asked.status).toBe(303);
+    expect(asked.headers.location).toMatch(RESET_LOCATION);
+    const page = await agent.get(asked.headers.location);
+    expect(page.text).toContain(CODE_SENT_NOTICE);
+
+    const mail = await mailbox.next('alice@example.org');
+    expect(mail.subject).toMatch(
+      /^\d{6} is your code to reset your password at 127\.0\.0\.1:3000$/,
+    );
+    const link = linkOf(mail);
+    expect(link.origin).toBe('http://127.0.0.1:3000');
+    expect(link.pathname).toBe('/oauth2/reset-password');
+    expect(link.searchParams.get('code')).toBe(codeOf(mail));
+    const askedFor = new URL(asked.headers.location, link.origin).searchParams;
+    expect(link.searchParams.get('id')).toBe(askedFor.get('id'));
+    expect(link.searchParams.get('request')).toBe(request);
+
+    // Opening the link spends nothing (a mail scanner opens it first); submitting it resets.
+    expectStatus(await browser(t.app).get(pathOf(link)), 200);
+    const reset = await submitReset(agent, pathOf(link));
+    expect(reset.status).toBe(303);
+    expect(reset.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
+    expect(sessionCookieFrom(reset)).toEqual(expect.any(String));
+    const approved = await approveFrom(agent, reset.headers.location);
+    await exchangeCode(t.app, application.clientId, approved.code, verifier);
+
+    // Both earlier sessions are over.
+    expect((await consoleClient.request('get', '/api/console/session')).status).toBe(401);
+    const stale = await before.get(
+      authorizePath(authorizeParams({ clientId: application.clientId, challenge })),
+    );
+    expect(stale.headers.location).toMatch(/^\/oauth2\/login\?/);
+    const [sessions] = await t.dataSource.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM oauth_sessions WHERE user_id = $1',
+      [user.id],
+    );
+    expect(sessions.n).toBe(1); // the new one, of this browser
+
+    // The old password fails, the new one signs in.
+    expect(
+      (await login(browser(t.app), { clientId: application.clientId, challenge })).status,
+    ).toBe(401);
+    const withNew = await login(browser(t.app), {
+      clientId: application.clientId,
+      challenge,
+      password: NEW_PASSWORD,
+    });
+    expect(withNew.status).toBe(303);
+
+    expect(await resetRows()).toEqual([
+      {
+        application_id: null,
+        actor_user_id: user.id,
+        ip: expect.stringMatching(/127\.0\.0\.1$/),
+        details: { sessionsEnded: 2, firstPassword: false, emailVerified: false },
+      },
+    ]);
+    const notice = await mailbox.next('alice@example.org');
+    expect(notice.subject).toBe('Your password at 127.0.0.1:3000 was changed');
+    expect(notice.text).toContain('with a code sent to alice@example.org');
+    expect(notice.text).toContain('http://127.0.0.1:3000/oauth2/forgot-password');
+  });
+
+  it('answers an unknown address exactly as a known one, and sends it nothing', async () => {
+    await oauthSetup(t.app, { username: 'erin' });
+    const unknownAgent = browser(t.app);
+    const unknown = await askForCode(unknownAgent, 'nobody@example.org');
+    const knownAgent = browser(t.app);
+    const known = await askForCode(knownAgent, 'erin@example.org');
+
+    expect(unknown.status).toBe(303);
+    expect(known.status).toBe(303);
+    expect(unknown.headers.location).toMatch(RESET_LOCATION);
+    expect(known.headers.location).toMatch(RESET_LOCATION);
+    const unknownPage = await unknownAgent.get(unknown.headers.location);
+    const knownPage = await knownAgent.get(known.headers.location);
+    expect(unknownPage.status).toBe(knownPage.status);
+    expect(shape(unknownPage.text)).toBe(shape(knownPage.text));
+    expect(unknownPage.text).toContain(CODE_SENT_NOTICE);
+
+    // The decoy id takes no code at all.
+    const decoy = await submitReset(unknownAgent, unknown.headers.location, { code: '123456' });
+    expect(decoy.status).toBe(400);
+    expect(decoy.text).toContain(CODE_REFUSED);
+
+    // The known address's email arrived; the unknown one, asked for first, got none.
+    await mailbox.next('erin@example.org');
+    expect(mailbox.received.filter((m) => m.to.includes('nobody@example.org'))).toEqual([]);
+  });
+
+  it('finds the account by any case of its address and by a verified secondary one, not an unverified one', async () => {
+    const user = await createUser(t.app, {
+      username: 'bob',
+      email: 'bob@example.org',
+      password: PASSWORD,
+      emailVerified: false,
+    });
+    await t.dataSource.query(
+      `INSERT INTO user_emails (user_id, email, verified, "primary") VALUES
+         ($1, 'Bob.Work@Example.NET', true, false), ($1, 'bob.old@example.net', false, false)`,
+      [user.id],
+    );
+
+    const byCase = await askForCode(browser(t.app), 'BOB@Example.ORG');
+    expect(byCase.headers.location).toMatch(RESET_LOCATION);
+    expect((await mailbox.next('bob@example.org')).subject).toMatch(/reset your password/);
+
+    expectStatus(await askForCode(browser(t.app), 'bob.old@example.net'), 303);
+    const agent = browser(t.app);
+    expectStatus(await askForCode(agent, 'bob.work@example.net'), 303);
+    const mail = await mailbox.next('bob.work@example.net');
+    expect(mailbox.received.filter((m) => m.to.includes('bob.old@example.net'))).toEqual([]);
+
+    const reset = await submitReset(agent, pathOf(linkOf(mail)));
+    expect(reset.status).toBe(303);
+    expect(reset.headers.location).toBe('/account');
+    // A code to a secondary address verifies nothing more; the notice goes to both addresses.
+    const [row] = await t.dataSource.query<{ email_verified: boolean }[]>(
+      'SELECT email_verified FROM users WHERE id = $1',
+      [user.id],
+    );
+    expect(row.email_verified).toBe(false);
+    await mailbox.next('bob@example.org');
+    await mailbox.next('bob.work@example.net');
+  });
+
+  it('marks the primary address verified when the code went to it', async () => {
+    const user = await createUser(t.app, {
+      username: 'carol',
+      email: 'carol@example.org',
+      password: PASSWORD,
+      emailVerified: false,
+    });
+    const agent = browser(t.app);
+    expectStatus(await askForCode(agent, 'carol@example.org'), 303);
+    const reset = await submitReset(agent, pathOf(linkOf(await mailbox.next('carol@example.org'))));
+    expect(reset.status).toBe(303);
+    const [row] = await t.dataSource.query<{ user: boolean; entry: boolean }[]>(
+      `SELECT u.email_verified AS user, e.verified AS entry FROM users u
+         JOIN user_emails e ON e.user_id = u.id AND e."primary" WHERE u.id = $1`,
+      [user.id],
+    );
+    expect(row).toEqual({ user: true, entry: true });
+    expect((await resetRows())[0].details).toMatchObject({ emailVerified: true });
+    await mailbox.next('carol@example.org'); // the notice
+  });
+
+  it('refuses a weak, short or mismatched password without spending the code; the code works once', async () => {
+    await oauthSetup(t.app, { username: 'frank' });
+    const agent = browser(t.app);
+    const asked = await askForCode(agent, 'frank@example.org');
+    const code = codeOf(await mailbox.next('frank@example.org'));
+    const path = asked.headers.location;
+
+    const weak = await submitReset(agent, path, { code, password: 'password1' });
+    expect(weak.status).toBe(400);
+    expect(weak.text).toContain('This password is too easy to guess');
+    // Refused only as the account's own address: the rule knows whose password it is.
+    const own = await submitReset(agent, path, { code, password: 'frank@example.org' });
+    expect(own.status).toBe(400);
+    expect(own.text).toContain('personal');
+    const short = await submitReset(agent, path, { code, password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.text).toContain('Use at least 8 characters.');
+    const mismatch = await submitReset(agent, path, { code, repeat: `${NEW_PASSWORD}!` });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.text).toContain('The two passwords are not the same.');
+
+    expect((await submitReset(agent, path, { code })).status).toBe(303);
+    const again = await submitReset(browser(t.app), path, { code, password: `${NEW_PASSWORD}?` });
+    expect(again.status).toBe(400);
+    expect(again.text).toContain(CODE_REFUSED);
+    expect(again.text).toContain('href="/oauth2/forgot-password"');
+    expect(await resetRows()).toHaveLength(1);
+    expect((await mailbox.next('frank@example.org')).subject).toMatch(/was changed/);
+  });
+
+  it(`spends the code after ${MAX_CODE_ATTEMPTS} wrong tries`, async () => {
+    await oauthSetup(t.app, { username: 'gina' });
+    const agent = browser(t.app);
+    const asked = await askForCode(agent, 'gina@example.org');
+    const code = codeOf(await mailbox.next('gina@example.org'));
+    const wrong = code === '000000' ? '000001' : '000000';
+    const tries = await Promise.all(
+      Array.from({ length: MAX_CODE_ATTEMPTS }, () =>
+        submitReset(agent, asked.headers.location, { code: wrong }),
+      ),
+    );
+    for (const res of tries) {
+      expect(res.status).toBe(400);
+      expect(res.text).toContain(CODE_REFUSED);
+    }
+    const right = await submitReset(agent, asked.headers.location, { code });
+    expect(right.status).toBe(400);
+    expect(right.text).toContain(CODE_REFUSED);
+    expect(await resetRows()).toEqual([]);
+  });
+
+  it(`answers 429 with Retry-After past ${CODES_PER_EMAIL} codes an hour, for known and unknown addresses alike`, async () => {
+    await oauthSetup(t.app, { username: 'hank' });
+    const refusals: { status: number; retryAfter: string; text: string }[] = [];
+    for (const email of ['hank@example.org', 'nobody@example.org']) {
+      const allowed = await Promise.all(
+        Array.from({ length: CODES_PER_EMAIL }, () => askForCode(browser(t.app), email)),
+      );
+      for (const res of allowed) expectStatus(res, 303);
+      const refused = await askForCode(browser(t.app), email);
+      refusals.push({
+        status: refused.status,
+        retryAfter: refused.headers['retry-after'],
+        text: shape(refused.text).replace(email, 'EMAIL'),
+      });
+    }
+    expect(refusals[0].status).toBe(429);
+    expect(Number(refusals[0].retryAfter)).toBeGreaterThan(0);
+    expect(refusals[0].text).toContain('Too many codes were asked for.');
+    expect(refusals[1]).toEqual(refusals[0]);
+    for (let i = 0; i < CODES_PER_EMAIL; i++) await mailbox.next('hank@example.org');
+  });
+
+  it('refuses forms without the CSRF token of this browser and form (403), sending and spending nothing', async () => {
+    await oauthSetup(t.app, { username: 'iris' });
+    const agent = browser(t.app);
+    const page = await agent.get('/oauth2/forgot-password');
+    const token = hiddenInput(page.text, 'csrf_token');
+    const foreign = await browser(t.app)
+      .post('/oauth2/forgot-password')
+      .type('form')
+      .send({ csrf_token: token, email: 'iris@example.org' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.text).toContain('Form expired');
+
+    const asked = await askForCode(agent, 'iris@example.org');
+    const code = codeOf(await mailbox.next('iris@example.org'));
+    // The refused form sent nothing: this is the only email to the address.
+    expect(mailbox.received.filter((m) => m.to.includes('iris@example.org'))).toHaveLength(1);
+    // The forgot page's token does not fit the reset form of a code.
+    const id = new URL(asked.headers.location, 'http://x').searchParams.get('id');
+    const crossForm = await agent
+      .post('/oauth2/reset-password')
+      .type('form')
+      .send({ id, csrf_token: token, code, password: NEW_PASSWORD, password_repeat: NEW_PASSWORD });
+    expect(crossForm.status).toBe(403);
+    expect((await submitReset(agent, asked.headers.location, { code })).status).toBe(303);
+    await mailbox.next('iris@example.org'); // the notice
+  });
+
+  it('lets an account without a password set one; without a request the reset ends at /account', async () => {
+    const user = await createUser(t.app, { username: 'dana', email: 'dana@example.org' });
+    const agent = browser(t.app);
+    const asked = await askForCode(agent, 'dana@example.org');
+    expect(asked.headers.location).not.toContain('request=');
+    const reset = await submitReset(agent, pathOf(linkOf(await mailbox.next('dana@example.org'))));
+    expect(reset.status).toBe(303);
+    expect(reset.headers.location).toBe('/account');
+    expect(sessionCookieFrom(reset)).toEqual(expect.any(String));
+    expect((await resetRows())[0]).toMatchObject({
+      actor_user_id: user.id,
+      details: { firstPassword: true, sessionsEnded: 0 },
+    });
+    const notice = await mailbox.next('dana@example.org');
+    expect(notice.subject).toBe('A password was set for your account at 127.0.0.1:3000');
+    const signIn = await t
+      .http()
+      .post('/api/console/session')
+      .send({ login: 'dana', password: NEW_PASSWORD });
+    expect(signIn.status).toBe(200);
+  });
+
+  it('refuses a link without a valid id, and a code whose address left the account meanwhile', async () => {
+    const broken = await browser(t.app).get('/oauth2/reset-password?id=nope&code=123456');
+    expect(broken.status).toBe(400);
+    expect(broken.text).toContain('Incomplete link');
+
+    const user = await createUser(t.app, { username: 'lena', email: 'lena@example.org' });
+    await t.dataSource.query(
+      `INSERT INTO user_emails (user_id, email, verified) VALUES ($1, 'lena@work.example', true)`,
+      [user.id],
+    );
+    const agent = browser(t.app);
+    const asked = await askForCode(agent, 'lena@work.example');
+    const code = codeOf(await mailbox.next('lena@work.example'));
+    await t.dataSource.query(`DELETE FROM user_emails WHERE email = 'lena@work.example'`);
+    const refused = await submitReset(agent, asked.headers.location, { code });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(CODE_REFUSED);
+    expect(await resetRows()).toEqual([]);
+  });
+
+  it('is offered only where the password form is: not for a request that leaves it out', async () => {
+    const { application } = await oauthSetup(t.app, { username: 'kate' });
+    await t.app.get(UpstreamProvidersService).create({
+      id: 'corp',
+      displayName: 'Corp SSO',
+      kind: 'oidc',
+      clientId: 'corp-client',
+      clientSecret: 'corp-secret',
+      settings: { issuer: 'https://corp.example' },
+    });
+    const agent = browser(t.app);
+    const start = await agent.get(
+      authorizePath({
+        ...authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+        upstream_providers: 'corp',
+      }),
+    );
+    const loginPage = await agent.get(start.headers.location);
+    expect(loginPage.text).toContain('Corp SSO');
+    expect(loginPage.text).not.toContain('Forgot your password?');
+    const request = new URL(start.headers.location, 'http://x').searchParams.get('request')!;
+    const forgot = await agent.get(
+      `/oauth2/forgot-password?request=${encodeURIComponent(request)}`,
+    );
+    expect(forgot.status).toBe(400);
+    expect(forgot.text).toContain('Password sign-in not offered');
+  });
+
+  it('changes the password even when the authorization request expired meanwhile, and says so', async () => {
+    const { application } = await oauthSetup(t.app, { username: 'jack' });
+    const agent = browser(t.app);
+    const start = await agent.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    const request = new URL(start.headers.location, 'http://x').searchParams.get('request')!;
+    expectStatus(await askForCode(agent, 'jack@example.org', request), 303);
+    const link = linkOf(await mailbox.next('jack@example.org'));
+    t.clock.advance(PENDING_TTL_SECONDS * 1000 + 1);
+
+    const reset = await submitReset(agent, pathOf(link));
+    expect(reset.status).toBe(200);
+    expect(reset.text).toContain('Your new password is set and you are signed in.');
+    expect(reset.headers['set-cookie']).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^${SESSION_COOKIE}=\\w`))]),
+    );
+    expect(await resetRows()).toHaveLength(1);
+    await mailbox.next('jack@example.org'); // the notice
+  });
+});
