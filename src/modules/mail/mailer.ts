@@ -9,6 +9,12 @@ const SMTP_TIMEOUT_MS = 10_000;
 /** Where messages go: an SMTP server, the log (development), or nowhere (production, no SMTP). */
 export type MailMode = 'smtp' | 'log' | 'off';
 
+/** Where this configuration sends messages (see Mailer). */
+export function mailModeOf(config: Pick<AppConfig, 'smtpUrl' | 'isProduction'>): MailMode {
+  if (config.smtpUrl) return 'smtp';
+  return config.isProduction ? 'off' : 'log';
+}
+
 /**
  * The service's outgoing mail (docs/accounts.md, "Mail"): nodemailer over SMTP_URL, From
  * MAIL_FROM. Without SMTP_URL, outside production, each message is written to the log under a
@@ -23,16 +29,14 @@ export class Mailer implements OnApplicationShutdown {
   readonly mode: MailMode;
 
   constructor(@Inject(AppConfig) private readonly config: AppConfig) {
+    this.mode = mailModeOf(config);
     if (config.smtpUrl) {
-      this.mode = 'smtp';
       this.transport = createTransport({
         url: config.smtpUrl,
         connectionTimeout: SMTP_TIMEOUT_MS,
         greetingTimeout: SMTP_TIMEOUT_MS,
         socketTimeout: SMTP_TIMEOUT_MS,
       } as Parameters<typeof createTransport>[0]);
-    } else {
-      this.mode = config.isProduction ? 'off' : 'log';
     }
   }
 

@@ -15,7 +15,7 @@ import { UpstreamProvidersService } from '../../upstreams/providers/upstream-pro
 import { AccountRecovery } from '../../users/account-recovery';
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
-import { answerFloor, floorStart } from './answer-floor';
+import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { forgotPasswordPage } from './password-reset.pages';
 import { pathWith, RESET_PASSWORD_PATH, signInPath } from './reset-links';

@@ -28,7 +28,7 @@ import type { User } from '../../users/user.entity';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import { passwordChangedMail } from '../one-time-codes/password-changed-mail';
 import { formExpired } from './forgot-password.service';
-import { answerFloor, floorStart } from './answer-floor';
+import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';
 import { ACCOUNT_PATH, FORGOT_PASSWORD_PATH, pathWith } from './reset-links';

@@ -23,6 +23,7 @@ import { hashPassword } from '../../users/password';
 import { passwordProblem } from '../../users/password-policy';
 import { UserEmail } from '../../users/user-email.entity';
 import { User } from '../../users/user.entity';
+import { answerFloor, floorStart } from '../answer-floor';
 import { codeId, codePage, linkPage, mailNotSent, tooMany, WRONG_CODE } from '../account-pages';
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
@@ -96,9 +97,13 @@ export class SignUpService {
     const passwordHash = await this.hash(form.password, browser.ip);
     if (passwordHash === null) return busy();
     const payload: SignUpPayload = { username: form.username, passwordHash };
+    // Writing a code costs a few milliseconds the notice does not: both answers are held to the
+    // same floor, so their timing tells nothing either (docs/accounts.md, "Sign-up").
+    const started = floorStart();
     const sent = held
       ? await this.sendNotice(interaction, email, browser.ip)
       : await this.sendCode(interaction, email, payload, browser.ip);
+    await answerFloor(started);
     if (sent.kind === 'throttled') return tooMany('codes', sent.retryAfterSeconds);
     return {
       status: 303,
