@@ -32,7 +32,7 @@ export function configureApp(app: INestApplication): void {
 /**
  * Every body is read here, once, before routing (NEST_APP_OPTIONS turns Nest's parsers off), with
  * limits and strict UTF-8 (docs/errors.md). Errors raised here never reach the controllers'
- * filters, so the OAuth families render theirs right after their parsers; the application API
+ * filters, so the OAuth families and the account page render theirs right after their parsers; the application API
  * and the rest go on to the global filter's `{error, message}`.
  */
 function useBodyParsers(express: NestExpressApplication, secure: boolean): void {
@@ -48,6 +48,8 @@ function useBodyParsers(express: NestExpressApplication, secure: boolean): void 
   // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
   express.use(OIDC_API_ALIASES, readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
   express.use('/oauth2', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
+  // The account page's forms: the same rules and the same HTML error pages.
+  express.use('/account', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
   // The application API's PATCH answers other media types itself (400 invalid_body).
   express.use('/api/v1/app', readBody({ json: true, otherTypes: 'ignore' }));
   express.use(readBody({ json: true, form: true, otherTypes: 'ignore' }));

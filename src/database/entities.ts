@@ -5,6 +5,7 @@ import { AuthEvent } from '../modules/events/event.entity';
 import { ApiKey } from '../modules/keys/api-key.entity';
 import { OAuthCode } from '../modules/oauth/oauth-code.entity';
 import { OAuthSession } from '../modules/sessions/oauth-session.entity';
+import { SignIn } from '../modules/sessions/sign-in.entity';
 import { OAuthToken } from '../modules/tokens/oauth-token.entity';
 import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-request.entity';
 import { PasskeyCeremony } from '../modules/console/passkeys/passkey-ceremony.entity';
@@ -39,4 +40,5 @@ export const ENTITIES = [
   SigningKey,
   ConsoleMember,
   OneTimeCode,
+  SignIn,
 ];

@@ -29,7 +29,11 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
   });
   if (code !== 0) return undefined;
   // What `npm run build` copies beside the code; packages resolve from the repository's.
-  for (const feature of [join('console', 'web'), join('oauth', 'interaction')]) {
+  for (const feature of [
+    join('console', 'web'),
+    join('oauth', 'interaction'),
+    join('accounts', 'account-page'),
+  ]) {
     const assets = join('modules', feature, 'assets');
     cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });
   }

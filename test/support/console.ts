@@ -15,6 +15,9 @@ import type { TestApp } from './test-app';
 // The tests' service is http://: cookie names without the __Host- prefix.
 const SESSION_COOKIE = cookieName('session', false);
 
+/** Where the tests' direct sessions say they come from (their sign_ins row). */
+export const TEST_SIGN_IN_CLIENT = { ip: '127.0.0.1', userAgent: 'e2e test' };
+
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /** A signed-in console browser: every request carries the session cookie and the CSRF token. */
@@ -34,7 +37,9 @@ export async function consoleSession(
   userId: string,
   method: SessionAuthMethod = 'password',
 ): Promise<ConsoleClient> {
-  const { cookieValue } = await t.app.get(SessionService).create(userId, method);
+  const { cookieValue } = await t.app
+    .get(SessionService)
+    .create(userId, method, TEST_SIGN_IN_CLIENT);
   return consoleClient(t, userId, cookieValue);
 }
 

@@ -23,6 +23,7 @@ import { UnverifiedUpstreamEmails1795450000000 } from './1795450000000-Unverifie
 import { CodeIssuer1795470000000 } from './1795470000000-CodeIssuer';
 import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
 import { AccountsFoundation1795490000000 } from './1795490000000-AccountsFoundation';
+import { SignIns1795500000000 } from './1795500000000-SignIns';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CodeIssuer1795470000000,
   OidcCodeAuthentication1795480000000,
   AccountsFoundation1795490000000,
+  SignIns1795500000000,
 ];

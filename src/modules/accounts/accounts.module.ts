@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountPageModule } from './account-page/account-page.module';
 import { EmailVerificationModule } from './email-verification/email-verification.module';
 import { OneTimeCodesModule } from './one-time-codes/one-time-codes.module';
 import { PasswordResetModule } from './password-reset/password-reset.module';
@@ -9,6 +10,12 @@ import { SignUpModule } from './sign-up/sign-up.module';
  * flows built on them.
  */
 @Module({
-  imports: [OneTimeCodesModule, SignUpModule, EmailVerificationModule, PasswordResetModule],
+  imports: [
+    OneTimeCodesModule,
+    SignUpModule,
+    EmailVerificationModule,
+    PasswordResetModule,
+    AccountPageModule,
+  ],
 })
 export class AccountsModule {}

@@ -66,9 +66,16 @@ export class PendingInteractions {
     return this.sessions.current(browser.sessionCookie);
   }
 
-  /** Starts a password session for `userId` and continues the authorization (a 303). */
-  async signInAndContinue(userId: string, interaction: Interaction): Promise<PageResult> {
-    const session = await this.sessions.create(userId, 'password');
+  /**
+   * Starts a password session for `userId` (recorded as a sign-in from `browser`) and continues
+   * the authorization (a 303).
+   */
+  async signInAndContinue(
+    userId: string,
+    interaction: Interaction,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const session = await this.sessions.create(userId, 'password', browser);
     const signedIn = await this.sessions.current(session.cookieValue);
     if (!signedIn) throw requestGone();
     const next = await this.continue(signedIn, interaction, 303);

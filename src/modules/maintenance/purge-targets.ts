@@ -3,6 +3,8 @@
  * no longer needed at time $1, and answers the count as `n`.
  */
 
+import { SIGN_IN_RETENTION_DAYS } from '../sessions/sign-in.entity';
+
 /** Consumed codes are kept this long after expiry, so a late replay still revokes its tokens. */
 export const CODE_REPLAY_RETENTION_SECONDS = 86400;
 
@@ -14,7 +16,8 @@ export type PurgeTarget =
   | 'passkeyCeremonies'
   | 'passkeyConfirmations'
   | 'signingKeys'
-  | 'oneTimeCodes';
+  | 'oneTimeCodes'
+  | 'signIns';
 
 const deleteWhere = (table: string, condition: string): string =>
   `WITH gone AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${condition} LIMIT $2) RETURNING 1)
@@ -66,4 +69,13 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
   },
   // Emailed one-time codes (docs/accounts.md): once expired, spent or not, nothing accepts them.
   { name: 'oneTimeCodes', sql: deleteWhere('one_time_codes', 'expires_at < $1') },
+  {
+    // The account page's "Recent sign-ins" look back 90 days (docs/accounts.md); older records
+    // of where and how an account signed in are not kept.
+    name: 'signIns',
+    sql: deleteWhere(
+      'sign_ins',
+      `created_at < $1::timestamptz - interval '${SIGN_IN_RETENTION_DAYS} days'`,
+    ),
+  },
 ];

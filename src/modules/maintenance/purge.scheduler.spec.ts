@@ -14,6 +14,7 @@ const DONE: PurgeResult = {
     passkeyConfirmations: 0,
     signingKeys: 0,
     oneTimeCodes: 0,
+    signIns: 0,
   },
 };
 

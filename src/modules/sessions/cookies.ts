@@ -10,9 +10,11 @@ export interface CookieSpec {
 /** Deletes the session cookie (sign-out, or "Use another account"). */
 export const CLEAR_SESSION: CookieSpec = { name: 'session', value: '', maxAge: 0 };
 
-/** The browser side of a request: its cookies and address. */
+/** The browser side of a request: its cookies, address and User-Agent. */
 export interface BrowserContext {
   ip: string;
+  /** The User-Agent header, '' when absent (recorded with a sign-in). */
+  userAgent: string;
   sessionCookie?: string;
   csrfCookie?: string;
   secure: boolean;
@@ -49,6 +51,7 @@ export function readCookie(
 export function browserContext(req: Request, secure: boolean): BrowserContext {
   return {
     ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+    userAgent: req.get('user-agent') ?? '',
     sessionCookie: readCookie(req, 'session', secure),
     csrfCookie: readCookie(req, 'csrf', secure),
     secure,

@@ -5,6 +5,7 @@ import type { BrowserContext } from './cookies';
 const config = { sessionSecret: 'x'.repeat(40) } as AppConfig;
 const browser = (csrfCookie?: string, sessionCookie?: string): BrowserContext => ({
   ip: '127.0.0.1',
+  userAgent: '',
   csrfCookie,
   sessionCookie,
   secure: false,
@@ -27,6 +28,21 @@ describe(Csrf.name, () => {
       for (const planted of ['chosen', `${'a'.repeat(43)}.${'b'.repeat(43)}`]) {
         expect(csrf.issue(browser(planted), 'r1').cookies).toHaveLength(1);
       }
+    });
+  });
+
+  describe('issueAll', () => {
+    it('binds every form of a page to one new cookie, each token to its purpose', () => {
+      const { tokens, cookies } = csrf.issueAll(browser(undefined, 's1'), ['a', 'b']);
+      expect(cookies).toHaveLength(1);
+      const cookie = cookies[0].value;
+      expect(csrf.verify(browser(cookie, 's1'), 'a', tokens.a)).toBe(true);
+      expect(csrf.verify(browser(cookie, 's1'), 'b', tokens.b)).toBe(true);
+      expect(csrf.verify(browser(cookie, 's1'), 'b', tokens.a)).toBe(false);
+      expect(csrf.issueAll(browser(cookie, 's1'), ['a'])).toEqual({
+        tokens: { a: tokens.a },
+        cookies: [],
+      });
     });
   });
 

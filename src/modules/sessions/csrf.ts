@@ -17,11 +17,12 @@ const HKDF_INFO = 'idsvc csrf hmac-sha256 v1';
 const COOKIE_FORMAT = /^([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})$/;
 
 /**
- * CSRF protection of the login, consent, bind-upstream and logout forms: OWASP's signed
- * double-submit cookie. The cookie holds a random nonce the server signed, so a value the
- * client chose (a cookie planted from a sibling subdomain) is not ours and is replaced; the
- * form's token is an HMAC of that cookie, of the session cookie the browser sent (when there is
- * one) and of what the form is for (the pending request id, or "logout"). A form is accepted
+ * CSRF protection of the login, consent, bind-upstream and logout forms and of the account
+ * page's forms: OWASP's signed double-submit cookie. The cookie holds a random nonce the server
+ * signed, so a value the client chose (a cookie planted from a sibling subdomain) is not ours and
+ * is replaced; the form's token is an HMAC of that cookie, of the session cookie the browser sent
+ * (when there is one) and of what the form is for (the pending request id, "logout", or an
+ * account page form such as "account:password"). A form is accepted
  * only from the browser that loaded it, in the same session, for the request it was shown for.
  */
 @Injectable()
@@ -34,12 +35,24 @@ export class Csrf {
 
   /** The token of a form shown to this browser for `purpose`, with a new cookie if needed. */
   issue(browser: BrowserContext, purpose: string): CsrfForm {
+    const { tokens, cookies } = this.issueAll(browser, [purpose]);
+    return { token: tokens[purpose], cookies };
+  }
+
+  /**
+   * The tokens of several forms of one page (one per purpose), all bound to the same cookie,
+   * which is set at most once: issuing them one by one would give each a new cookie.
+   */
+  issueAll<P extends string>(
+    browser: BrowserContext,
+    purposes: readonly P[],
+  ): { tokens: Record<P, string>; cookies: CookieSpec[] } {
     const existing = this.issuedCookie(browser.csrfCookie);
     const cookie = existing ?? this.newCookie();
-    return {
-      token: this.tokenFor(cookie, browser.sessionCookie, purpose),
-      cookies: existing === undefined ? [{ name: 'csrf', value: cookie }] : [],
-    };
+    const tokens = Object.fromEntries(
+      purposes.map((purpose) => [purpose, this.tokenFor(cookie, browser.sessionCookie, purpose)]),
+    ) as Record<P, string>;
+    return { tokens, cookies: existing === undefined ? [{ name: 'csrf', value: cookie }] : [] };
   }
 
   /** True when `token` is the one `issue` gave this browser, session and purpose. */

@@ -20,9 +20,23 @@ export type LoginOutcome =
   /** The password check queue is full: 503, try again in a moment; nothing was counted. */
   | { kind: 'busy'; retryAfterSeconds: number };
 
+/** What re-checking a signed-in user's password answers (LoginService.checkPassword). */
+export type PasswordCheckOutcome = { kind: 'ok' } | Exclude<LoginOutcome, { kind: 'ok' }>;
+
+/**
+ * The HTTP status and message of a refused sign-in on an HTML page (docs/oauth.md, login
+ * throttling): the OAuth login page and the account page answer alike.
+ */
+export const LOGIN_REFUSALS: Record<'failed' | 'throttled' | 'busy', [number, string]> = {
+  failed: [401, 'The username or password is incorrect.'],
+  throttled: [429, 'Too many failed sign-in attempts. Wait a few minutes and try again.'],
+  busy: [503, 'Too many sign-ins at this moment. Try again in a moment.'],
+};
+
 /**
  * Local-account sign-in: username or email plus password (scrypt, see users/password.ts). The
- * one password check of both the OAuth login page and the console's POST /api/console/session.
+ * one password check of the OAuth login page, the account page and the console's
+ * POST /api/console/session.
  */
 @Injectable()
 export class LoginService {
@@ -42,22 +56,12 @@ export class LoginService {
    */
   async authenticate(identifier: string, password: string, address: string): Promise<LoginOutcome> {
     const account = identifier.trim().toLowerCase();
-    const taken = await this.throttle.take(address, account);
-    if (taken.kind === 'throttled') return taken;
-    let user: User | null;
-    try {
-      user = await this.check(identifier.trim(), password, address);
-    } catch (error) {
-      await this.throttle.giveBack(taken.slot);
-      if (error instanceof PasswordQueueFull) {
-        return { kind: 'busy', retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
-      }
-      throw error;
-    }
-    if (!user) return { kind: 'failed' };
-    await this.throttle.giveBack(taken.slot);
-    await this.recordSignIn(user);
-    return { kind: 'ok', user };
+    const outcome = await this.throttled(account, address, () =>
+      this.check(identifier.trim(), password, address),
+    );
+    if (outcome.kind !== 'ok') return outcome;
+    await this.recordSignIn(outcome.value);
+    return { kind: 'ok', user: outcome.value };
   }
 
   /**
@@ -68,6 +72,53 @@ export class LoginService {
     const user = await this.users.findOneBy({ id: userId });
     if (user) await this.recordSignIn(user);
     return user;
+  }
+
+  /**
+   * Re-checks the password of a signed-in user (the account page's password change) on the
+   * sign-in's terms: a failure slot of the (username, address) pair and of the address, taken
+   * before the hash, kept when the password is wrong, and the same queue. Not a sign-in:
+   * last_login_at stays. A user without a password fails (one hash is burnt all the same).
+   */
+  async checkPassword(
+    user: User,
+    password: string,
+    address: string,
+  ): Promise<PasswordCheckOutcome> {
+    const stored = user.passwordHash;
+    const outcome = await this.throttled(user.username.toLowerCase(), address, async () => {
+      const ok = await this.queue.run(address, () =>
+        stored ? verifyPassword(password, stored) : this.burnHash(password),
+      );
+      return ok ? true : null;
+    });
+    return outcome.kind === 'ok' ? { kind: 'ok' } : outcome;
+  }
+
+  /**
+   * Takes a failure slot first (atomic, so simultaneous guesses cannot pass the limit), then
+   * runs `check` (null: a wrong password); the slot is kept only when the password is wrong.
+   */
+  private async throttled<T>(
+    account: string,
+    address: string,
+    check: () => Promise<T | null>,
+  ): Promise<{ kind: 'ok'; value: T } | Exclude<LoginOutcome, { kind: 'ok' }>> {
+    const taken = await this.throttle.take(address, account);
+    if (taken.kind === 'throttled') return taken;
+    let value: T | null;
+    try {
+      value = await check();
+    } catch (error) {
+      await this.throttle.giveBack(taken.slot);
+      if (error instanceof PasswordQueueFull) {
+        return { kind: 'busy', retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+      }
+      throw error;
+    }
+    if (value === null) return { kind: 'failed' };
+    await this.throttle.giveBack(taken.slot);
+    return { kind: 'ok', value };
   }
 
   private async recordSignIn(user: User): Promise<void> {

@@ -7,6 +7,7 @@ import { User } from '../users/user.entity';
 import { OAuthSession, type SessionAuthMethod } from './oauth-session.entity';
 import { newOpaqueToken } from '../../common/crypto/opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
+import { SIGN_IN_ADDRESS_MAX, SIGN_IN_USER_AGENT_MAX } from './sign-in.entity';
 
 export interface NewSession {
   cookieValue: string;
@@ -19,6 +20,32 @@ export interface CurrentSession {
   user: User;
   session: OAuthSession;
 }
+
+/** Where a sign-in came from: what the sign_ins row records (docs/accounts.md). */
+export interface SignInClient {
+  ip: string;
+  /** The User-Agent header ('' when absent); cut to SIGN_IN_USER_AGENT_MAX characters. */
+  userAgent: string;
+}
+
+/** One row of the account page's "Recent sign-ins". */
+export interface RecentSignIn {
+  method: SessionAuthMethod;
+  ip: string;
+  userAgent: string;
+  at: Date;
+}
+
+/**
+ * The session and its sign-in record in one statement: no session without its sign-in, on
+ * every sign-in path (OAuth login, console, upstream, account page).
+ */
+const CREATE_SESSION_SQL = `WITH session AS (
+  INSERT INTO oauth_sessions (id, user_id, auth_method, expires_at, created_at)
+  VALUES ($1, $2, $3, $4, $5)
+  RETURNING user_id, auth_method, created_at)
+INSERT INTO sign_ins (user_id, method, ip, user_agent, created_at)
+SELECT user_id, auth_method, $6, $7, created_at FROM session`;
 
 /** Cookie values are 43 characters; anything much longer is not ours and is not hashed. */
 const MAX_COOKIE_LENGTH = 100;
@@ -38,8 +65,15 @@ export class SessionService {
     private readonly clock: Clock,
   ) {}
 
-  /** A new session of `userId`, signed in with `method` now (createdAt is the sign-in time). */
-  async create(userId: string, method: SessionAuthMethod): Promise<NewSession> {
+  /**
+   * A new session of `userId`, signed in with `method` now (createdAt is the sign-in time),
+   * recorded as a sign-in from `client` in the same statement.
+   */
+  async create(
+    userId: string,
+    method: SessionAuthMethod,
+    client: SignInClient,
+  ): Promise<NewSession> {
     const cookieValue = newOpaqueToken();
     const ttl = this.config.sessionTtlSeconds;
     const now = this.clock.now();
@@ -50,7 +84,15 @@ export class SessionService {
       expiresAt: new Date(now.getTime() + ttl * 1000),
       createdAt: now,
     });
-    await this.sessions.insert(session);
+    await this.sessions.query(CREATE_SESSION_SQL, [
+      session.id,
+      userId,
+      method,
+      session.expiresAt,
+      now,
+      client.ip.slice(0, SIGN_IN_ADDRESS_MAX),
+      client.userAgent.slice(0, SIGN_IN_USER_AGENT_MAX),
+    ]);
     return { cookieValue, maxAgeSeconds: ttl, session };
   }
 
@@ -81,5 +123,34 @@ export class SessionService {
     if (cookieValue !== undefined && cookieValue.length <= MAX_COOKIE_LENGTH) {
       await this.sessions.delete({ id: sha256Hex(cookieValue) });
     }
+  }
+
+  /**
+   * Ends every session of `userId` but `keepSessionId` (a password change signs the other
+   * browsers out); inside the caller's transaction. Answers how many ended.
+   */
+  async endOthers(manager: EntityManager, userId: string, keepSessionId: string): Promise<number> {
+    const [, ended] = await manager.query<[unknown, number]>(
+      'DELETE FROM oauth_sessions WHERE user_id = $1 AND id <> $2',
+      [userId, keepSessionId],
+    );
+    return ended;
+  }
+
+  /** The user's latest sign-ins, newest first (the purge keeps 90 days of them). */
+  async recentSignIns(userId: string, limit: number): Promise<RecentSignIn[]> {
+    const rows = await this.sessions.query<
+      { method: SessionAuthMethod; ip: string; user_agent: string; created_at: Date }[]
+    >(
+      `SELECT method, ip, user_agent, created_at FROM sign_ins
+       WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [userId, limit],
+    );
+    return rows.map((row) => ({
+      method: row.method,
+      ip: row.ip,
+      userAgent: row.user_agent,
+      at: row.created_at,
+    }));
   }
 }

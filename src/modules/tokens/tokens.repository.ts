@@ -28,6 +28,22 @@ interface TokenRow {
  */
 @Injectable()
 export class TokensRepository {
+  /**
+   * When each application last got tokens for `userId` (a code exchange or a refresh: every
+   * rotation inserts a row), as far as the rows the purge has kept tell.
+   */
+  async lastIssuedPerApplication(
+    manager: EntityManager,
+    userId: string,
+  ): Promise<Map<number, Date>> {
+    const rows = await manager.query<{ application_id: number; last: Date }[]>(
+      `SELECT application_id, max(created_at) AS last FROM oauth_tokens
+       WHERE user_id = $1 GROUP BY application_id`,
+      [userId],
+    );
+    return new Map(rows.map((row) => [row.application_id, row.last]));
+  }
+
   /** Every live token of the user for the application (docs/contract/users.md#states-of-a-user-in-an-application: disable, revoke). */
   async revokeOfRelation(
     manager: EntityManager,

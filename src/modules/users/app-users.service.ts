@@ -15,6 +15,35 @@ import { RevocationResult, toUserView, UserPage, UserView } from './user-view';
 const notFound = (): AppError =>
   new AppError(ErrorCode.UserNotFound, 'No such user for this application');
 
+/** Who revoked an authorization: named in the events the application reads (GET /events). */
+export type RevocationSource = 'application_api' | 'account_page';
+
+const REVOKED_BY: Record<RevocationSource, string> = {
+  application_api: 'through the application API',
+  account_page: 'by the user from their account page',
+};
+
+/** How `revoke` runs: in the caller's transaction, for whom, and whether a grant must exist. */
+export interface RevokeOptions {
+  /** The caller's transaction (the console records the change in it). */
+  manager?: EntityManager;
+  /** Worded into the events' descriptions; the application API by default. */
+  source?: RevocationSource;
+  /** Refuse (404) a relation without a live grant (granted_scope null), under the row lock. */
+  grantedOnly?: boolean;
+}
+
+/** A live grant of one user: an application they authorized and have not revoked. */
+export interface LiveGrant {
+  applicationId: number;
+  grantedScope: string;
+  /**
+   * The application's last use of the account: the later of its last authorization
+   * (app_users.last_auth_at) and the last tokens it got (a code exchange or a refresh).
+   */
+  lastUsedAt: Date | null;
+}
+
 /**
  * The application's view of its users (docs/contract/users.md). A user without a relation
  * to the application does not exist for it: 404, as for an unknown id.
@@ -57,7 +86,9 @@ export class AppUsersService {
       if (patch.group !== undefined) set.group = patch.group;
       if (patch.enabled !== undefined) set.enabled = patch.enabled;
       await manager.update(AppUser, { applicationId, userId }, set);
-      if (patch.enabled === false) await this.revokeTokens(manager, applicationId, userId);
+      if (patch.enabled === false) {
+        await this.revokeTokens(manager, applicationId, userId, REVOKED_BY.application_api);
+      }
       const row = await this.repository.findOne(applicationId, userId, manager);
       if (!row) throw notFound();
       return toUserView(row);
@@ -83,31 +114,52 @@ export class AppUsersService {
   }
 
   /**
-   * POST /users/:userId/revoke: revokes every live token, keeps the relation and forgets the
-   * consent (granted_scope = null) so the next authorization is interactive again (docs/contract/users.md#post-usersuseridrevoke).
+   * POST /users/:userId/revoke (and the account page's "Revoke"): revokes every live token,
+   * keeps the relation and forgets the consent (granted_scope = null) so the next
+   * authorization is interactive again (docs/contract/users.md#post-usersuseridrevoke), with one
+   * token_revoked event per token and an authorization_revoked event naming `source`.
    */
   async revoke(
     applicationId: number,
     userId: string,
-    outer?: EntityManager,
+    options: RevokeOptions = {},
   ): Promise<RevocationResult> {
-    return (outer ?? this.dataSource.manager).transaction(async (manager) => {
+    const by = REVOKED_BY[options.source ?? 'application_api'];
+    return (options.manager ?? this.dataSource.manager).transaction(async (manager) => {
       if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
       const [previous] = await manager.query<{ granted_scope: string | null }[]>(
         'SELECT granted_scope FROM app_users WHERE application_id = $1 AND user_id = $2',
         [applicationId, userId],
       );
+      if (options.grantedOnly && previous?.granted_scope == null) throw notFound();
       await manager.update(AppUser, { applicationId, userId }, { grantedScope: null });
-      const revokedTokens = await this.revokeTokens(manager, applicationId, userId);
+      const revokedTokens = await this.revokeTokens(manager, applicationId, userId, by);
       await this.events.record(manager, {
         applicationId,
         eventType: 'authorization_revoked',
         userId,
         scope: previous?.granted_scope ?? '',
-        description: `Revoked through the application API (${revokedTokens} tokens)`,
+        description: `Revoked ${by} (${revokedTokens} tokens)`,
       });
       return { revoked: true, revokedTokens };
     });
+  }
+
+  /** The applications `userId` has a live grant for (granted_scope set), oldest relation first. */
+  async liveGrantsOf(userId: string): Promise<LiveGrant[]> {
+    const rows = await this.dataSource.query<
+      { application_id: number; granted_scope: string; last_auth_at: Date | null }[]
+    >(
+      `SELECT application_id, granted_scope, last_auth_at FROM app_users
+       WHERE user_id = $1 AND granted_scope IS NOT NULL ORDER BY id`,
+      [userId],
+    );
+    const issued = await this.tokens.lastIssuedPerApplication(this.dataSource.manager, userId);
+    return rows.map((row) => ({
+      applicationId: row.application_id,
+      grantedScope: row.granted_scope,
+      lastUsedAt: latest(row.last_auth_at, issued.get(row.application_id) ?? null),
+    }));
   }
 
   /** Marks the user's live tokens for the application revoked; one token_revoked event each. */
@@ -115,6 +167,7 @@ export class AppUsersService {
     manager: EntityManager,
     applicationId: number,
     userId: string,
+    by: string,
   ): Promise<number> {
     const rows = await this.tokens.revokeOfRelation(
       manager,
@@ -128,9 +181,14 @@ export class AppUsersService {
         eventType: 'token_revoked',
         userId,
         scope: token.scope,
-        description: `Token ${token.id} revoked through the application API`,
+        description: `Token ${token.id} revoked ${by}`,
       });
     }
     return rows.length;
   }
+}
+
+function latest(a: Date | null, b: Date | null): Date | null {
+  if (a === null || b === null) return a ?? b;
+  return a.getTime() >= b.getTime() ? a : b;
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { EMAIL_RULE, isValidUsername, normalEmail, USERNAME_RULE } from './account-names';
 import { hashPassword } from './password';
+import { profileProblems, type ProfileChange, type ProfileProblems } from './profile';
 import { UserEmail } from './user-email.entity';
 import { User } from './user.entity';
 
@@ -15,6 +16,14 @@ export interface NewUser {
   password?: string;
   emailVerified?: boolean;
   nickname?: string;
+}
+
+/** One of a user's addresses, as the account page lists it. */
+export interface AccountEmail {
+  email: string;
+  verified: boolean;
+  /** The account's email (users.email); the others are extra addresses. */
+  primary: boolean;
 }
 
 const invalid = (message: string): AppError => new AppError(ErrorCode.InvalidRequest, message);
@@ -63,6 +72,43 @@ export class UsersService {
         }
         throw error;
       });
+  }
+
+  /**
+   * Sets the user's own nickname and avatar (the account page), trimmed, when both pass
+   * profile.ts's rules; answers the problems otherwise, and changes nothing.
+   */
+  async updateProfile(userId: string, change: ProfileChange): Promise<ProfileProblems> {
+    const trimmed = { nickname: change.nickname.trim(), avatar: change.avatar.trim() };
+    const problems = profileProblems(trimmed);
+    if (Object.keys(problems).length === 0) {
+      await this.dataSource.getRepository(User).update({ id: userId }, trimmed);
+    }
+    return problems;
+  }
+
+  /** Stores a new password hash (users/password.ts) in the caller's transaction. */
+  async setPasswordHash(
+    manager: EntityManager,
+    userId: string,
+    passwordHash: string,
+  ): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { passwordHash });
+  }
+
+  /** The user's addresses: the account's email first, then the others in the order added. */
+  async emailsOf(user: Pick<User, 'id' | 'email'>): Promise<AccountEmail[]> {
+    const rows = await this.dataSource.query<{ email: string; verified: boolean }[]>(
+      'SELECT email, verified FROM user_emails WHERE user_id = $1 ORDER BY id',
+      [user.id],
+    );
+    const primary = user.email.toLowerCase();
+    const emails = rows.map((row) => ({
+      email: row.email,
+      verified: row.verified,
+      primary: primary !== '' && row.email.toLowerCase() === primary,
+    }));
+    return [...emails.filter((e) => e.primary), ...emails.filter((e) => !e.primary)];
   }
 }
 

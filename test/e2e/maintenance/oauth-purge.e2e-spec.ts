@@ -20,6 +20,7 @@ const NOTHING: PurgeCounts = {
   passkeyConfirmations: 0,
   signingKeys: 0,
   oneTimeCodes: 0,
+  signIns: 0,
 };
 
 /** Expired codes, sessions, spent requests and tokens are purged, live ones kept. */

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { createUser } from '../../factories';
-import { consoleClient, sessionCookieFrom } from '../../support/console';
+import { consoleClient, sessionCookieFrom, TEST_SIGN_IN_CLIENT } from '../../support/console';
 import {
   authorizeParams,
   authorizePath,
@@ -157,7 +157,9 @@ describe('cookies and CSRF', () => {
       // The victim's browser carries the attacker's (server-issued) CSRF cookie, planted, and
       // its own session: the attacker's token does not fit that session.
       const bob = await createUser(t.app, { username: 'bob', password: PASSWORD });
-      const { cookieValue } = await t.app.get(SessionService).create(bob.id, 'password');
+      const { cookieValue } = await t.app
+        .get(SessionService)
+        .create(bob.id, 'password', TEST_SIGN_IN_CLIENT);
       const form = {
         request: hiddenInput(consent.text, 'request'),
         csrf_token: hiddenInput(consent.text, 'csrf_token'),
@@ -185,7 +187,9 @@ describe('cookies and CSRF', () => {
 
     it('refuses console changes whose X-CSRF-Token matches a planted CSRF cookie; the issued token works', async () => {
       const alice = await createUser(t.app, { username: 'alice', password: PASSWORD });
-      const { cookieValue } = await t.app.get(SessionService).create(alice.id, 'password');
+      const { cookieValue } = await t.app
+        .get(SessionService)
+        .create(alice.id, 'password', TEST_SIGN_IN_CLIENT);
       const client = consoleClient(t, alice.id, cookieValue);
       const planted = await t
         .http()

@@ -129,7 +129,7 @@ export class ResetPasswordService {
       await answerFloor(started);
       return this.render({ ...form, code: '' }, browser, 400, CODE_REFUSED);
     }
-    const session = await this.sessions.create(outcome.account.user.id, 'password');
+    const session = await this.sessions.create(outcome.account.user.id, 'password', browser);
     const answer = await this.continueAfter(outcome.account.user, session, form);
     this.sendNotices(outcome);
     return answer;

@@ -140,7 +140,7 @@ export class SignUpService {
       );
       return { status: 409, html };
     }
-    return this.interactions.signInAndContinue(outcome.userId, interaction);
+    return this.interactions.signInAndContinue(outcome.userId, interaction, browser);
   }
 
   /** The form's rules, in the order the page reports them; the address as stored. */

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { ApiErrorResponse, RETRY_AFTER } from '../../../common/errors/error-body.openapi';
 import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../session/console-session';
 import { ConsoleSessionView } from '../session/session-view';
@@ -58,10 +58,11 @@ export class PasskeySessionController {
   @ApiErrorResponse(401, 'invalid_credentials: the assertion does not verify')
   async signInWithPasskey(
     @Body() body: PasskeySignIn,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConsoleSessionView> {
     const userId = await this.passkeys.verify(body.ceremonyId, body.response);
     if (!userId) throw signInRefused();
-    return this.sessions.signIn(res, userId, 'passkey');
+    return this.sessions.signIn(req, res, userId, 'passkey');
   }
 }

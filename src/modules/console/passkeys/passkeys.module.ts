@@ -19,7 +19,7 @@ import { PasskeysService } from './passkeys.service';
  * Passkeys of console accounts and the confirmation exchange (docs/console.md). Exports
  * PasskeyConfirmations (the confirmed operations spend tokens with it) and
  * ConfirmationTargetRegistry (the modules performing them register their target checks), so
- * this module imports none of them.
+ * this module imports none of them; and PasskeysService, whose list the account page shows.
  */
 @Module({
   imports: [
@@ -36,6 +36,6 @@ import { PasskeysService } from './passkeys.service';
     ConfirmationTargetRegistry,
     ConfirmationTargets,
   ],
-  exports: [PasskeyConfirmations, ConfirmationTargetRegistry],
+  exports: [PasskeyConfirmations, ConfirmationTargetRegistry, PasskeysService],
 })
 export class PasskeysModule {}

@@ -71,7 +71,7 @@ export class ConsoleSessionController {
       case 'failed':
         throw new AppError(ErrorCode.InvalidCredentials, 'The username or password is incorrect');
       case 'ok':
-        return this.sessions.signIn(res, outcome.user.id, 'password');
+        return this.sessions.signIn(req, res, outcome.user.id, 'password');
     }
   }
 

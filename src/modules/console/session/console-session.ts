@@ -62,13 +62,20 @@ export class ConsoleSessions {
     this.origin = new URL(config.publicBaseUrl).origin;
   }
 
-  /** Starts a session for `userId`, sets its cookie and answers the session body. */
+  /**
+   * Starts a session for `userId` (recorded as a sign-in from the request's address and
+   * User-Agent), sets its cookie and answers the session body.
+   */
   async signIn(
+    req: Request,
     res: Response,
     userId: string,
     method: SessionAuthMethod,
   ): Promise<ConsoleSessionView> {
-    const created = await this.sessions.create(userId, method);
+    const created = await this.sessions.create(userId, method, {
+      ip: clientAddress(req),
+      userAgent: req.get('user-agent') ?? '',
+    });
     setBrowserCookie(
       res,
       { name: 'session', value: created.cookieValue, maxAge: created.maxAgeSeconds },
@@ -90,7 +97,7 @@ export class ConsoleSessions {
     const cookie = sessionCookieOf(req, this.secure);
     const current = await this.sessions.current(cookie);
     if (!current || cookie === undefined) return null;
-    return this.toActor(current, cookie, req.ip ?? req.socket.remoteAddress ?? '');
+    return this.toActor(current, cookie, clientAddress(req));
   }
 
   /** HMAC-SHA256(SESSION_SECRET, "console:" + cookie), base64url: bound to the session. */
@@ -135,6 +142,11 @@ export function toSessionView(actor: ConsoleActor): ConsoleSessionView {
     signedInAt: actor.signedInAt.toISOString(),
     csrfToken: actor.csrfToken,
   };
+}
+
+/** The client address as Express sees it (TRUST_PROXY_HOPS). */
+function clientAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? '';
 }
 
 /** The session cookie's value, read from the header (the console does not need cookie-parser). */

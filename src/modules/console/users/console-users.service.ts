@@ -64,7 +64,7 @@ export class ConsoleUsers {
   ): Promise<RevocationResult> {
     const userId = parseUserId(rawUserId);
     return this.dataSource.transaction(async (manager) => {
-      const result = await this.users.revoke(applicationId, userId, manager);
+      const result = await this.users.revoke(applicationId, userId, { manager });
       await this.record(manager, actor, applicationId, 'user.force_offline', userId, {
         revokedTokens: result.revokedTokens,
       });

@@ -8,7 +8,7 @@ import type { User } from '../../users/user.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../authorize/grant.service';
-import { LoginService } from '../../sessions/login.service';
+import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
 import { OAuthError, PageError } from '../protocol/oauth-error';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import type { BrowserContext } from '../../sessions/cookies';
@@ -27,18 +27,8 @@ import { UpstreamProvidersService } from '../../upstreams/providers/upstream-pro
 import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 
-const LOGIN_FAILED = 'The username or password is incorrect.';
-const LOGIN_THROTTLED = 'Too many failed sign-in attempts. Wait a few minutes and try again.';
-const LOGIN_BUSY = 'Too many sign-ins at this moment. Try again in a moment.';
 /** Every failed passkey sign-in, whatever check failed (docs/security.md). */
 const PASSKEY_FAILED = 'That passkey could not be used to sign in.';
-
-/** The login page's answer to a sign-in that did not succeed (docs/oauth.md, login throttling). */
-const LOGIN_REFUSALS: Record<'failed' | 'throttled' | 'busy', [number, string]> = {
-  failed: [401, LOGIN_FAILED],
-  throttled: [429, LOGIN_THROTTLED],
-  busy: [503, LOGIN_BUSY],
-};
 
 /** The login and consent pages of a pending authorization. */
 @Injectable()
@@ -76,7 +66,7 @@ export class InteractionService {
         ? page
         : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
-    return this.signIn(pending, outcome.user, 'password');
+    return this.signIn(pending, outcome.user, 'password', browser);
   }
 
   /**
@@ -107,16 +97,20 @@ export class InteractionService {
     const userId = await this.passkeys.verify(body.ceremony_id, parseJson(body.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
     if (!user) return this.renderLogin(pending, browser, 401, PASSKEY_FAILED);
-    return this.signIn(pending, user, 'passkey');
+    return this.signIn(pending, user, 'passkey', browser);
   }
 
-  /** A new session for `user`, then the authorization goes on (consent, or the code). */
+  /**
+   * A new session for `user` (recorded as a sign-in from `browser`), then the authorization goes
+   * on (consent, or the code).
+   */
   private async signIn(
     pending: Pending,
     user: User,
     method: SessionAuthMethod,
+    browser: BrowserContext,
   ): Promise<PageResult> {
-    const session = await this.sessions.create(user.id, method);
+    const session = await this.sessions.create(user.id, method, browser);
     const application = await this.application(pending);
     const signedIn = { user, session: session.session };
     const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 303);

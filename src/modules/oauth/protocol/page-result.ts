@@ -13,8 +13,8 @@ export interface PageResult {
   retryAfterSeconds?: number;
   /**
    * The page loads this service's own script, which calls this service (the login page's
-   * passkey sign-in): its CSP adds `script-src 'self'` and `connect-src 'self'`. Every other
-   * page runs no script at all.
+   * passkey sign-in, the account page's passkeys and connected accounts): its CSP adds
+   * `script-src 'self'` and `connect-src 'self'`. Every other page runs no script at all.
    */
   ownScript?: boolean;
 }

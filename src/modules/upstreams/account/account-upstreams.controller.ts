@@ -7,6 +7,7 @@ import {
   Inject,
   Param,
   Post,
+  Query,
   Res,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -20,8 +21,11 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiProperty,
+  ApiPropertyOptional,
   ApiTags,
 } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { IfPresent } from '../../../common/validation/dto-decorators';
 import { AuditLog } from '../../audit/audit-log.service';
 import {
   PASSKEY_CONFIRMATION_HEADER,
@@ -37,6 +41,7 @@ import { ErrorCode } from '../../../common/errors/error-code';
 import { PageError } from '../../oauth/protocol/oauth-error';
 import { setBrowserCookie } from '../../sessions/cookies';
 import { UpstreamSignInService } from '../sign-in/upstream-sign-in.service';
+import { BIND_RETURN_PAGES, type BindReturnPage } from '../sign-in/upstream-attempt';
 
 /** One upstream account bound to the signed-in user, as the console's account page shows it. */
 export class AccountUpstreamView {
@@ -46,6 +51,18 @@ export class AccountUpstreamView {
   @ApiProperty({ type: 'string', nullable: true }) username!: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) lastUsedAt!: string | null;
+}
+
+/** The query of POST …/bind: which account page the provider's callback returns to. */
+export class BindStartQuery {
+  @ApiPropertyOptional({
+    enum: Object.keys(BIND_RETURN_PAGES),
+    description:
+      'console (default): back to /console/account; account: back to the account page (/account?done=upstream_connected)',
+  })
+  @IfPresent()
+  @IsIn(Object.keys(BIND_RETURN_PAGES), { message: 'returnTo must be console or account' })
+  returnTo?: BindReturnPage;
 }
 
 /** Where the browser goes to bind a provider (the console navigates there). */
@@ -85,7 +102,7 @@ export class AccountUpstreamsController {
   @ApiOperation({
     summary: 'Start binding an upstream provider to the signed-in user',
     description:
-      'A step-up first: a user with a passkey sends an upstream.bind confirmation for this providerId; a user without one needs a password (or upstream) sign-in within the last 5 minutes. Then sets the HttpOnly attempt cookie idsvc_upstream and answers the provider URL to navigate to; the provider returns to /api/auth/upstream/{providerId}/callback, which binds the account (refused when another user holds it), records upstream.bind in the audit log in the same transaction and redirects to /console/account.',
+      'A step-up first: a user with a passkey sends an upstream.bind confirmation for this providerId; a user without one needs a password (or upstream) sign-in within the last 5 minutes. Then sets the HttpOnly attempt cookie idsvc_upstream and answers the provider URL to navigate to; the provider returns to /api/auth/upstream/{providerId}/callback, which binds the account (refused when another user holds it), records upstream.bind in the audit log in the same transaction and redirects to /console/account (or /account with returnTo=account).',
   })
   @ApiHeader({
     name: 'X-Passkey-Confirmation',
@@ -94,6 +111,7 @@ export class AccountUpstreamsController {
       'Confirmation token for upstream.bind of this providerId (POST /api/console/confirmations); required when the user has a passkey',
   })
   @ApiOkResponse({ type: BindStartView })
+  @ApiErrorResponse(400, 'invalid_query: returnTo is neither console nor account')
   @ApiErrorResponse(
     403,
     'passkey_confirmation_required (the user has a passkey) or recent_sign_in_required (no passkey, and no password sign-in within 5 minutes)',
@@ -103,6 +121,7 @@ export class AccountUpstreamsController {
     @ConsoleActor() actor: ConsoleActor,
     @Param('providerId') providerId: string,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
+    @Query() query: BindStartQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BindStartView> {
     // The provider first (404 spends nothing), then the step-up, then the attempt.
@@ -117,7 +136,7 @@ export class AccountUpstreamsController {
       confirmation,
     );
     const result = await this.signIn
-      .startBind(actor.user.id, providerId)
+      .startBind(actor.user.id, providerId, query.returnTo)
       .catch((error: unknown) => {
         if (error instanceof PageError) {
           throw new AppError(ErrorCode.NotFound, 'No such upstream provider');

@@ -17,9 +17,18 @@ export interface UpstreamAttempt {
   request?: string;
   /** bind: the signed-in user who asked; the callback must come with that user's session. */
   userId?: string;
+  /** bind without a request: the page the browser returns to (the console's by default). */
+  returnTo?: BindReturnPage;
   /** Unix time in seconds after which the answer is refused. */
   exp: number;
 }
+
+/** The pages a binding started from an account page returns to (never a URL from the request). */
+export const BIND_RETURN_PAGES = {
+  console: '/console/account',
+  account: '/account?done=upstream_connected',
+} as const;
+export type BindReturnPage = keyof typeof BIND_RETURN_PAGES;
 
 /** Long enough to sign in at a provider (and pass its 2FA), short enough to be useless later. */
 export const ATTEMPT_TTL_SECONDS = 600;

@@ -28,7 +28,13 @@ import {
 } from '../providers/upstream-provider';
 import { UpstreamProvidersService } from '../providers/upstream-providers.service';
 import { authorizeQueryOf } from './direct-entry';
-import { ATTEMPT_TTL_SECONDS, AttemptSealer, type UpstreamAttempt } from './upstream-attempt';
+import {
+  ATTEMPT_TTL_SECONDS,
+  AttemptSealer,
+  BIND_RETURN_PAGES,
+  type BindReturnPage,
+  type UpstreamAttempt,
+} from './upstream-attempt';
 import { upstreamFailure } from './upstream-pages';
 
 /**
@@ -85,10 +91,15 @@ export class UpstreamSignInService {
 
   /**
    * Binding another provider to the signed-in user (docs/upstreams.md), started from the console
-   * (POST with its CSRF token, so no other site can start it and bind its own upstream account
-   * to the victim's).
+   * API (POST with its CSRF token, so no other site can start it and bind its own upstream
+   * account to the victim's) by the console's or the account page's script; the callback
+   * returns to `returnTo`.
    */
-  async startBind(userId: string, providerId: string): Promise<PageResult> {
+  async startBind(
+    userId: string,
+    providerId: string,
+    returnTo: BindReturnPage = 'console',
+  ): Promise<PageResult> {
     const provider = await this.providers.find(providerId);
     if (!provider || !allowsProvider(null, provider)) throw upstreamFailure('not_offered');
     return this.toProvider(provider, {
@@ -98,6 +109,7 @@ export class UpstreamSignInService {
       nonce: random(),
       codeVerifier: random(),
       userId,
+      returnTo,
       exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
     });
   }
@@ -219,7 +231,7 @@ export class UpstreamSignInService {
       },
     });
     if (outcome.kind === 'email_taken') throw upstreamFailure('email_taken', provider.displayName);
-    return this.signIn(outcome.user, pending);
+    return this.signIn(outcome.user, pending, browser);
   }
 
   private async finishBind(
@@ -271,7 +283,8 @@ export class UpstreamSignInService {
     if (outcome.kind === 'taken') throw upstreamFailure('bound_elsewhere', provider.displayName);
     const clear = { name: 'upstream' as const, value: '', maxAge: 0 };
     if (attempt.request === undefined) {
-      return { status: 302, location: '/console/account', cookies: [clear] };
+      const back = BIND_RETURN_PAGES[attempt.returnTo ?? 'console'];
+      return { status: 302, location: back, cookies: [clear] };
     }
     // Bound for a required-upstream request: continue it as the login would.
     const pending = await this.pending.find(attempt.request);
@@ -283,8 +296,8 @@ export class UpstreamSignInService {
   }
 
   /** As POST /oauth2/login after a correct password: session, then consent or a code. */
-  private async signIn(user: User, pending: Pending): Promise<PageResult> {
-    const session = await this.sessions.create(user.id, 'upstream');
+  private async signIn(user: User, pending: Pending, browser: BrowserContext): Promise<PageResult> {
+    const session = await this.sessions.create(user.id, 'upstream', browser);
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
     if (!application) throw requestGone();
     const signedIn = { user, session: session.session };

@@ -15,6 +15,7 @@ import {
   type Agent,
 } from '../../../support/oauth';
 import { createTestApp, TestApp } from '../../../support/test-app';
+import { TEST_SIGN_IN_CLIENT } from '../../../support/console';
 
 type Body = { access_token: string; refresh_token: string; id_token?: string; scope?: string };
 const claimsOf = (idToken: string | undefined): Record<string, unknown> =>
@@ -151,7 +152,7 @@ describe('OpenID Connect claims parameter, profile claims, acr and amr', () => {
     ['upstream', ['fed']],
   ] as const)('records amr of a %s session', async (method, amr) => {
     const agent: Agent = browser(t.app);
-    const session = await t.app.get(SessionService).create(userId, method);
+    const session = await t.app.get(SessionService).create(userId, method, TEST_SIGN_IN_CLIENT);
     const { verifier, challenge } = pkce();
     const params = authorizeParams({ clientId, scope: 'openid', challenge });
     const res = await agent

@@ -308,7 +308,7 @@ describe('OAuth login with a passkey', () => {
       setCookies(page).find((c) => c.startsWith('idsvc_csrf='))!,
     )![1];
     const pending = await t.app.get(PendingAuthorizationsService).find(request);
-    const browserSide = { ip: '127.0.0.1', csrfCookie, secure: false };
+    const browserSide = { ip: '127.0.0.1', userAgent: '', csrfCookie, secure: false };
     const fields = { request, csrf_token: t.app.get(Csrf).issue(browserSide, pending!.id).token };
     const notOffered = await startPasskey(agent, fields);
     expect(notOffered.status).toBe(400);

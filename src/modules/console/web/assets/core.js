@@ -77,8 +77,16 @@ function apiError(response, body) {
   return new ApiError(response.status, code, message);
 }
 
-/** Sends the browser to the sign-in page, coming back here afterwards. */
+/**
+ * Sends the browser to the sign-in page, coming back here afterwards. A page outside the console
+ * that uses this module (the account page) names its own sign-in page in `<body data-sign-in>`.
+ */
 export function goToSignIn() {
+  const own = document.body.dataset.signIn;
+  if (own) {
+    location.assign(own);
+    return;
+  }
   const next = location.pathname + location.search + location.hash;
   location.assign('/console?next=' + encodeURIComponent(next));
 }

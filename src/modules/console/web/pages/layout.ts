@@ -57,8 +57,11 @@ export function consoleLayout(page: ConsolePage): string {
     </html>`.text;
 }
 
-/** The passkey prompt every key, secret, delete and passkey operation goes through. */
-const confirmDialog = html`<dialog id="confirm-dialog" aria-labelledby="confirm-title">
+/**
+ * The passkey prompt every key, secret, delete and passkey operation goes through (core.js
+ * `confirmed`); the account page carries it too.
+ */
+export const confirmDialog = html`<dialog id="confirm-dialog" aria-labelledby="confirm-title">
   <form method="dialog" id="confirm-form">
     <h2 id="confirm-title">Confirm with your passkey</h2>
     <p id="confirm-text"></p>

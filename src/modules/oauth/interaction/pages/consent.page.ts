@@ -11,7 +11,7 @@ export interface ConsentPageModel {
 }
 
 /** Only absolute http(s) logos are shown; anything else (javascript:, data:) is dropped. */
-function safeLogo(logo: string): string | null {
+export function safeLogo(logo: string): string | null {
   return /^https?:\/\//i.test(logo) && URL.canParse(logo) ? logo : null;
 }
 

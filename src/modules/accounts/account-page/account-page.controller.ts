@@ -1,0 +1,143 @@
+import {
+  Controller,
+  Get,
+  Inject,
+  NotFoundException,
+  Param,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Public } from '../../../common/http/public.decorator';
+import { AppConfig } from '../../../config/app-config';
+import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { formOf } from '../../oauth/protocol/params';
+import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
+import { browserContext, type BrowserContext } from '../../sessions/cookies';
+import {
+  AccountLogoutDocs,
+  ChangePasswordDocs,
+  ConfirmEmailDocs,
+  SendEmailCodeDocs,
+  ShowConfirmEmailDocs,
+  RevokeApplicationDocs,
+  ShowAccountDocs,
+  ShowAccountLoginDocs,
+  SubmitAccountLoginDocs,
+  UpdateProfileDocs,
+} from './account-page.openapi';
+import { AccountPageService } from './account-page.service';
+
+/**
+ * The page's browser script, beside this file as plain JS so the tests (run from src/) serve it
+ * as it is; `npm run build` copies the folder into dist/.
+ */
+const ASSETS_DIR = join(__dirname, 'assets');
+const ASSETS = new Set(readdirSync(ASSETS_DIR).filter((name) => /^[a-z-]+\.js$/.test(name)));
+
+/**
+ * /account: the end user's account page and its sign-in, on the OAuth pages' browser session.
+ * HTML pages and form posts answered with the OAuth pages' headers (sendPage: no-store, no
+ * framing, no referrer, a CSP without inline script); failures are HTML pages too.
+ */
+@ApiTags('Account page')
+@Public()
+@Controller()
+@UseFilters(PageExceptionFilter)
+export class AccountPageController {
+  private readonly secure: boolean;
+
+  constructor(
+    @Inject(AppConfig) config: AppConfig,
+    private readonly account: AccountPageService,
+  ) {
+    // Secure cookies when the public base URL is https (behind a TLS-terminating proxy too).
+    this.secure = config.publicBaseUrl.startsWith('https://');
+  }
+
+  @Get('account')
+  @ShowAccountDocs()
+  async show(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.show(this.browser(req), req.query.done));
+  }
+
+  @Get('account/login')
+  @ShowAccountLoginDocs()
+  async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.showLogin(this.browser(req)));
+  }
+
+  @Post('account/login')
+  @SubmitAccountLoginDocs()
+  async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.submitLogin(formOf(req), this.browser(req)));
+  }
+
+  @Post('account/logout')
+  @AccountLogoutDocs()
+  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.logout(formOf(req), this.browser(req)));
+  }
+
+  @Post('account/profile')
+  @UpdateProfileDocs()
+  async updateProfile(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.updateProfile(formOf(req), this.browser(req)));
+  }
+
+  @Post('account/emails/code')
+  @SendEmailCodeDocs()
+  async sendEmailCode(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.sendEmailCode(formOf(req), this.browser(req)));
+  }
+
+  @Get('account/emails/confirm')
+  @ShowConfirmEmailDocs()
+  async showConfirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const { id, code } = req.query;
+    this.send(res, await this.account.showConfirmEmail(this.browser(req), id, code));
+  }
+
+  @Post('account/emails/confirm')
+  @ConfirmEmailDocs()
+  async confirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.confirmEmail(formOf(req), this.browser(req)));
+  }
+
+  @Post('account/password')
+  @ChangePasswordDocs()
+  async changePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.changePassword(formOf(req), this.browser(req)));
+  }
+
+  @Post('account/applications/:applicationId/revoke')
+  @RevokeApplicationDocs()
+  async revoke(
+    @Param('applicationId') applicationId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.revoke(applicationId, formOf(req), this.browser(req)));
+  }
+
+  @Get('account/assets/:file')
+  @ApiExcludeEndpoint()
+  asset(@Param('file') file: string, @Res() res: Response): void {
+    if (!ASSETS.has(file)) throw new NotFoundException();
+    // Revalidated on every load (ETag), so a new version of the script applies at once.
+    res.sendFile(file, { root: ASSETS_DIR, headers: { 'Cache-Control': 'no-cache' } });
+  }
+
+  private browser(req: Request): BrowserContext {
+    return browserContext(req, this.secure);
+  }
+
+  private send(res: Response, result: PageResult): void {
+    sendPage(res, result, this.secure);
+  }
+}

@@ -1,0 +1,39 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
+import { ApplicationsModule } from '../../applications/applications.module';
+import { AuditModule } from '../../audit/audit.module';
+import { PasskeysModule } from '../../console/passkeys/passkeys.module';
+import { SessionsModule } from '../../sessions/sessions.module';
+import { UpstreamIdentitiesModule } from '../../upstreams/identities/upstream-identities.module';
+import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
+import { UsersModule } from '../../users/users.module';
+import { EmailVerificationModule } from '../email-verification/email-verification.module';
+import { AccountEmails } from './account-emails';
+import { AccountPageController } from './account-page.controller';
+import { AccountPageService } from './account-page.service';
+
+/**
+ * The end user's account page at /account (docs/accounts.md): server-rendered, on the OAuth
+ * pages' session; its script changes passkeys and connected accounts through the console API,
+ * whose step-up rules therefore stay in one place.
+ */
+@Module({
+  imports: [
+    SessionsModule, // the session, the throttled password check, CSRF tokens, sign-ins
+    UsersModule, // profile, emails, password hash; an application's grant and its revocation
+    ApplicationsModule, // names and logos of the authorized applications
+    AuditModule, // a password change is audited
+    PasskeysModule, // the passkeys listed
+    UpstreamIdentitiesModule, // the connected accounts listed
+    UpstreamProvidersModule, // their providers' names, and the ones left to connect
+    EmailVerificationModule, // sends, checks and applies the codes that verify an address
+  ],
+  controllers: [AccountPageController],
+  providers: [AccountPageService, AccountEmails],
+})
+export class AccountPageModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // The pages read the session and CSRF cookies.
+    consumer.apply(cookieParser()).forRoutes(AccountPageController);
+  }
+}

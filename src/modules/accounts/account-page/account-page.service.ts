@@ -1,0 +1,458 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../../common/clock';
+import { AppError } from '../../../common/errors/app-error';
+import { ErrorCode } from '../../../common/errors/error-code';
+import { AppConfig } from '../../../config/app-config';
+import { ApplicationsService } from '../../applications/applications.service';
+import { AuditLog } from '../../audit/audit-log.service';
+import { PasskeysService } from '../../console/passkeys/passkeys.service';
+import { isRecentPrimarySignIn } from '../../console/passkeys/recent-sign-in';
+import { PageError } from '../../oauth/protocol/oauth-error';
+import type { PageResult } from '../../oauth/protocol/page-result';
+import type { Params } from '../../oauth/protocol/params';
+import { CLEAR_SESSION, type BrowserContext, type CookieSpec } from '../../sessions/cookies';
+import { Csrf } from '../../sessions/csrf';
+import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
+import { SessionService, type CurrentSession } from '../../sessions/session.service';
+import { UpstreamIdentitiesService } from '../../upstreams/identities/upstream-identities.service';
+import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+import { AppUsersService } from '../../users/app-users.service';
+import { hashPassword } from '../../users/password';
+import type { ProfileProblems } from '../../users/profile';
+import { UsersService } from '../../users/users.service';
+import { passwordProblem } from '../../users/password-policy';
+import { AccountEmails, CONFIRM_EMAIL_PATH } from './account-emails';
+import { confirmEmailPage } from './pages/confirm-email.page';
+import {
+  ACCOUNT_FORMS,
+  accountPage,
+  type AccountForm,
+  type AccountPageModel,
+  type AuthorizedApplicationRow,
+} from './pages/account.page';
+import { accountLoginPage, type AccountLoginModel } from './pages/login.page';
+
+/** How many sign-ins the page lists. */
+export const RECENT_SIGN_INS_SHOWN = 20;
+
+const LOGIN_PAGE = '/account/login';
+const ACCOUNT_PAGE = '/account';
+const LOGIN_PURPOSE = 'account:login';
+/** The password reset without an authorization request: it ends at /account. */
+const FORGOT_PASSWORD_PAGE = '/oauth2/forgot-password';
+
+/**
+ * The notices of `?done=` after a change (the forms' redirects, the script's reloads, the
+ * provider's return): fixed texts, so the query string never puts words on the page.
+ */
+const NOTICES: Record<string, string> = {
+  profile: 'Your profile was saved.',
+  password: 'Your password was changed. Your other browsers were signed out.',
+  revoked: "The application's access was revoked. It will ask for your consent again.",
+  passkey_added: 'The passkey was added.',
+  passkey_removed: 'The passkey was removed.',
+  upstream_connected: 'The account was connected.',
+  upstream_disconnected: 'The account was disconnected.',
+  email_verified: 'The email address was verified.',
+};
+
+/** A form of /account, or the code form of the email verification page. */
+type FormPurpose = AccountForm | 'email_confirm';
+
+/** Emailed codes are six digits; anything else in the link is not put in the form. */
+const CODE_IN_LINK = /^[0-9]{6}$/;
+
+/** What one rendering of the account page changes from the stored state. */
+interface RenderOptions {
+  notice?: string;
+  profile?: { nickname: string; avatar: string; problems: ProfileProblems };
+  passwordError?: string;
+  /** A refused "Send a verification code", with the address typed. */
+  email?: { error: string; typed: string };
+}
+
+/** Application ids are positive integers (applications.id is a serial: a 32-bit integer). */
+const APPLICATION_ID = /^[1-9][0-9]{0,9}$/;
+const MAX_APPLICATION_ID = 2 ** 31 - 1;
+
+/**
+ * The end user's account page (docs/accounts.md, "The account page"): sign-in and sign-out on
+ * the OAuth pages' session, the profile, verifying and adding addresses, the password, and
+ * revoking an application's access; the page also lists passkeys, connected accounts and recent
+ * sign-ins (the first two changed by its script through the console API). Every form is
+ * CSRF-protected with a token bound to the session and to the form's purpose.
+ */
+@Injectable()
+export class AccountPageService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly sessions: SessionService,
+    private readonly login: LoginService,
+    private readonly csrf: Csrf,
+    private readonly users: UsersService,
+    private readonly appUsers: AppUsersService,
+    private readonly applications: ApplicationsService,
+    private readonly passkeys: PasskeysService,
+    private readonly identities: UpstreamIdentitiesService,
+    private readonly providers: UpstreamProvidersService,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+    private readonly emails: AccountEmails,
+  ) {}
+
+  /** GET /account/login: the form, or the account page for a browser already signed in. */
+  async showLogin(browser: BrowserContext): Promise<PageResult> {
+    if (await this.sessions.current(browser.sessionCookie)) {
+      return { status: 302, location: ACCOUNT_PAGE };
+    }
+    return this.renderLogin(browser, 200);
+  }
+
+  /**
+   * POST /account/login: the OAuth login page's check (LoginService.authenticate: throttle,
+   * queue, the same refusals), then a password session and the account page.
+   */
+  async submitLogin(form: Params, browser: BrowserContext): Promise<PageResult> {
+    if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
+    const username = text(form.username);
+    const outcome = await this.login.authenticate(username, text(form.password), browser.ip);
+    if (outcome.kind !== 'ok') {
+      const [status, message] = LOGIN_REFUSALS[outcome.kind];
+      const page = this.renderLogin(browser, status, message, username);
+      return outcome.kind === 'failed'
+        ? page
+        : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
+    }
+    // This browser's earlier session (another account, or an older sign-in) ends here.
+    await this.sessions.destroy(browser.sessionCookie);
+    const session = await this.sessions.create(outcome.user.id, 'password', browser);
+    const cookie: CookieSpec = {
+      name: 'session',
+      value: session.cookieValue,
+      maxAge: session.maxAgeSeconds,
+    };
+    return { status: 303, location: ACCOUNT_PAGE, cookies: [cookie] };
+  }
+
+  /** POST /account/logout: ends the session (everywhere: the row is deleted). */
+  async logout(form: Params, browser: BrowserContext): Promise<PageResult> {
+    this.checkCsrf(browser, 'logout', form.csrf_token);
+    await this.sessions.destroy(browser.sessionCookie);
+    return { status: 303, location: LOGIN_PAGE, cookies: [CLEAR_SESSION] };
+  }
+
+  /** GET /account: the page, with the notice of `done` when it names one. */
+  async show(browser: BrowserContext, done: unknown): Promise<PageResult> {
+    const current = await this.sessions.current(browser.sessionCookie);
+    if (!current) return { status: 302, location: LOGIN_PAGE };
+    const notice = typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : '';
+    return this.render(current, browser, 200, notice ? { notice } : {});
+  }
+
+  /** POST /account/profile: nickname and avatar URL; a refusal shows the page again (400). */
+  async updateProfile(form: Params, browser: BrowserContext): Promise<PageResult> {
+    return this.withSession(browser, form, 'profile', async (current) => {
+      const change = { nickname: text(form.nickname), avatar: text(form.avatar) };
+      const problems = await this.users.updateProfile(current.user.id, change);
+      if (Object.keys(problems).length > 0) {
+        return this.render(current, browser, 400, { profile: { ...change, problems } });
+      }
+      return done('profile');
+    });
+  }
+
+  /**
+   * POST /account/password: the new password twice, then the current one through the login's
+   * throttled check (a wrong one counts as a failed sign-in); an account without a password
+   * may set one within 5 minutes of a primary sign-in instead. The new hash, the end of the
+   * user's other sessions and the audit entry commit together.
+   */
+  async changePassword(form: Params, browser: BrowserContext): Promise<PageResult> {
+    return this.withSession(browser, form, 'password', async (current) => {
+      const { user, session } = current;
+      const refuse = (status: number, passwordError: string): Promise<PageResult> =>
+        this.render(current, browser, status, { passwordError });
+      const newPassword = text(form.new_password);
+      if (newPassword !== text(form.repeat_password)) {
+        return refuse(400, 'The two new passwords differ.');
+      }
+      const problem = passwordProblem(newPassword, user);
+      if (problem) return refuse(400, problem);
+      if (user.passwordHash) {
+        const check = await this.login.checkPassword(user, text(form.current_password), browser.ip);
+        if (check.kind === 'failed') return refuse(401, 'The current password is incorrect.');
+        if (check.kind !== 'ok') {
+          const page = await refuse(...LOGIN_REFUSALS[check.kind]);
+          return { ...page, retryAfterSeconds: check.retryAfterSeconds };
+        }
+      } else if (!this.maySetPassword(current)) {
+        return refuse(403, 'Sign in again, then set a password within 5 minutes.');
+      }
+      const hash = await hashPassword(newPassword, this.config.passwordHashCost);
+      await this.dataSource.transaction(async (manager) => {
+        await this.users.setPasswordHash(manager, user.id, hash);
+        const sessionsEnded = await this.sessions.endOthers(manager, user.id, session.id);
+        await this.audit.record(
+          {
+            applicationId: null,
+            actorUserId: user.id,
+            action: 'user.password_change',
+            target: `user:${user.id}`,
+            details: {
+              via: 'account_page',
+              firstPassword: user.passwordHash === null,
+              sessionsEnded,
+            },
+            ip: browser.ip,
+          },
+          manager,
+        );
+      });
+      return done('password');
+    });
+  }
+
+  /**
+   * POST /account/emails/code: emails a verification code to an unverified address of the user,
+   * or to a new one, then shows the form to enter it; a refusal shows the page again.
+   */
+  async sendEmailCode(form: Params, browser: BrowserContext): Promise<PageResult> {
+    return this.withSession(browser, form, 'email_code', async (current) => {
+      const typed = text(form.email);
+      const sent = await this.emails.sendCode(current.user, typed, browser.ip);
+      const refuse = (status: number, error: string): Promise<PageResult> =>
+        this.render(current, browser, status, { email: { error, typed } });
+      switch (sent.kind) {
+        case 'sent':
+          return { status: 303, location: `${CONFIRM_EMAIL_PATH}?id=${sent.id}` };
+        case 'refused':
+          return refuse(400, sent.message);
+        case 'throttled':
+          return {
+            ...(await refuse(429, 'Too many codes were sent. Try again later.')),
+            retryAfterSeconds: sent.retryAfterSeconds,
+          };
+        case 'not_sent':
+          return refuse(503, 'The email could not be sent. Try again in a moment.');
+      }
+    });
+  }
+
+  /** GET /account/emails/confirm: the code form (the code filled in from the emailed link). */
+  async showConfirmEmail(browser: BrowserContext, id: unknown, code: unknown): Promise<PageResult> {
+    if (!(await this.sessions.current(browser.sessionCookie))) {
+      return { status: 302, location: LOGIN_PAGE };
+    }
+    const filled = typeof code === 'string' && CODE_IN_LINK.test(code) ? code : '';
+    return this.renderConfirmEmail(browser, 200, text(id), filled);
+  }
+
+  /**
+   * POST /account/emails/confirm: a right code of this user's makes the address a verified one
+   * of theirs (OneTimeCodes: every try counts, five wrong ones spend the code).
+   */
+  async confirmEmail(form: Params, browser: BrowserContext): Promise<PageResult> {
+    return this.withSession(browser, form, 'email_confirm', async ({ user }) => {
+      const outcome = await this.emails.confirm(user, form.id, form.code);
+      const again = (status: number, error: string): PageResult =>
+        this.renderConfirmEmail(browser, status, text(form.id), '', error);
+      switch (outcome.kind) {
+        case 'verified':
+          return done('email_verified');
+        case 'refused':
+          return again(400, 'This code is wrong or no longer valid. Ask for a new one.');
+        case 'taken':
+          return again(409, 'This address belongs to another account.');
+      }
+    });
+  }
+
+  /**
+   * POST /account/applications/:applicationId/revoke: what the application API's POST
+   * /users/:userId/revoke does (AppUsersService.revoke: tokens revoked, consent forgotten,
+   * events), for an application the user has a live grant for; any other id is 404.
+   */
+  async revoke(rawId: string, form: Params, browser: BrowserContext): Promise<PageResult> {
+    return this.withSession(browser, form, 'revoke', async ({ user }) => {
+      const applicationId = APPLICATION_ID.test(rawId) ? Number(rawId) : NaN;
+      if (!(applicationId <= MAX_APPLICATION_ID)) throw notAuthorized();
+      await this.appUsers
+        .revoke(applicationId, user.id, { source: 'account_page', grantedOnly: true })
+        .catch((error: unknown) => {
+          if (error instanceof AppError && error.code === ErrorCode.UserNotFound) {
+            throw notAuthorized();
+          }
+          throw error;
+        });
+      return done('revoked');
+    });
+  }
+
+  /**
+   * A form of the signed-in page: no session → the sign-in page (nothing is done); a token
+   * that is not this session's for this form → 403; otherwise `work`.
+   */
+  private async withSession(
+    browser: BrowserContext,
+    form: Params,
+    purpose: FormPurpose,
+    work: (current: CurrentSession) => Promise<PageResult>,
+  ): Promise<PageResult> {
+    const current = await this.sessions.current(browser.sessionCookie);
+    if (!current) return { status: 303, location: LOGIN_PAGE };
+    this.checkCsrf(browser, purpose, form.csrf_token);
+    return work(current);
+  }
+
+  private checkCsrf(browser: BrowserContext, purpose: FormPurpose, token: unknown): void {
+    if (!this.csrf.verify(browser, `account:${purpose}`, token)) throw formExpired();
+  }
+
+  /** The rule of a first passkey (console/passkeys/recent-sign-in.ts) for a first password. */
+  private maySetPassword({ session }: CurrentSession): boolean {
+    return isRecentPrimarySignIn(
+      { authMethod: session.authMethod, signedInAt: session.createdAt },
+      this.clock.now(),
+    );
+  }
+
+  private renderLogin(
+    browser: BrowserContext,
+    status: number,
+    error?: string,
+    username?: string,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, LOGIN_PURPOSE);
+    const model: AccountLoginModel = {
+      csrfToken: token,
+      error,
+      username,
+      // Sign-up belongs to an application's login page (its request decides): no link here.
+      links: { forgotPassword: FORGOT_PASSWORD_PAGE },
+    };
+    return { status, html: accountLoginPage(model), cookies };
+  }
+
+  private renderConfirmEmail(
+    browser: BrowserContext,
+    status: number,
+    id: string,
+    code: string,
+    error?: string,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, 'account:email_confirm');
+    return { status, html: confirmEmailPage({ csrfToken: token, id, code, error }), cookies };
+  }
+
+  private async render(
+    current: CurrentSession,
+    browser: BrowserContext,
+    status: number,
+    options: RenderOptions,
+  ): Promise<PageResult> {
+    const { user } = current;
+    const { tokens, cookies } = this.csrf.issueAll(
+      browser,
+      ACCOUNT_FORMS.map((form) => `account:${form}` as const),
+    );
+    const [emails, passkeys, identities, providers, applications, signIns] = await Promise.all([
+      this.users.emailsOf(user),
+      this.passkeys.list(user.id),
+      this.identities.listForUser(user.id),
+      this.providers.listEnabled(),
+      this.authorizedApplications(user.id),
+      this.sessions.recentSignIns(user.id, RECENT_SIGN_INS_SHOWN),
+    ]);
+    const names = new Map(providers.map((provider) => [provider.id, provider.displayName]));
+    const bound = new Set(identities.map((identity) => identity.providerId));
+    const model: AccountPageModel = {
+      user: {
+        username: user.username,
+        email: user.email,
+        nickname: user.nickname,
+        avatar: user.avatar,
+      },
+      notice: options.notice,
+      csrf: {
+        profile: tokens['account:profile'],
+        email_code: tokens['account:email_code'],
+        password: tokens['account:password'],
+        revoke: tokens['account:revoke'],
+        logout: tokens['account:logout'],
+      },
+      profile: options.profile ?? { nickname: user.nickname, avatar: user.avatar, problems: {} },
+      emails: { list: emails, error: options.email?.error, typed: options.email?.typed },
+      password: {
+        hasPassword: user.passwordHash !== null,
+        maySet: user.passwordHash === null && this.maySetPassword(current),
+        error: options.passwordError,
+      },
+      passkeys: passkeys.map((passkey) => ({
+        id: passkey.id,
+        name: passkey.name,
+        createdAt: new Date(passkey.createdAt),
+        lastUsedAt: passkey.lastUsedAt === null ? null : new Date(passkey.lastUsedAt),
+      })),
+      upstreams: identities.map((identity) => ({
+        id: identity.id,
+        provider: names.get(identity.providerId) ?? identity.providerId,
+        username: identity.profile.username ?? identity.subject,
+        connectedAt: identity.createdAt,
+        lastUsedAt: identity.lastUsedAt,
+      })),
+      connectable: providers
+        .filter((provider) => !bound.has(provider.id))
+        .map(({ id, displayName }) => ({ id, displayName })),
+      applications,
+      signIns,
+    };
+    return { status, html: accountPage(model), cookies, ownScript: true };
+  }
+
+  /** The applications with a live grant of the user, with their names and logos. */
+  private async authorizedApplications(userId: string): Promise<AuthorizedApplicationRow[]> {
+    const grants = await this.appUsers.liveGrantsOf(userId);
+    const byId = new Map(
+      (await this.applications.findByIds(grants.map((grant) => grant.applicationId))).map(
+        (application) => [application.id, application],
+      ),
+    );
+    return grants.flatMap((grant) => {
+      const application = byId.get(grant.applicationId);
+      if (!application) return [];
+      return [
+        {
+          id: application.id,
+          name: application.name,
+          logo: application.logo,
+          scope: grant.grantedScope,
+          lastUsedAt: grant.lastUsedAt,
+        },
+      ];
+    });
+  }
+}
+
+/** A form field as text ('' when absent or repeated). */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function done(notice: keyof typeof NOTICES): PageResult {
+  return { status: 303, location: `${ACCOUNT_PAGE}?done=${notice}` };
+}
+
+function formExpired(): PageError {
+  return new PageError(
+    403,
+    'Form expired',
+    'The form could not be verified. Go back, reload the page and try again.',
+  );
+}
+
+function notAuthorized(): PageError {
+  return new PageError(404, 'Not found', 'You have not authorized this application.');
+}

@@ -1,0 +1,80 @@
+import { html, Html } from '../../../../common/http/html';
+import { accountLayout, formError } from './account-layout';
+
+/** Where the optional links under the sign-in form lead (other account features). */
+export interface AccountLoginLinks {
+  /** "Forgot password?" */
+  forgotPassword?: string;
+  /** "Create an account" */
+  createAccount?: string;
+}
+
+/**
+ * Passkey sign-in on this page: a button that a same-origin module script drives (the one the
+ * OAuth login page uses). With it the page loads that script and its CSP allows 'self' scripts.
+ */
+export interface AccountLoginPasskey {
+  script: string;
+}
+
+export interface AccountLoginModel {
+  csrfToken: string;
+  username?: string;
+  error?: string;
+  /** Absent: password only. */
+  passkey?: AccountLoginPasskey;
+  links: AccountLoginLinks;
+}
+
+/**
+ * GET /account/login: username or email and password (inputs `username`, `password`, hidden
+ * `csrf_token`), posted to /account/login; then the passkey button and the links, when set.
+ */
+export function accountLoginPage(model: AccountLoginModel): string {
+  const passkey = model.passkey
+    ? html`<p class="divider">or</p>
+        <button type="button" class="secondary block" id="passkey-sign-in" hidden>
+          Sign in with a passkey
+        </button>`
+    : html``;
+  const links: Html[] = [
+    [model.links.forgotPassword, 'Forgot password?'],
+    [model.links.createAccount, 'Create an account'],
+  ].flatMap(([href, text]) => (href ? [html`<li><a href="${href}">${text!}</a></li>`] : []));
+  return accountLayout({
+    title: 'Sign in to your account',
+    width: 'narrow',
+    script: model.passkey?.script,
+    body: html`<h1>Sign in to your account</h1>
+      ${formError(model.error)}
+      <form method="post" action="/account/login">
+        <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
+        <label for="username">Username or email</label>
+        <input
+          type="text"
+          id="username"
+          name="username"
+          autocomplete="username"
+          required
+          value="${model.username ?? ''}"
+        />
+        <label for="password">Password</label>
+        <input
+          type="password"
+          id="password"
+          name="password"
+          autocomplete="current-password"
+          required
+        />
+        <button type="submit">Sign in</button>
+      </form>
+      ${passkey}
+      ${
+        links.length > 0
+          ? html`<ul class="muted">
+              ${links}
+            </ul>`
+          : html``
+      }`,
+  });
+}

@@ -1,0 +1,143 @@
+import { UpstreamIdentitiesService } from '../../../src/modules/upstreams/identities/upstream-identities.service';
+import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
+import { createUser } from '../../factories';
+import { accountBrowser } from '../../support/account';
+import { consoleClient, consoleSession, sessionCookieFrom } from '../../support/console';
+import { newAuthenticator, registerPasskey } from '../../support/passkeys';
+import { ISSUER, PASSWORD } from '../../support/oauth';
+import { visitUpstream } from '../../support/upstream-standins/browser';
+import { startOidcStandIn, type OidcStandIn } from '../../support/upstream-standins/oidc';
+import { createTestApp, TestApp } from '../../support/test-app';
+
+const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
+
+/**
+ * The passkeys and connected accounts of the account page: listed by the server, changed by its
+ * script through the console API (docs/accounts.md). The script itself runs in
+ * account-browser.e2e-spec.ts.
+ */
+describe('Account page: passkeys and connected accounts', () => {
+  let t: TestApp;
+  let upstream: OidcStandIn;
+  let userId: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    upstream = await startOidcStandIn([CALLBACK]);
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await t.close();
+  });
+  beforeEach(async () => {
+    await t.truncate();
+    userId = (
+      await createUser(t.app, { username: 'alice', email: 'alice@example.org', password: PASSWORD })
+    ).id;
+    const providers = t.app.get(UpstreamProvidersService);
+    for (const [id, displayName] of [
+      ['corp', 'Corp SSO'],
+      ['other', 'Other ID'],
+    ]) {
+      await providers.create({
+        id,
+        displayName,
+        kind: 'oidc',
+        clientId: upstream.clientId,
+        clientSecret: upstream.clientSecret,
+        settings: { issuer: upstream.issuer },
+      });
+    }
+    upstream.account = { sub: 'corp-42', email: 'alice@corp.example', email_verified: true };
+  });
+
+  it('lists the passkeys with their times; their controls wait for the script', async () => {
+    const passkey = await registerPasskey(await consoleSession(t, userId), newAuthenticator(), {
+      name: 'Phone <1>',
+    });
+    const page = await (await accountBrowser(t.app)).get('/account');
+    const row = new RegExp(`<tr data-passkey-id="${passkey.id}"[^>]*>([\\s\\S]*?)</tr>`).exec(
+      page.text,
+    );
+    expect(row?.[0]).toContain('data-passkey-name="Phone &lt;1&gt;"');
+    expect(row?.[1]).toContain('<td>Phone &lt;1&gt;</td>');
+    expect(row?.[1]).toContain(`datetime="${passkey.createdAt}"`);
+    expect(row?.[1]).toContain('never');
+    expect(row?.[1]).toContain('data-remove-passkey hidden');
+    expect(page.text).toContain('<div class="scripted" hidden><form id="add-passkey">');
+    expect(page.text).toContain('Adding or removing a passkey needs JavaScript.');
+  });
+
+  it('lists the connected accounts and offers the providers not connected yet', async () => {
+    await t.app.get(UpstreamIdentitiesService).bind(userId, {
+      providerId: 'corp',
+      subject: 'corp-42',
+      profile: {
+        username: 'alice.corp',
+        email: null,
+        emailVerified: false,
+        avatar: null,
+        providerData: {},
+      },
+    });
+    const page = await (await accountBrowser(t.app)).get('/account');
+    const row =
+      /<tr data-upstream-id="(\d+)" data-upstream-provider="Corp SSO">([\s\S]*?)<\/tr>/.exec(
+        page.text,
+      );
+    expect(row?.[2]).toContain('<td>Corp SSO</td>');
+    expect(row?.[2]).toContain('<td>alice.corp</td>');
+    expect(row?.[2]).toContain('data-disconnect hidden');
+    expect(page.text).toContain('data-connect="other"');
+    expect(page.text).not.toContain('data-connect="corp"');
+  });
+
+  it('serves its script, which uses the console module, and nothing else from its folder', async () => {
+    const script = await t.http().get('/account/assets/account.js');
+    expect(script.status).toBe(200);
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.text).toContain("from '/console/assets/core.js'");
+    expect((await t.http().get('/console/assets/core.js')).status).toBe(200);
+    expect((await t.http().get('/account/assets/account.page.ts')).status).toBe(404);
+    expect((await t.http().get('/account/assets/..%2Faccount-page.service.ts')).status).toBe(404);
+  });
+
+  it('connects a provider through the console API and returns to the account page', async () => {
+    const agent = await accountBrowser(t.app);
+    // What the script does: the console's CSRF token, then the bind (fresh password sign-in).
+    const session = await agent.get('/api/console/session');
+    const start = await agent
+      .post('/api/console/account/upstreams/corp/bind?returnTo=account')
+      .set('X-CSRF-Token', session.body.csrfToken);
+    expect(start.status).toBe(200);
+    const back = await agent.get(await visitUpstream(start.body.location, ISSUER));
+    expect(back.status).toBe(302);
+    expect(back.headers.location).toBe('/account?done=upstream_connected');
+    const page = await agent.get(back.headers.location);
+    expect(page.text).toContain('The account was connected.');
+    expect(page.text).toContain('data-upstream-provider="Corp SSO"');
+    // Another value is refused before anything starts; none keeps the console's page.
+    const bad = await agent
+      .post('/api/console/account/upstreams/other/bind?returnTo=https://evil.example')
+      .set('X-CSRF-Token', session.body.csrfToken);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('invalid_query');
+  });
+
+  it('keeps the console page as the default return of a binding', async () => {
+    const res = await t
+      .http()
+      .post('/api/console/session')
+      .send({ login: 'alice', password: PASSWORD });
+    const client = consoleClient(t, userId, sessionCookieFrom(res)!);
+    const start = await client.request('post', '/api/console/account/upstreams/corp/bind');
+    expect(start.status).toBe(200);
+    const attempt = (start.headers['set-cookie'] as unknown as string[])
+      .map((line) => line.split(';')[0])
+      .find((pair) => pair.startsWith('idsvc_upstream='));
+    const back = await t
+      .http()
+      .get(await visitUpstream(start.body.location, ISSUER))
+      .set('Cookie', `${client.cookie}; ${attempt}`);
+    expect(back.headers.location).toBe('/console/account');
+  });
+});
