@@ -32,16 +32,20 @@ describe('Account page: sign-in, sign-out and the page rules', () => {
   const sessions = async (): Promise<number> =>
     Number((await t.dataSource.query('SELECT count(*) AS n FROM oauth_sessions'))[0].n);
 
-  it('sends a browser without a session to the sign-in page, which allows no script', async () => {
+  it('sends a browser without a session to the sign-in page, whose only script is the passkey form', async () => {
     const res = await t.http().get('/account');
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/account/login');
     expectPageHeaders(res, false);
     const page = await t.http().get('/account/login');
     expect(page.status).toBe(200);
-    expectPageHeaders(page, false);
+    expectPageHeaders(page, true);
     expect(page.text).toContain('name="username"');
-    expect(page.text).not.toContain('<script');
+    expect(page.text.match(/<script [^>]*>/g)).toEqual([
+      expect.stringMatching(
+        /^<script src="\/oauth2\/assets\/passkey-sign-in\.js\?v=[0-9a-f]{16}" defer>$/,
+      ),
+    ]);
     expect(page.text).toContain('<a href="/oauth2/forgot-password">Forgot password?</a>');
   });
 

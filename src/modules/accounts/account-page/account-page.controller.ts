@@ -1,6 +1,8 @@
 import {
   Controller,
   Get,
+  Header,
+  HttpCode,
   Inject,
   NotFoundException,
   Param,
@@ -8,7 +10,9 @@ import {
   Req,
   Res,
   UseFilters,
+  UseGuards,
 } from '@nestjs/common';
+import { Throttle } from '@nestjs/throttler';
 import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { readdirSync } from 'node:fs';
@@ -29,9 +33,16 @@ import {
   ShowAccountDocs,
   ShowAccountLoginDocs,
   SubmitAccountLoginDocs,
+  StartAccountPasskeyLoginDocs,
+  SubmitAccountPasskeyLoginDocs,
   UpdateProfileDocs,
 } from './account-page.openapi';
 import { AccountPageService } from './account-page.service';
+import { AccountPasskeyOptionsGuard } from './account-passkey-options.guard';
+import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
+import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../console/passkeys/passkey-sign-in.service';
+import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 
 /**
  * The page's browser script, beside this file as plain JS so the tests (run from src/) serve it
@@ -76,6 +87,23 @@ export class AccountPageController {
   @SubmitAccountLoginDocs()
   async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.send(res, await this.account.submitLogin(formOf(req), this.browser(req)));
+  }
+
+  @Post('account/login/passkey/options')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @StartAccountPasskeyLoginDocs()
+  // The page's own checks first (Origin, CSRF token): only starts that pass count.
+  @UseGuards(AccountPasskeyOptionsGuard, RateLimitGuard)
+  @Throttle({ 'passkey-sign-in': { limit: SIGN_IN_STARTS_PER_ADDRESS, ttl: QUOTA_WINDOW_MS } })
+  startPasskeyLogin(): Promise<PasskeyCeremonyStart> {
+    return this.account.passkeyOptions();
+  }
+
+  @Post('account/login/passkey')
+  @SubmitAccountPasskeyLoginDocs()
+  async submitPasskeyLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.send(res, await this.account.submitPasskeyLogin(formOf(req), this.browser(req)));
   }
 
   @Post('account/logout')

@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { ApplicationsModule } from '../../applications/applications.module';
 import { AuditModule } from '../../audit/audit.module';
+import { PasskeySignInModule } from '../../console/passkeys/passkey-sign-in.module';
 import { PasskeysModule } from '../../console/passkeys/passkeys.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { UpstreamIdentitiesModule } from '../../upstreams/identities/upstream-identities.module';
@@ -11,6 +12,8 @@ import { EmailVerificationModule } from '../email-verification/email-verificatio
 import { AccountEmails } from './account-emails';
 import { AccountPageController } from './account-page.controller';
 import { AccountPageService } from './account-page.service';
+import { AccountPasskeyOptionsGuard } from './account-passkey-options.guard';
+import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 
 /**
  * The end user's account page at /account (docs/accounts.md): server-rendered, on the OAuth
@@ -24,12 +27,14 @@ import { AccountPageService } from './account-page.service';
     ApplicationsModule, // names and logos of the authorized applications
     AuditModule, // a password change is audited
     PasskeysModule, // the passkeys listed
+    PasskeySignInModule, // passkey sign-in on the sign-in page
+    RateLimitModule, // RateLimitGuard: the per-address quota of passkey sign-in starts
     UpstreamIdentitiesModule, // the connected accounts listed
     UpstreamProvidersModule, // their providers' names, and the ones left to connect
     EmailVerificationModule, // sends, checks and applies the codes that verify an address
   ],
   controllers: [AccountPageController],
-  providers: [AccountPageService, AccountEmails],
+  providers: [AccountPageService, AccountEmails, AccountPasskeyOptionsGuard],
 })
 export class AccountPageModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -10,6 +10,8 @@ import {
   ApiResponse,
 } from '@nestjs/swagger';
 import { SessionAuth } from '../../../common/http/openapi-security';
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../console/passkeys/passkey-sign-in.service';
+import { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 
 // Documentation of the account page (docs/accounts.md): HTML pages, form posts and redirects,
 // never JSON.
@@ -45,6 +47,17 @@ export class AccountLoginForm {
   @ApiProperty({ description: CSRF }) csrf_token!: string;
   @ApiProperty({ description: 'Username or email' }) username!: string;
   @ApiProperty() password!: string;
+}
+
+export class AccountPasskeyLoginForm {
+  @ApiProperty({ description: CSRF }) csrf_token!: string;
+  @ApiProperty({ format: 'uuid', description: 'The ceremonyId of the options' })
+  ceremony_id!: string;
+  @ApiProperty({
+    description:
+      'The AuthenticationResponseJSON of navigator.credentials.get() as JSON text (binary fields base64url)',
+  })
+  assertion!: string;
 }
 
 export class AccountCsrfForm {
@@ -137,6 +150,34 @@ export const SubmitAccountLoginDocs = (): MethodDecorator =>
     html(401, 'The form again: wrong username or password'),
     html(429, 'The form again: too many failed sign-ins from this address (Retry-After)'),
     html(503, 'The form again: too many password checks waiting (Retry-After)'),
+    html(403, 'Form expired: the csrf_token does not belong to this browser'),
+  );
+
+export const StartAccountPasskeyLoginDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Start a passkey sign-in (account sign-in page script)',
+      description: `Called by the sign-in page's script with the page's csrf_token. Answers WebAuthn request options with no allowCredentials and the ceremony id to send back with the assertion (single use, 5 minutes), as POST /oauth2/login/passkey/options does, under the same per-address quota (${SIGN_IN_STARTS_PER_ADDRESS} starts per 15 minutes, one bucket with the console's and the login page's). An Origin header, when sent, must be this service's origin; refused requests are not counted.`,
+    }),
+    form(AccountCsrfForm),
+    ApiResponse({ status: 200, description: 'The options', type: PasskeyCeremonyStart }),
+    html(403, 'A foreign Origin header, or a csrf_token that does not belong to this browser'),
+    html(429, 'Too many passkey sign-ins started from this address (Retry-After)'),
+  );
+
+export const SubmitAccountPasskeyLoginDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Sign in to the account page with a passkey',
+      description:
+        "The assertion of a ceremony started by POST /account/login/passkey/options, posted as a form by the page's script. On success a session with auth method passkey and a sign-in record.",
+    }),
+    form(AccountPasskeyLoginForm),
+    redirect(303, 'Signed in: to /account'),
+    html(
+      401,
+      'The form again with "That passkey could not be used to sign in.": the ceremony is unknown, expired or used, or the assertion does not verify (never saying which)',
+    ),
     html(403, 'Form expired: the csrf_token does not belong to this browser'),
   );
 

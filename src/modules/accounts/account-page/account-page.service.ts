@@ -11,9 +11,13 @@ import { PasskeysService } from '../../console/passkeys/passkeys.service';
 import { isRecentPrimarySignIn } from '../../console/passkeys/recent-sign-in';
 import { PageError } from '../../oauth/protocol/oauth-error';
 import type { PageResult } from '../../oauth/protocol/page-result';
-import type { Params } from '../../oauth/protocol/params';
+import { jsonField, type Params } from '../../oauth/protocol/params';
 import { CLEAR_SESSION, type BrowserContext, type CookieSpec } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
+import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
+import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
+import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
+import { passkeySignInForm } from '../../oauth/interaction/pages/passkey-sign-in-form';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
 import { SessionService, type CurrentSession } from '../../sessions/session.service';
 import { UpstreamIdentitiesService } from '../../upstreams/identities/upstream-identities.service';
@@ -40,6 +44,10 @@ export const RECENT_SIGN_INS_SHOWN = 20;
 const LOGIN_PAGE = '/account/login';
 const ACCOUNT_PAGE = '/account';
 const LOGIN_PURPOSE = 'account:login';
+/** The passkey form's routes on this page (the options are at `${PASSKEY_LOGIN}/options`). */
+export const PASSKEY_LOGIN = '/account/login/passkey';
+/** Every failed passkey sign-in, whatever check failed (the OAuth login page's words). */
+const PASSKEY_FAILED = 'That passkey could not be used to sign in.';
 /** The password reset without an authorization request: it ends at /account. */
 const FORGOT_PASSWORD_PAGE = '/oauth2/forgot-password';
 
@@ -101,6 +109,7 @@ export class AccountPageService {
     private readonly audit: AuditLog,
     private readonly clock: Clock,
     private readonly emails: AccountEmails,
+    private readonly passkeySignIn: PasskeySignInService,
   ) {}
 
   /** GET /account/login: the form, or the account page for a browser already signed in. */
@@ -126,15 +135,48 @@ export class AccountPageService {
         ? page
         : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
-    // This browser's earlier session (another account, or an older sign-in) ends here.
+    return this.startSession(outcome.user.id, 'password', browser);
+  }
+
+  /** A new session of this browser (its earlier one, of any account, ends), then the page. */
+  private async startSession(
+    userId: string,
+    method: SessionAuthMethod,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     await this.sessions.destroy(browser.sessionCookie);
-    const session = await this.sessions.create(outcome.user.id, 'password', browser);
+    const session = await this.sessions.create(userId, method, browser);
     const cookie: CookieSpec = {
       name: 'session',
       value: session.cookieValue,
       maxAge: session.maxAgeSeconds,
     };
     return { status: 303, location: ACCOUNT_PAGE, cookies: [cookie] };
+  }
+
+  /**
+   * The own check of POST /account/login/passkey/options, before its per-address quota counts
+   * it: the form's CSRF token of this browser's sign-in page (403 page otherwise).
+   */
+  checkPasskeyStart(form: Params, browser: BrowserContext): void {
+    if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
+  }
+
+  /** A discoverable passkey sign-in's options (the console's and the login page's ceremony). */
+  passkeyOptions(): Promise<PasskeyCeremonyStart> {
+    return this.passkeySignIn.options();
+  }
+
+  /**
+   * POST /account/login/passkey: the ceremony id and assertion of the passkey form. One 401
+   * message for every failure, as on the OAuth login page; success is a `passkey` session.
+   */
+  async submitPasskeyLogin(form: Params, browser: BrowserContext): Promise<PageResult> {
+    if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
+    const userId = await this.passkeySignIn.verify(form.ceremony_id, jsonField(form.assertion));
+    const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
+    if (!user) return this.renderLogin(browser, 401, PASSKEY_FAILED);
+    return this.startSession(user.id, 'passkey', browser);
   }
 
   /** POST /account/logout: ends the session (everywhere: the row is deleted). */
@@ -330,10 +372,16 @@ export class AccountPageService {
       csrfToken: token,
       error,
       username,
+      passkey: passkeySignInForm({
+        action: PASSKEY_LOGIN,
+        optionsUrl: `${PASSKEY_LOGIN}/options`,
+        fields: { csrf_token: token },
+      }),
       // Sign-up belongs to an application's login page (its request decides): no link here.
       links: { forgotPassword: FORGOT_PASSWORD_PAGE },
     };
-    return { status, html: accountLoginPage(model), cookies };
+    // The passkey form's script runs on this page (its CSP allows 'self' scripts).
+    return { status, html: accountLoginPage(model), cookies, ownScript: true };
   }
 
   private renderConfirmEmail(

@@ -21,7 +21,7 @@ import {
   type Pending,
 } from '../authorize/pending-authorizations.service';
 import { SessionService } from '../../sessions/session.service';
-import type { Params } from '../protocol/params';
+import { jsonField, type Params } from '../protocol/params';
 import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
@@ -94,7 +94,7 @@ export class InteractionService {
     this.checkCsrf(browser, pending, body.csrf_token);
     // Passkeys go with the password form: both are this service's own accounts.
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
-    const userId = await this.passkeys.verify(body.ceremony_id, parseJson(body.assertion));
+    const userId = await this.passkeys.verify(body.ceremony_id, jsonField(body.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
     if (!user) return this.renderLogin(pending, browser, 401, PASSKEY_FAILED);
     return this.signIn(pending, user, 'passkey', browser);
@@ -283,16 +283,6 @@ function noPasskeyLogin(): PageError {
     'Passkey sign-in not offered',
     'This application does not offer sign-in with a passkey. Go back and choose another sign-in method.',
   );
-}
-
-/** A form field holding JSON (the passkey form's assertion), or undefined when it is not JSON. */
-function parseJson(value: unknown): unknown {
-  if (typeof value !== 'string') return undefined;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function noPasswordLogin(): PageError {

@@ -27,11 +27,19 @@ export class PasskeyOptionsGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== this.origin) {
-      throw new PageError(403, 'Cross-origin request', 'Cross-origin requests are refused.');
-    }
+    refuseCrossOrigin(req, this.origin);
     await this.interaction.checkPasskeyStart(formOf(req), browserContext(req, this.secure));
     return true;
+  }
+}
+
+/**
+ * An `Origin` header, when sent, must be this service's origin: a cross-site page cannot start
+ * passkey sign-ins from its visitors' browsers (a 403 page).
+ */
+export function refuseCrossOrigin(req: Request, origin: string): void {
+  const sent = req.headers.origin;
+  if (sent !== undefined && sent !== origin) {
+    throw new PageError(403, 'Cross-origin request', 'Cross-origin requests are refused.');
   }
 }

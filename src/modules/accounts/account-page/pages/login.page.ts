@@ -9,34 +9,24 @@ export interface AccountLoginLinks {
   createAccount?: string;
 }
 
-/**
- * Passkey sign-in on this page: a button that a same-origin module script drives (the one the
- * OAuth login page uses). With it the page loads that script and its CSP allows 'self' scripts.
- */
-export interface AccountLoginPasskey {
-  script: string;
-}
-
 export interface AccountLoginModel {
   csrfToken: string;
   username?: string;
   error?: string;
-  /** Absent: password only. */
-  passkey?: AccountLoginPasskey;
+  /**
+   * "Sign in with a passkey": the OAuth login page's passkey form and script
+   * (passkeySignInForm), pointed at this page's routes; the page then answers with ownScript.
+   */
+  passkey: Html;
   links: AccountLoginLinks;
 }
 
 /**
  * GET /account/login: username or email and password (inputs `username`, `password`, hidden
- * `csrf_token`), posted to /account/login; then the passkey button and the links, when set.
+ * `csrf_token`), posted to /account/login; then passkey sign-in (with its autofill in the
+ * username field) and the links, when set.
  */
 export function accountLoginPage(model: AccountLoginModel): string {
-  const passkey = model.passkey
-    ? html`<p class="divider">or</p>
-        <button type="button" class="secondary block" id="passkey-sign-in" hidden>
-          Sign in with a passkey
-        </button>`
-    : html``;
   const links: Html[] = [
     [model.links.forgotPassword, 'Forgot password?'],
     [model.links.createAccount, 'Create an account'],
@@ -44,7 +34,6 @@ export function accountLoginPage(model: AccountLoginModel): string {
   return accountLayout({
     title: 'Sign in to your account',
     width: 'narrow',
-    script: model.passkey?.script,
     body: html`<h1>Sign in to your account</h1>
       ${formError(model.error)}
       <form method="post" action="/account/login">
@@ -54,7 +43,7 @@ export function accountLoginPage(model: AccountLoginModel): string {
           type="text"
           id="username"
           name="username"
-          autocomplete="username"
+          autocomplete="username webauthn"
           required
           value="${model.username ?? ''}"
         />
@@ -68,7 +57,7 @@ export function accountLoginPage(model: AccountLoginModel): string {
         />
         <button type="submit">Sign in</button>
       </form>
-      ${passkey}
+      ${model.passkey}
       ${
         links.length > 0
           ? html`<ul class="muted">
