@@ -13,6 +13,7 @@ import type { PageResult } from '../oauth/protocol/page-result';
 import type { BrowserContext } from '../sessions/cookies';
 import { Csrf, type CsrfForm } from '../sessions/csrf';
 import { SessionService, type CurrentSession } from '../sessions/session.service';
+import type { User } from '../users/user.entity';
 
 /** A pending authorization request and the application it is for. */
 export interface Interaction {
@@ -67,24 +68,16 @@ export class PendingInteractions {
   }
 
   /**
-   * Starts a password session for `userId` (recorded as a sign-in from `browser`) and continues
+   * Starts a password session for `user` (recorded as a sign-in from `browser`) and continues
    * the authorization (a 303).
    */
-  async signInAndContinue(
-    userId: string,
+  signInAndContinue(
+    user: User,
     interaction: Interaction,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const session = await this.sessions.create(userId, 'password', browser);
-    const signedIn = await this.sessions.current(session.cookieValue);
-    if (!signedIn) throw requestGone();
-    const next = await this.continue(signedIn, interaction, 303);
-    const cookie = {
-      name: 'session' as const,
-      value: session.cookieValue,
-      maxAge: session.maxAgeSeconds,
-    };
-    return { ...next, cookies: [...(next.cookies ?? []), cookie] };
+    const { application, pending } = interaction;
+    return this.authorize.signInAndProceed(application, user, 'password', browser, pending, 303);
   }
 
   /** Continues the authorization for the signed-in user: consent, a code, or another page. */

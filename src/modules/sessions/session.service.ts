@@ -4,6 +4,7 @@ import { Repository, type EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { User } from '../users/user.entity';
+import type { CookieSpec } from './cookies';
 import { OAuthSession, type SessionAuthMethod } from './oauth-session.entity';
 import { newOpaqueToken } from '../../common/crypto/opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
@@ -13,6 +14,11 @@ export interface NewSession {
   cookieValue: string;
   maxAgeSeconds: number;
   session: OAuthSession;
+}
+
+/** The cookie that hands a new session to the browser. */
+export function sessionCookie(created: NewSession): CookieSpec {
+  return { name: 'session', value: created.cookieValue, maxAge: created.maxAgeSeconds };
 }
 
 /** A live session and its user. */

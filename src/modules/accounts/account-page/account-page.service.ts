@@ -12,14 +12,14 @@ import { isRecentPrimarySignIn } from '../../console/passkeys/recent-sign-in';
 import { PageError } from '../../oauth/protocol/oauth-error';
 import type { PageResult } from '../../oauth/protocol/page-result';
 import { jsonField, type Params } from '../../oauth/protocol/params';
-import { CLEAR_SESSION, type BrowserContext, type CookieSpec } from '../../sessions/cookies';
+import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 import { passkeySignInForm } from '../../oauth/interaction/pages/passkey-sign-in-form';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
-import { SessionService, type CurrentSession } from '../../sessions/session.service';
+import { sessionCookie, SessionService, type CurrentSession } from '../../sessions/session.service';
 import { UpstreamIdentitiesService } from '../../upstreams/identities/upstream-identities.service';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { AppUsersService } from '../../users/app-users.service';
@@ -146,12 +146,7 @@ export class AccountPageService {
   ): Promise<PageResult> {
     await this.sessions.destroy(browser.sessionCookie);
     const session = await this.sessions.create(userId, method, browser);
-    const cookie: CookieSpec = {
-      name: 'session',
-      value: session.cookieValue,
-      maxAge: session.maxAgeSeconds,
-    };
-    return { status: 303, location: ACCOUNT_PAGE, cookies: [cookie] };
+    return { status: 303, location: ACCOUNT_PAGE, cookies: [sessionCookie(session)] };
   }
 
   /**

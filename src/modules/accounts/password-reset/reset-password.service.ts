@@ -14,9 +14,9 @@ import {
 import { PageError } from '../../oauth/protocol/oauth-error';
 import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
 import type { Params } from '../../oauth/protocol/params';
-import type { BrowserContext, CookieSpec } from '../../sessions/cookies';
+import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
-import { SessionService, type NewSession } from '../../sessions/session.service';
+import { sessionCookie, SessionService, type NewSession } from '../../sessions/session.service';
 import { AccountRecovery, type RecoverableAccount } from '../../users/account-recovery';
 import { hashPassword } from '../../users/password';
 import {
@@ -202,11 +202,7 @@ export class ResetPasswordService {
     session: NewSession,
     { request, pending }: ResetForm,
   ): Promise<PageResult> {
-    const cookie: CookieSpec = {
-      name: 'session',
-      value: session.cookieValue,
-      maxAge: session.maxAgeSeconds,
-    };
+    const cookie = sessionCookie(session);
     const changed = { status: 200, html: passwordChangedPage(), cookies: [cookie] };
     if (request === undefined) return { status: 303, location: ACCOUNT_PATH, cookies: [cookie] };
     if (!pending) return changed;

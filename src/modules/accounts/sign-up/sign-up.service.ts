@@ -140,7 +140,7 @@ export class SignUpService {
       );
       return { status: 409, html };
     }
-    return this.interactions.signInAndContinue(outcome.userId, interaction, browser);
+    return this.interactions.signInAndContinue(outcome.user, interaction, browser);
   }
 
   /** The form's rules, in the order the page reports them; the address as stored. */
@@ -250,7 +250,7 @@ export class SignUpService {
   private async createAccount(
     id: string,
     code: unknown,
-  ): Promise<{ kind: 'created'; userId: string } | { kind: 'refused' } | { kind: 'taken' }> {
+  ): Promise<{ kind: 'created'; user: User } | { kind: 'refused' } | { kind: 'taken' }> {
     try {
       return await this.dataSource.transaction(async (manager) => {
         const outcome = await this.codes.consume(manager, 'sign_up', id, code);
@@ -274,7 +274,7 @@ export class SignUpService {
         await manager
           .getRepository(UserEmail)
           .save({ userId: user.id, email, verified: true, primary: true, visibility: 'public' });
-        return { kind: 'created', userId: user.id };
+        return { kind: 'created', user: await manager.findOneByOrFail(User, { id: user.id }) };
       });
     } catch (error) {
       if (claimsNameOrAddress(error)) return { kind: 'taken' };

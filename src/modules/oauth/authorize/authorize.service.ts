@@ -12,7 +12,9 @@ import type { BrowserContext } from '../../sessions/cookies';
 import type { PageResult } from '../protocol/page-result';
 import { cspSourceOf } from '../protocol/page-result';
 import { PendingAuthorizationsService, type Pending } from './pending-authorizations.service';
-import { SessionService, type CurrentSession } from '../../sessions/session.service';
+import { sessionCookie, SessionService, type CurrentSession } from '../../sessions/session.service';
+import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
+import type { User } from '../../users/user.entity';
 import { checkApplicationEnabled } from './checks/check-application-enabled';
 import { checkClient } from './checks/check-client';
 import { checkOidcParams, signInTooOld } from './checks/check-oidc-params';
@@ -101,6 +103,25 @@ export class AuthorizeService {
       }
       throw error;
     }
+  }
+
+  /**
+   * A sign-in on one of the request's pages (password, passkey, upstream, sign-up, reset): a new
+   * session of `user` in this browser, then the authorization goes on as `proceed` decides, with
+   * the session cookie set on the answer.
+   */
+  async signInAndProceed(
+    application: Application,
+    user: User,
+    method: SessionAuthMethod,
+    browser: BrowserContext,
+    pending: Pending,
+    status: 302 | 303,
+  ): Promise<PageResult> {
+    const created = await this.sessions.create(user.id, method, browser);
+    const signedIn = { user, session: created.session };
+    const next = await this.proceed(application, signedIn, pending.request, pending, status);
+    return { ...next, cookies: [...(next.cookies ?? []), sessionCookie(created)] };
   }
 
   /**

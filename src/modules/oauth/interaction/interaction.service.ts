@@ -110,16 +110,8 @@ export class InteractionService {
     method: SessionAuthMethod,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const session = await this.sessions.create(user.id, method, browser);
     const application = await this.application(pending);
-    const signedIn = { user, session: session.session };
-    const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 303);
-    const cookie = {
-      name: 'session' as const,
-      value: session.cookieValue,
-      maxAge: session.maxAgeSeconds,
-    };
-    return { ...next, cookies: [...(next.cookies ?? []), cookie] };
+    return this.authorize.signInAndProceed(application, user, method, browser, pending, 303);
   }
 
   /** The signed-in user lacks a required upstream binding (docs/upstreams.md). */

@@ -297,18 +297,19 @@ export class UpstreamSignInService {
 
   /** As POST /oauth2/login after a correct password: session, then consent or a code. */
   private async signIn(user: User, pending: Pending, browser: BrowserContext): Promise<PageResult> {
-    const session = await this.sessions.create(user.id, 'upstream', browser);
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
     if (!application) throw requestGone();
-    const signedIn = { user, session: session.session };
-    const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 302);
+    const next = await this.authorize.signInAndProceed(
+      application,
+      user,
+      'upstream',
+      browser,
+      pending,
+      302,
+    );
     return {
       ...next,
-      cookies: [
-        ...(next.cookies ?? []),
-        { name: 'session' as const, value: session.cookieValue, maxAge: session.maxAgeSeconds },
-        { name: 'upstream', value: '', maxAge: 0 },
-      ],
+      cookies: [...(next.cookies ?? []), { name: 'upstream', value: '', maxAge: 0 }],
     };
   }
 
