@@ -1,7 +1,10 @@
 import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
 import { createUser } from '../../factories';
 import { accountBrowser, formToken, postAccountForm } from '../../support/account';
-import { expectStatus, hiddenInput, PASSWORD, type Agent } from '../../support/oauth';
+import { browser, expectStatus, hiddenInput, PASSWORD, type Agent } from '../../support/oauth';
+import { SessionService } from '../../../src/modules/sessions/session.service';
+import { TEST_SIGN_IN_CLIENT } from '../../support/console';
+import { cookieName } from '../../../src/modules/sessions/cookies';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
 import { createTestApp, TestApp } from '../../support/test-app';
 
@@ -35,9 +38,15 @@ describe('Account page: email addresses', () => {
   > =>
     t.dataSource.query('SELECT user_id, email, verified, "primary" FROM user_emails ORDER BY id');
 
-  /** "Send a verification code" for `email`; expects the form to enter it, answers its id. */
+  /**
+   * "Send a verification code" for `email` (with the current password, which a new address
+   * needs); expects the form to enter it, answers its id.
+   */
   async function sendCode(agent: Agent, email: string): Promise<string> {
-    const res = await postAccountForm(agent, '/account/emails/code', { email });
+    const res = await postAccountForm(agent, '/account/emails/code', {
+      email,
+      current_password: PASSWORD,
+    });
     expectStatus(res, 303);
     const location = new URL(res.headers.location, 'http://placeholder');
     expect(location.pathname).toBe('/account/emails/confirm');
@@ -178,13 +187,71 @@ describe('Account page: email addresses', () => {
     expect(mailbox.received).toHaveLength(before);
   });
 
+  it('needs the current password to add a new address (a new way into the account), and counts a wrong one', async () => {
+    const agent = await accountBrowser(t.app);
+    const page = await agent.get('/account');
+    expect(page.text).toContain('id="new-email-password"');
+    for (const [current, status] of [
+      [undefined, 401],
+      ['not the password', 401],
+    ] as const) {
+      const res = await postAccountForm(agent, '/account/emails/code', {
+        email: 'intruder@example.org',
+        ...(current === undefined ? {} : { current_password: current }),
+      });
+      expect(res.status).toBe(status);
+      expect(res.text).toContain('The current password is incorrect.');
+    }
+    expect(await t.dataSource.query('SELECT id FROM one_time_codes')).toEqual([]);
+    // Counted like failed sign-ins of alice from this address: three more make it 429.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await postAccountForm(agent, '/account/emails/code', {
+        email: 'intruder@example.org',
+        current_password: 'wrong again',
+      });
+    }
+    const throttled = await postAccountForm(agent, '/account/emails/code', {
+      email: 'intruder@example.org',
+      current_password: PASSWORD,
+    });
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('adds an address to an account without a password only within 5 minutes of signing in', async () => {
+    await t.dataSource.query('UPDATE users SET password_hash = NULL WHERE id = $1', [userId]);
+    const { cookieValue } = await t.app
+      .get(SessionService)
+      .create(userId, 'upstream', TEST_SIGN_IN_CLIENT);
+    const agent = browser(t.app);
+    agent.jar.setCookie(`${cookieName('session', false)}=${cookieValue}`, '127.0.0.1', '/');
+    const page = await agent.get('/account');
+    expect(page.text).toContain('Adding an address needs a sign-in within the last 5 minutes.');
+    const token = formToken(page.text, '/account/emails/code');
+    const post = () =>
+      agent
+        .post('/account/emails/code')
+        .type('form')
+        .send({ csrf_token: token, email: 'second@example.org' });
+    t.clock.advance(5 * 60_000 + 1000);
+    const late = await post();
+    expect(late.status).toBe(403);
+    expect(late.text).toContain('Sign in again, then add the address within 5 minutes.');
+    t.clock.advance(-(5 * 60_000 + 1000));
+    expectStatus(await post(), 303);
+    expect(codeOf(await mailbox.next('second@example.org'))).toMatch(/^\d{6}$/);
+  });
+
   it('answers 429 with Retry-After past the codes an address may get in an hour', async () => {
     const agent = await accountBrowser(t.app);
     for (let sent = 1; sent <= CODES_PER_EMAIL; sent++) {
       await sendCode(agent, 'many@example.org');
       await mailbox.next('many@example.org');
     }
-    const res = await postAccountForm(agent, '/account/emails/code', { email: 'many@example.org' });
+    const res = await postAccountForm(agent, '/account/emails/code', {
+      email: 'many@example.org',
+      current_password: PASSWORD,
+    });
     expect(res.status).toBe(429);
     expect(res.text).toContain('Too many codes were sent.');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
@@ -199,6 +266,7 @@ describe('Account page: email addresses', () => {
     const agent = await accountBrowser(t.app);
     const res = await postAccountForm(agent, '/account/emails/code', {
       email: 'one.more@example.org',
+      current_password: PASSWORD,
     });
     expect(res.status).toBe(400);
     expect(res.text).toContain('at most 10 addresses');

@@ -70,6 +70,14 @@ export class AccountEmails {
     return sent.kind === 'sent' ? { kind: 'sent', id: sent.id } : sent;
   }
 
+  /** True when `rawEmail` is not one of the user's addresses yet (adding it needs a step-up). */
+  async isNew(user: User, rawEmail: string): Promise<boolean> {
+    const email = normalEmail(rawEmail);
+    if (email === null) return false;
+    const mine = await this.users.emailsOf(user);
+    return !mine.some((row) => row.email.toLowerCase() === email);
+  }
+
   /** Checks an entered code of the user (every try counts; see EmailVerificationService). */
   confirm(user: User, id: unknown, code: unknown): Promise<ConfirmOutcome> {
     return this.verification.confirm(user.id, id, code);

@@ -218,15 +218,10 @@ export class AccountPageService {
       }
       const problem = passwordProblem(newPassword, user);
       if (problem) return refuse(400, problem);
-      if (user.passwordHash) {
-        const check = await this.login.checkPassword(user, text(form.current_password), browser.ip);
-        if (check.kind === 'failed') return refuse(401, 'The current password is incorrect.');
-        if (check.kind !== 'ok') {
-          const page = await refuse(...LOGIN_REFUSALS[check.kind]);
-          return { ...page, retryAfterSeconds: check.retryAfterSeconds };
-        }
-      } else if (!this.maySetPassword(current)) {
-        return refuse(403, 'Sign in again, then set a password within 5 minutes.');
+      const stepUp = await this.stepUp(current, form, browser, 'set a password');
+      if (stepUp) {
+        const page = await refuse(stepUp.status, stepUp.message);
+        return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
       }
       const hash = await hashPassword(newPassword, this.config.passwordHashCost);
       await this.dataSource.transaction(async (manager) => {
@@ -259,9 +254,16 @@ export class AccountPageService {
   async sendEmailCode(form: Params, browser: BrowserContext): Promise<PageResult> {
     return this.withSession(browser, form, 'email_code', async (current) => {
       const typed = text(form.email);
-      const sent = await this.emails.sendCode(current.user, typed, browser.ip);
       const refuse = (status: number, error: string): Promise<PageResult> =>
         this.render(current, browser, status, { email: { error, typed } });
+      if (await this.emails.isNew(current.user, typed)) {
+        const stepUp = await this.stepUp(current, form, browser, 'add the address');
+        if (stepUp) {
+          const page = await refuse(stepUp.status, stepUp.message);
+          return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
+        }
+      }
+      const sent = await this.emails.sendCode(current.user, typed, browser.ip);
       switch (sent.kind) {
         case 'sent':
           return { status: 303, location: `${CONFIRM_EMAIL_PATH}?id=${sent.id}` };
@@ -346,6 +348,31 @@ export class AccountPageService {
 
   private checkCsrf(browser: BrowserContext, purpose: FormPurpose, token: unknown): void {
     if (!this.csrf.verify(browser, `account:${purpose}`, token)) throw formExpired();
+  }
+
+  /**
+   * The step-up of a change that adds a way into the account or replaces the password
+   * (docs/accounts.md, "Step-up"): the current password, checked like a sign-in (a wrong one
+   * counts); for an account without one, a password or upstream sign-in within 5 minutes.
+   * Null when it is satisfied, else the refusal to show.
+   */
+  private async stepUp(
+    current: CurrentSession,
+    form: Params,
+    browser: BrowserContext,
+    what: string,
+  ): Promise<{ status: number; message: string; retryAfterSeconds?: number } | null> {
+    const { user } = current;
+    if (!user.passwordHash) {
+      if (this.maySetPassword(current)) return null;
+      return { status: 403, message: `Sign in again, then ${what} within 5 minutes.` };
+    }
+    const check = await this.login.checkPassword(user, text(form.current_password), browser.ip);
+    if (check.kind === 'ok') return null;
+    if (check.kind === 'failed')
+      return { status: 401, message: 'The current password is incorrect.' };
+    const [status, message] = LOGIN_REFUSALS[check.kind];
+    return { status, message, retryAfterSeconds: check.retryAfterSeconds };
   }
 
   /** The rule of a first passkey (console/passkeys/recent-sign-in.ts) for a first password. */

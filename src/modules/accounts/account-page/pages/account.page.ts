@@ -87,7 +87,8 @@ export function accountPage(model: AccountPageModel): string {
     header: topBar(model),
     body: html`<h1>Your account</h1>
       ${model.notice ? html`<p class="alert ok" role="status">${model.notice}</p>` : html``}
-      ${profileSection(model)} ${emailsSection(model.emails, model.csrf.email_code)}
+      ${profileSection(model)}
+      ${emailsSection(model.emails, model.csrf.email_code, model.password.hasPassword)}
       ${passwordSection(model.password, model.csrf.password)} ${passkeysSection(model.passkeys)}
       ${upstreamsSection(model.upstreams, model.connectable)}
       ${applicationsSection(model.applications, model.csrf.revoke)} ${signInsSection(model.signIns)}
@@ -180,7 +181,23 @@ function profileSection(model: AccountPageModel): Html {
   );
 }
 
-function emailsSection(emails: AccountPageModel['emails'], csrfToken: string): Html {
+function emailsSection(
+  emails: AccountPageModel['emails'],
+  csrfToken: string,
+  hasPassword: boolean,
+): Html {
+  // A new address is a new way into the account (a password reset): it takes the current
+  // password, or for an account without one a sign-in within the last 5 minutes.
+  const stepUp = hasPassword
+    ? html`<label for="new-email-password">Current password</label>
+        <input
+          type="password"
+          id="new-email-password"
+          name="current_password"
+          autocomplete="current-password"
+          required
+        />`
+    : html`<p class="hint">Adding an address needs a sign-in within the last 5 minutes.</p>`;
   const sendCode = (email: string): Html =>
     html`<form method="post" action="/account/emails/code">
       <input type="hidden" name="csrf_token" value="${csrfToken}" />
@@ -220,6 +237,7 @@ function emailsSection(emails: AccountPageModel['emails'], csrfToken: string): H
           value="${emails.typed ?? ''}"
         />
         <p class="hint">We email it a code; the address is added once you enter the code.</p>
+        ${stepUp}
         <button type="submit">Send a verification code</button>
       </form>`,
   );
