@@ -46,6 +46,11 @@ module.exports = {
     },
   ],
   maxWorkers: workers,
+  // A jest worker keeps some memory of every test file it ran (module registries that stay
+  // referenced); over the ~180 files of one worker in CI that reached V8's 4 GB heap limit. A
+  // worker past this much after a file is replaced by a fresh one. Setting it also makes jest use
+  // a worker process when it has only one (else it would run in band, where nothing is recycled).
+  workerIdleMemoryLimit: '1.5GB',
   // Once per run: the migrated embedded data directory every app copies instead of creating and
   // migrating its own, and the workers' databases with DATABASE_URL (docs/testing.md).
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -33,3 +33,13 @@ export function claimsNameOrAddress(error: unknown): boolean {
     )
   );
 }
+
+/** A violation of one of the unique indexes that make an address one account's. */
+export function claimsAddress(error: unknown): boolean {
+  if (!(error instanceof QueryFailedError)) return false;
+  const driver = error.driverError as { code?: string; constraint?: string } | undefined;
+  return (
+    driver?.code === '23505' &&
+    ['uq_users_lower_email', 'uq_user_emails_lower_email'].includes(driver.constraint ?? '')
+  );
+}

@@ -1,6 +1,4 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as commonWords } from '@zxcvbn-ts/language-common';
-import { dictionary as englishWords, translations } from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 /** NIST SP 800-63B section 3.1.1.2: at least 8 characters, and long passphrases welcome. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -22,17 +20,28 @@ export const MIN_PASSWORD_SCORE = 3;
 const ESTIMATED_LENGTH = 64;
 const MAX_L33T_SUBSTITUTIONS = 2;
 
-let estimator: ZxcvbnFactory | undefined;
+let estimator: Promise<ZxcvbnFactory> | undefined;
 
-/** zxcvbn with its common-password, English and keyboard dictionaries, built on first use. */
-function strength(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...commonWords, ...englishWords },
-    graphs: adjacencyGraphs,
-    translations,
-    maxLength: ESTIMATED_LENGTH,
-    l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
-  });
+/**
+ * zxcvbn with its common-password, English and keyboard dictionaries, loaded and built on first
+ * use: they take about 25 MB of heap, which a process that never checks a new password (an
+ * instance that only serves tokens, each test file of the suite) does not pay.
+ */
+function strength(): Promise<ZxcvbnFactory> {
+  estimator ??= (async () => {
+    const [{ ZxcvbnFactory }, common, english] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
+    return new ZxcvbnFactory({
+      dictionary: { ...common.dictionary, ...english.dictionary },
+      graphs: common.adjacencyGraphs,
+      translations: english.translations,
+      maxLength: ESTIMATED_LENGTH,
+      l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
+    });
+  })();
   return estimator;
 }
 
@@ -48,7 +57,10 @@ export interface PasswordOwner {
  * username and email counted as known words. Answers null when the password is acceptable, else
  * one sentence to show next to the field. Passwords set by an operator (CLI) are not checked.
  */
-export function passwordProblem(password: string, owner: PasswordOwner): string | null {
+export async function passwordProblem(
+  password: string,
+  owner: PasswordOwner,
+): Promise<string | null> {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH) {
     return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
@@ -57,7 +69,7 @@ export function passwordProblem(password: string, owner: PasswordOwner): string 
     return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
   }
   const localPart = owner.email.split('@')[0] ?? '';
-  const result = strength().check(password, [owner.username, owner.email, localPart]);
+  const result = (await strength()).check(password, [owner.username, owner.email, localPart]);
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   const warning = result.feedback.warning;
   return `This password is too easy to guess${warning ? ` (${lowerFirst(warning)})` : ''}. Use a longer phrase, or add words that are not related to you.`;

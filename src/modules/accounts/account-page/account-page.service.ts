@@ -216,7 +216,7 @@ export class AccountPageService {
       if (newPassword !== text(form.repeat_password)) {
         return refuse(400, 'The two new passwords differ.');
       }
-      const problem = passwordProblem(newPassword, user);
+      const problem = await passwordProblem(newPassword, user);
       if (problem) return refuse(400, problem);
       const stepUp = await this.stepUp(current, form, browser, 'set a password');
       if (stepUp) {

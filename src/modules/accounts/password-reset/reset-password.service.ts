@@ -111,7 +111,7 @@ export class ResetPasswordService {
     // person's names) only for the holder of the right code, below.
     const length = [...password].length;
     if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
-      const problem = passwordProblem(password, { username: '', email: '' }) ?? '';
+      const problem = (await passwordProblem(password, { username: '', email: '' })) ?? '';
       return this.render(form, browser, 400, problem);
     }
     const started = floorStart();
@@ -152,7 +152,7 @@ export class ResetPasswordService {
     // The address may have left the account since the code was sent: the code is spent, for nothing.
     const account = await this.accounts.lockForReset(manager, userId, email);
     if (!account) return { kind: 'refused' };
-    const problem = passwordProblem(password, { username: account.user.username, email });
+    const problem = await passwordProblem(password, { username: account.user.username, email });
     if (problem) throw new RefusedPassword(problem);
     const firstPassword = account.user.passwordHash === null;
     const hash = await hashPassword(password, this.config.passwordHashCost);

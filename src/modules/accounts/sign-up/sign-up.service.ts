@@ -153,7 +153,7 @@ export class SignUpService {
     if (!isValidUsername(form.username)) return refused(400, capitalized(USERNAME_RULE));
     const email = normalEmail(form.email);
     if (email === null) return refused(400, capitalized(EMAIL_RULE));
-    const problem = passwordProblem(form.password, { username: form.username, email });
+    const problem = await passwordProblem(form.password, { username: form.username, email });
     if (problem !== null) return refused(400, problem);
     // A sign-up form must say that a username is taken (docs/accounts.md, "Sign-up").
     if (await this.usernameTaken(this.dataSource.manager, form.username)) {

@@ -1,3 +1,5 @@
+import { addressHeldByAnother, claimsAddress } from '../../users/address-holder';
+import { normalEmail } from '../../users/account-names';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
@@ -156,7 +158,7 @@ export class UpstreamIdentitiesService {
     user.lastLoginAt = now;
     await this.identities.save(identity);
     await users.update({ id: user.id }, { lastLoginAt: now });
-    const email = normalEmail(account.profile.email);
+    const email = normalEmail(account.profile.email ?? '');
     if (email !== null && account.profile.emailVerified) await this.adoptVerifiedEmail(user, email);
     return { kind: 'existing', user, identity };
   }
@@ -168,9 +170,9 @@ export class UpstreamIdentitiesService {
    * nothing, and the account's email stays '' (docs/upstreams.md, "Accounts").
    */
   private async create(account: UpstreamAccount): Promise<SignInOutcome> {
-    const email = normalEmail(account.profile.email);
+    const email = normalEmail(account.profile.email ?? '');
     const verified = email !== null && account.profile.emailVerified;
-    if (verified && (await this.heldByAnother(this.dataSource.manager, email, null))) {
+    if (verified && (await addressHeldByAnother(this.dataSource.manager, email, null))) {
       return { kind: 'email_taken' };
     }
     const base = baseUsername(account.profile.username, account.providerId);
@@ -243,7 +245,7 @@ export class UpstreamIdentitiesService {
         const entry = entries[0];
         const becomesPrimary = primary === '' || primary === email;
         if (!becomesPrimary && (!entry || entry.verified)) return;
-        if (await this.heldByAnother(manager, email, user.id)) return;
+        if (await addressHeldByAnother(manager, email, user.id)) return;
         if (entry) {
           await manager.query(
             'UPDATE user_emails SET verified = true, "primary" = "primary" OR $2 WHERE id = $1',
@@ -265,46 +267,6 @@ export class UpstreamIdentitiesService {
       if (!claimsAddress(error)) throw error;
     }
   }
-
-  /**
-   * Whether an account other than `userId` holds the address: as its email, or as an entry of
-   * user_emails that reserves it (verified or primary; uq_user_emails_lower_email).
-   */
-  private async heldByAnother(
-    manager: EntityManager,
-    email: string,
-    userId: string | null,
-  ): Promise<boolean> {
-    const holders = await manager.query<unknown[]>(
-      `SELECT 1 FROM users WHERE lower(email) = $1 AND id <> coalesce($2::bigint, 0)
-       UNION ALL
-       SELECT 1 FROM user_emails
-        WHERE lower(email) = $1 AND (verified OR "primary") AND user_id <> coalesce($2::bigint, 0)
-       LIMIT 1`,
-      [email, userId],
-    );
-    return holders.length > 0;
-  }
-}
-
-/** A violation of a unique index that makes an address one account's. */
-function claimsAddress(error: unknown): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const driver = error.driverError as { code?: string; constraint?: string } | undefined;
-  return (
-    driver?.code === '23505' &&
-    (driver.constraint === 'uq_users_lower_email' ||
-      driver.constraint === 'uq_user_emails_lower_email')
-  );
-}
-
-/** The address as kept (trimmed, lower-cased), or null when absent or malformed. */
-function normalEmail(value: string | null): string | null {
-  const email = (value ?? '').trim().toLowerCase();
-  if (email === '' || email.length > 254 || !/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/.test(email)) {
-    return null;
-  }
-  return email;
 }
 
 export function toUserinfoUpstream(identity: BoundIdentity): UserinfoUpstream {

@@ -1,4 +1,5 @@
 import { html, Html } from '../../../../common/http/html';
+import { usernameAndPassword } from '../../../oauth/interaction/pages/login.page';
 import { accountLayout, formError } from './account-layout';
 
 /** Where the optional links under the sign-in form lead (other account features). */
@@ -38,23 +39,7 @@ export function accountLoginPage(model: AccountLoginModel): string {
       ${formError(model.error)}
       <form method="post" action="/account/login">
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        <label for="username">Username or email</label>
-        <input
-          type="text"
-          id="username"
-          name="username"
-          autocomplete="username webauthn"
-          required
-          value="${model.username ?? ''}"
-        />
-        <label for="password">Password</label>
-        <input
-          type="password"
-          id="password"
-          name="password"
-          autocomplete="current-password"
-          required
-        />
+        ${usernameAndPassword(model.username, true)}
         <button type="submit">Sign in</button>
       </form>
       ${model.passkey}

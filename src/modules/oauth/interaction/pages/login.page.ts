@@ -50,23 +50,7 @@ export function loginPage(model: LoginPageModel): string {
     ? html`<form method="post" action="/oauth2/login">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        <label for="username">Username or email</label>
-        <input
-          type="text"
-          id="username"
-          name="username"
-          autocomplete="${passkey ? 'username webauthn' : 'username'}"
-          required
-          value="${model.username ?? ''}"
-        />
-        <label for="password">Password</label>
-        <input
-          type="password"
-          id="password"
-          name="password"
-          autocomplete="current-password"
-          required
-        />
+        ${usernameAndPassword(model.username, passkey)}
         <button type="submit">Sign in</button>
       </form>`
     : html``;
@@ -92,4 +76,29 @@ export function loginPage(model: LoginPageModel): string {
     html`<p>to continue to <strong>${model.applicationName}</strong></p>
       ${error} ${form} ${forgot} ${passkeyForm} ${upstream} ${signUp}`,
   );
+}
+
+/**
+ * The username-or-email and password inputs of a sign-in form (this page's and the account
+ * page's): the names `username` and `password` are the contract for automated clients; with
+ * passkeys offered the username also lists them in its autofill (WebAuthn conditional UI).
+ */
+export function usernameAndPassword(username: string | undefined, passkeyAutofill: boolean): Html {
+  return html`<label for="username">Username or email</label>
+    <input
+      type="text"
+      id="username"
+      name="username"
+      autocomplete="${passkeyAutofill ? 'username webauthn' : 'username'}"
+      required
+      value="${username ?? ''}"
+    />
+    <label for="password">Password</label>
+    <input
+      type="password"
+      id="password"
+      name="password"
+      autocomplete="current-password"
+      required
+    />`;
 }
