@@ -39,11 +39,17 @@ export class PendingInteractions {
 
   /** The request and its application; a 400 "Request expired" page when it is not live. */
   async find(requestId: unknown): Promise<Interaction> {
+    const interaction = await this.findLive(requestId);
+    if (!interaction) throw requestGone();
+    return interaction;
+  }
+
+  /** The request and its application, or null once it has expired or been answered. */
+  async findLive(requestId: unknown): Promise<Interaction | null> {
     const pending = await this.pending.find(requestId);
-    if (!pending) throw requestGone();
+    if (!pending) return null;
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
-    if (!application) throw requestGone();
-    return { pending, application };
+    return application ? { pending, application } : null;
   }
 
   /** The CSRF token of a form of this request shown to this browser. */
@@ -53,7 +59,17 @@ export class PendingInteractions {
 
   /** Refuses (403 page) a form this browser was not shown for this request. */
   checkForm(browser: BrowserContext, interaction: Interaction, token: unknown): void {
-    if (!this.csrf.verify(browser, interaction.pending.id, token)) {
+    this.checkFormFor(browser, interaction.pending.id, token);
+  }
+
+  /** The CSRF token of a form shown to this browser for `purpose` (not bound to a request). */
+  formFor(browser: BrowserContext, purpose: string): CsrfForm {
+    return this.csrf.issue(browser, purpose);
+  }
+
+  /** Refuses (403 page) a form this browser was not shown for `purpose`. */
+  checkFormFor(browser: BrowserContext, purpose: string, token: unknown): void {
+    if (!this.csrf.verify(browser, purpose, token)) {
       throw new PageError(
         403,
         'Form expired',

@@ -393,6 +393,30 @@ describe('sign-up', () => {
     expect(await t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
   });
 
+  it('still creates the account when the authorization request expired while the email was read', async () => {
+    const application = await newApp();
+    const agent = browser(t.app);
+    const form = await signUpForm(agent, application.clientId);
+    const sent = await submit(agent, form, {
+      username: 'nora',
+      email: 'nora@example.org',
+      password: STRONG,
+    });
+    expectStatus(sent, 303);
+    // The request lives 10 minutes, the code 15: the person comes back after 12.
+    t.clock.advance(12 * 60_000);
+    const res = await enterEmailedCode(agent, 'nora@example.org');
+    expectStatus(res, 200);
+    expect(res.text).toContain('Your account is ready');
+    expect(res.text).toContain('href="/account"');
+    const [user] = await t.dataSource.query<{ username: string; email_verified: boolean }[]>(
+      'SELECT username, email_verified FROM users',
+    );
+    expect(user).toEqual({ username: 'nora', email_verified: true });
+    // Signed in: the account page opens in this browser.
+    expectStatus(await agent.get('/account'), 200);
+  });
+
   it('answers a wrong code with 400 and a way to start again; the right one still works', async () => {
     const application = await newApp();
     const agent = browser(t.app);

@@ -28,6 +28,7 @@ import { codeId, codePage, linkPage, mailNotSent, tooMany, WRONG_CODE } from '..
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import { PendingInteractions, type Interaction } from '../pending-interaction';
+import { sessionCookie, SessionService } from '../../sessions/session.service';
 import { SignUpAttempts } from './sign-up-attempts';
 import { signUpOffered } from './sign-up-offered';
 import { signUpPage } from './sign-up.pages';
@@ -69,6 +70,7 @@ export class SignUpService {
     private readonly attempts: SignUpAttempts,
     private readonly queue: PasswordCheckQueue,
     private readonly clock: Clock,
+    private readonly sessions: SessionService,
   ) {}
 
   /** GET /oauth2/signup: the form. */
@@ -113,7 +115,7 @@ export class SignUpService {
 
   /** GET /oauth2/signup/verify: the code form (the emailed link fills the code in). */
   async showCode(query: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.offered(query.request);
+    const interaction = await this.offeredOrExpired(query.request);
     const id = codeId(query.id);
     const code = typeof query.code === 'string' ? query.code.slice(0, 12) : undefined;
     return this.renderCode(interaction, browser, 200, id, code);
@@ -124,9 +126,9 @@ export class SignUpService {
    * spends the code, and signs the person in; the authorization then continues as after a login.
    */
   async submitCode(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.offered(body.request);
-    this.interactions.checkForm(browser, interaction, body.csrf_token);
+    const interaction = await this.offeredOrExpired(body.request);
     const id = codeId(body.id);
+    this.interactions.checkFormFor(browser, codeFormPurpose(id), body.csrf_token);
     const outcome = await this.createAccount(id, body.code);
     if (outcome.kind === 'refused') {
       return this.renderCode(interaction, browser, 400, id, undefined, WRONG_CODE);
@@ -136,11 +138,35 @@ export class SignUpService {
         'Account not created',
         'An account with this username or email address was created in the meantime, so no ' +
           'account was made. Start again with another username, or sign in.',
-        { href: this.interactions.path(SIGN_UP_PATH, interaction), text: 'Start again' },
+        this.startAgain(interaction),
       );
       return { status: 409, html };
     }
+    if (!interaction) return this.accountReady(outcome.user, browser);
     return this.interactions.signInAndContinue(outcome.user, interaction, browser);
+  }
+
+  /**
+   * The authorization request expired (it lives 10 minutes, the code 15) or was answered while
+   * the person read their email: the account is made all the same and signed in, and the page
+   * says to return to the application, whose next sign-in finds the session.
+   */
+  private async accountReady(user: User, browser: BrowserContext): Promise<PageResult> {
+    const session = await this.sessions.create(user.id, 'password', browser);
+    const html = linkPage(
+      'Your account is ready',
+      'Your account was created and you are signed in. The application stopped waiting in the ' +
+        'meantime: return to it and sign in again.',
+      { href: '/account', text: 'Go to your account' },
+    );
+    return { status: 200, html, cookies: [sessionCookie(session)] };
+  }
+
+  /** Where "Start again" leads: the form of the request, or the account page's sign-in without one. */
+  private startAgain(interaction: Interaction | null): { href: string; text: string } {
+    return interaction
+      ? { href: this.interactions.path(SIGN_UP_PATH, interaction), text: 'Start again' }
+      : { href: '/account/login', text: 'Sign in' };
   }
 
   /** The form's rules, in the order the page reports them; the address as stored. */
@@ -178,10 +204,26 @@ export class SignUpService {
   private async offered(requestId: unknown): Promise<Interaction> {
     if (!this.config.signUpEnabled) throw notOffered();
     const interaction = await this.interactions.find(requestId);
+    await this.checkOffered(interaction);
+    return interaction;
+  }
+
+  /**
+   * The code pages' request: live and offering sign-up (404 otherwise), or null once it expired
+   * or was answered, since a code sent while it was live still creates the account.
+   */
+  private async offeredOrExpired(requestId: unknown): Promise<Interaction | null> {
+    if (!this.config.signUpEnabled) throw notOffered();
+    const interaction = await this.interactions.findLive(requestId);
+    if (interaction) await this.checkOffered(interaction);
+    return interaction;
+  }
+
+  private async checkOffered(interaction: Interaction): Promise<void> {
+    if (!this.config.signUpEnabled) throw notOffered();
     const enabled = await this.upstreamProviders.listEnabled();
     const password = offeredSignIn(interaction.pending.request.upstreamProviders, enabled).password;
     if (!signUpOffered(this.config, interaction.application, password)) throw notOffered();
-    return interaction;
   }
 
   private async sendCode(
@@ -312,32 +354,43 @@ export class SignUpService {
   }
 
   private renderCode(
-    interaction: Interaction,
+    interaction: Interaction | null,
     browser: BrowserContext,
     status: number,
     id: string,
     code?: string,
     error?: string,
   ): PageResult {
-    const { token, cookies } = this.interactions.form(browser, interaction);
+    // Bound to the code, not to the request: the code still counts once the request expired.
+    const { token, cookies } = this.interactions.formFor(browser, codeFormPurpose(id));
+    const forApplication = interaction
+      ? html` for <strong>${interaction.application.name}</strong>`
+      : html``;
     const page = codePage({
       action: SIGN_UP_CODE_PATH,
       title: 'Check your email',
       lead: html`<p>
         We sent an email to the address you gave. Enter the code from it to finish creating your
-        account for <strong>${interaction.application.name}</strong>.
+        account${forApplication}.
       </p>`,
-      requestId: interaction.pending.sealed,
+      requestId: interaction?.pending.sealed ?? '',
       csrfToken: token,
       id,
       code,
       error,
-      again: { href: this.interactions.path(SIGN_UP_PATH, interaction), text: 'Start again' },
+      again: this.startAgain(interaction),
     });
     // The form may lead straight on to the client (CSP form-action follows redirects).
-    const formTarget = cspSourceOf(interaction.pending.request.redirectUri);
+    const formTarget = interaction
+      ? cspSourceOf(interaction.pending.request.redirectUri)
+      : undefined;
     return { status, html: page, cookies, formTarget };
   }
+}
+
+/** The CSRF purpose of a sign-up code's form. */
+function codeFormPurpose(id: string): string {
+  return `sign-up-code:${id}`;
 }
 
 function readForm(body: Params): SignUpForm {
