@@ -8,7 +8,7 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../oauth/authorize/pending-authorizations.service';
-import { PageError } from '../oauth/protocol/oauth-error';
+import { formExpired } from '../oauth/protocol/oauth-error';
 import type { PageResult } from '../oauth/protocol/page-result';
 import type { BrowserContext } from '../sessions/cookies';
 import { Csrf, type CsrfForm } from '../sessions/csrf';
@@ -70,11 +70,7 @@ export class PendingInteractions {
   /** Refuses (403 page) a form this browser was not shown for `purpose`. */
   checkFormFor(browser: BrowserContext, purpose: string, token: unknown): void {
     if (!this.csrf.verify(browser, purpose, token)) {
-      throw new PageError(
-        403,
-        'Form expired',
-        'The form could not be verified. Go back, reload the page and try again.',
-      );
+      throw formExpired();
     }
   }
 

@@ -9,7 +9,7 @@ import { ApplicationsService } from '../../applications/applications.service';
 import { AuditLog } from '../../audit/audit-log.service';
 import { PasskeysService } from '../../console/passkeys/passkeys.service';
 import { isRecentPrimarySignIn } from '../../console/passkeys/recent-sign-in';
-import { PageError } from '../../oauth/protocol/oauth-error';
+import { formExpired, PageError } from '../../oauth/protocol/oauth-error';
 import type { PageResult } from '../../oauth/protocol/page-result';
 import { jsonField, type Params } from '../../oauth/protocol/params';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
@@ -513,14 +513,6 @@ function text(value: unknown): string {
 
 function done(notice: keyof typeof NOTICES): PageResult {
   return { status: 303, location: `${ACCOUNT_PAGE}?done=${notice}` };
-}
-
-function formExpired(): PageError {
-  return new PageError(
-    403,
-    'Form expired',
-    'The form could not be verified. Go back, reload the page and try again.',
-  );
 }
 
 function notAuthorized(): PageError {

@@ -6,7 +6,7 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../../oauth/authorize/pending-authorizations.service';
-import { PageError } from '../../oauth/protocol/oauth-error';
+import { formExpired, PageError } from '../../oauth/protocol/oauth-error';
 import type { PageResult } from '../../oauth/protocol/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
@@ -145,10 +145,3 @@ export class ForgotPasswordService {
 }
 
 /** A form posted without this browser's token for it (docs/security.md, "Cookies and CSRF"). */
-export function formExpired(): PageError {
-  return new PageError(
-    403,
-    'Form expired',
-    'The form could not be verified. Go back, reload the page and try again.',
-  );
-}

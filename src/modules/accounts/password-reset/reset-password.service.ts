@@ -27,7 +27,7 @@ import {
 import type { User } from '../../users/user.entity';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import { passwordChangedMail } from '../one-time-codes/password-changed-mail';
-import { formExpired } from './forgot-password.service';
+import { formExpired } from '../../oauth/protocol/oauth-error';
 import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';

@@ -9,7 +9,7 @@ import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../authorize/grant.service';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
-import { OAuthError, PageError } from '../protocol/oauth-error';
+import { OAuthError, formExpired, PageError } from '../protocol/oauth-error';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import type { BrowserContext } from '../../sessions/cookies';
 import { cspSourceOf, type PageResult } from '../protocol/page-result';
@@ -248,11 +248,7 @@ export class InteractionService {
 
   private checkCsrf(browser: BrowserContext, pending: Pending, token: unknown): void {
     if (!this.csrf.verify(browser, pending.id, token)) {
-      throw new PageError(
-        403,
-        'Form expired',
-        'The form could not be verified. Go back, reload the page and try again.',
-      );
+      throw formExpired();
     }
   }
 

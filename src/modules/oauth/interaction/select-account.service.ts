@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { Application } from '../../applications/application.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
-import { PageError } from '../protocol/oauth-error';
+import { formExpired, PageError } from '../protocol/oauth-error';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
 import { cspSourceOf, type PageResult } from '../protocol/page-result';
 import { selectAccountPage } from './pages/select-account.page';
@@ -75,12 +75,4 @@ export class SelectAccountService {
 
 function loginLocation(pending: Pending): string {
   return `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`;
-}
-
-function formExpired(): PageError {
-  return new PageError(
-    403,
-    'Form expired',
-    'The form could not be verified. Go back, reload the page and try again.',
-  );
 }

@@ -94,6 +94,15 @@ export class PageError extends Error {
   }
 }
 
+/** A page's form whose CSRF token is not the one this browser was shown for it (403). */
+export function formExpired(): PageError {
+  return new PageError(
+    403,
+    'Form expired',
+    'The form could not be verified. Go back, reload the page and try again.',
+  );
+}
+
 export const invalidGrant = (description: string): OAuthError =>
   new OAuthError('invalid_grant', description);
 export const invalidRequest = (description: string): OAuthError =>
