@@ -161,6 +161,14 @@ describe('sign-up', () => {
       email: 'nora@example.org',
       email_verified: true,
     });
+    const [audit] = await t.dataSource.query<{ action: string; target: string; ip: string }[]>(
+      'SELECT action, target, ip FROM audit_log',
+    );
+    expect(audit).toEqual({
+      action: 'user.sign_up',
+      target: expect.stringMatching(/^user:\d+$/),
+      ip: expect.any(String),
+    });
     const emails = await t
       .http()
       .get('/api/oauth2/user/emails')

@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { AuditModule } from '../../audit/audit.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import cookieParser from 'cookie-parser';
 import { Application } from '../../applications/application.entity';
@@ -24,6 +25,7 @@ import { SignUpService } from './sign-up.service';
     OneTimeCodesModule, // the emailed code (and the mailer)
     UpstreamProvidersModule, // whether the request offers password sign-in
     RateLimitModule, // the per-address count of sign-ups
+    AuditModule, // an account made by sign-up is audited
   ],
   controllers: [SignUpController],
   providers: [SignUpService, SignUpAttempts, PendingInteractions],

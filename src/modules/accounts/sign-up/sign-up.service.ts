@@ -29,6 +29,7 @@ import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import { PendingInteractions, type Interaction } from '../pending-interaction';
 import { sessionCookie, SessionService } from '../../sessions/session.service';
+import { AuditLog } from '../../audit/audit-log.service';
 import { SignUpAttempts } from './sign-up-attempts';
 import { signUpOffered } from './sign-up-offered';
 import { signUpPage } from './sign-up.pages';
@@ -71,6 +72,7 @@ export class SignUpService {
     private readonly queue: PasswordCheckQueue,
     private readonly clock: Clock,
     private readonly sessions: SessionService,
+    private readonly audit: AuditLog,
   ) {}
 
   /** GET /oauth2/signup: the form. */
@@ -129,7 +131,7 @@ export class SignUpService {
     const interaction = await this.offeredOrExpired(body.request);
     const id = codeId(body.id);
     this.interactions.checkFormFor(browser, codeFormPurpose(id), body.csrf_token);
-    const outcome = await this.createAccount(id, body.code);
+    const outcome = await this.createAccount(id, body.code, browser.ip);
     if (outcome.kind === 'refused') {
       return this.renderCode(interaction, browser, 400, id, undefined, WRONG_CODE);
     }
@@ -292,6 +294,7 @@ export class SignUpService {
   private async createAccount(
     id: string,
     code: unknown,
+    clientAddress: string,
   ): Promise<{ kind: 'created'; user: User } | { kind: 'refused' } | { kind: 'taken' }> {
     try {
       return await this.dataSource.transaction(async (manager) => {
@@ -316,6 +319,18 @@ export class SignUpService {
         await manager
           .getRepository(UserEmail)
           .save({ userId: user.id, email, verified: true, primary: true, visibility: 'public' });
+        // Who created which account, from where: like a password reset, audited with no application.
+        await this.audit.record(
+          {
+            applicationId: null,
+            actorUserId: user.id,
+            action: 'user.sign_up',
+            target: `user:${user.id}`,
+            details: { via: 'sign_up' },
+            ip: clientAddress,
+          },
+          manager,
+        );
         return { kind: 'created', user: await manager.findOneByOrFail(User, { id: user.id }) };
       });
     } catch (error) {
