@@ -16,10 +16,11 @@ const notFound = (): AppError =>
   new AppError(ErrorCode.UserNotFound, 'No such user for this application');
 
 /** Who revoked an authorization: named in the events the application reads (GET /events). */
-export type RevocationSource = 'application_api' | 'account_page';
+export type RevocationSource = 'application_api' | 'console' | 'account_page';
 
 const REVOKED_BY: Record<RevocationSource, string> = {
   application_api: 'through the application API',
+  console: 'from the console',
   account_page: 'by the user from their account page',
 };
 
@@ -72,13 +73,15 @@ export class AppUsersService {
   /**
    * Applies group/enabled; disabling forces the user offline in the same transaction (docs/contract/users.md#patch-usersuserid).
    * Neither touches console access: console roles live in console_members.
-   * With `outer`, inside that transaction (the console records the change in it).
+   * With `outer`, inside that transaction (the console records the change in it); `source`
+   * names who did it in the token_revoked events' descriptions.
    */
   async update(
     applicationId: number,
     userId: string,
     patch: UserChange,
     outer?: EntityManager,
+    source: RevocationSource = 'application_api',
   ): Promise<UserView> {
     return (outer ?? this.dataSource.manager).transaction(async (manager) => {
       if (!(await this.repository.lockRelation(manager, applicationId, userId))) throw notFound();
@@ -87,7 +90,7 @@ export class AppUsersService {
       if (patch.enabled !== undefined) set.enabled = patch.enabled;
       await manager.update(AppUser, { applicationId, userId }, set);
       if (patch.enabled === false) {
-        await this.revokeTokens(manager, applicationId, userId, REVOKED_BY.application_api);
+        await this.revokeTokens(manager, applicationId, userId, REVOKED_BY[source]);
       }
       const row = await this.repository.findOne(applicationId, userId, manager);
       if (!row) throw notFound();

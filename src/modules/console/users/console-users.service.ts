@@ -50,7 +50,7 @@ export class ConsoleUsers {
     if (patch.group !== undefined) details.group = patch.group;
     if (patch.enabled !== undefined) details.enabled = patch.enabled;
     return this.dataSource.transaction(async (manager) => {
-      const view = await this.users.update(applicationId, userId, patch, manager);
+      const view = await this.users.update(applicationId, userId, patch, manager, 'console');
       await this.record(manager, actor, applicationId, 'user.update', userId, details);
       return view;
     });
@@ -64,7 +64,7 @@ export class ConsoleUsers {
   ): Promise<RevocationResult> {
     const userId = parseUserId(rawUserId);
     return this.dataSource.transaction(async (manager) => {
-      const result = await this.users.revoke(applicationId, userId, { manager });
+      const result = await this.users.revoke(applicationId, userId, { manager, source: 'console' });
       await this.record(manager, actor, applicationId, 'user.force_offline', userId, {
         revokedTokens: result.revokedTokens,
       });

@@ -161,6 +161,11 @@ describe('console users, events and stats', () => {
       ],
       next: expect.any(String),
     });
+    // The application sees who did it in its event stream.
+    const [revoked] = await t.dataSource.query<{ description: string }[]>(
+      `SELECT description FROM events WHERE event_type = 'authorization_revoked'`,
+    );
+    expect(revoked.description).toBe('Revoked from the console (2 tokens)');
   });
 
   it('pages the audit log newest first with before/limit', async () => {
