@@ -43,22 +43,30 @@ export function codePage(model: CodePageModel): string {
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <input type="hidden" name="id" value="${model.id}" />
-        <label for="code">Code</label>
-        <input
-          type="text"
-          id="code"
-          name="code"
-          autocomplete="one-time-code"
-          inputmode="numeric"
-          pattern="[0-9 ]*"
-          maxlength="12"
-          required
-          value="${model.code ?? ''}"
-        />
+        ${codeInput(model.code)}
         <button type="submit">Continue</button>
       </form>
       <p class="muted"><a href="${model.again.href}">${model.again.text}</a></p>`,
   );
+}
+
+/**
+ * The input of an emailed code, on every page that takes one: digits, spaces allowed (the
+ * check ignores them), the browser's one-time-code autofill, the link's code filled in.
+ */
+export function codeInput(code: string | undefined): Html {
+  return html`<label for="code">Code</label>
+    <input
+      type="text"
+      id="code"
+      name="code"
+      autocomplete="one-time-code"
+      inputmode="numeric"
+      pattern="[0-9 ]*"
+      maxlength="12"
+      required
+      value="${code ?? ''}"
+    />`;
 }
 
 /** A page that explains what happened and offers one link onward. */

@@ -1,4 +1,5 @@
 import { html, Html, layout } from '../../../common/http/html';
+import { codeInput } from '../account-pages';
 import { CODE_TTL_SECONDS } from '../one-time-codes/one-time-codes.service';
 
 /** The line the reset page shows, whether or not an account uses the address (one answer). */
@@ -71,16 +72,7 @@ export function resetPasswordPage(model: ResetPasswordPageModel): string {
         <input type="hidden" name="id" value="${model.id}" />
         ${requestInput(model.requestId)}
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        <label for="code">Code</label>
-        <input
-          type="text"
-          id="code"
-          name="code"
-          inputmode="numeric"
-          autocomplete="one-time-code"
-          required
-          value="${model.code ?? ''}"
-        />
+        ${codeInput(model.code)}
         <label for="password">New password</label>
         <input type="password" id="password" name="password" autocomplete="new-password" required />
         <label for="password_repeat">New password, again</label>

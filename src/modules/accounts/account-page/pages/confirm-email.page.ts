@@ -1,5 +1,5 @@
 import { html } from '../../../../common/http/html';
-import { CODE_DIGITS } from '../../one-time-codes/one-time-codes.service';
+import { codeInput } from '../../account-pages';
 import { accountLayout, formError } from './account-layout';
 
 export interface ConfirmEmailModel {
@@ -25,18 +25,7 @@ export function confirmEmailPage(model: ConfirmEmailModel): string {
       <form method="post" action="/account/emails/confirm">
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <input type="hidden" name="id" value="${model.id}" />
-        <label for="code">Code</label>
-        <input
-          type="text"
-          id="code"
-          name="code"
-          inputmode="numeric"
-          autocomplete="one-time-code"
-          pattern="[0-9]{${CODE_DIGITS}}"
-          maxlength="${CODE_DIGITS}"
-          required
-          value="${model.code}"
-        />
+        ${codeInput(model.code)}
         <button type="submit">Verify</button>
       </form>
       <p><a href="/account#emails">Back to your account</a></p>`,
