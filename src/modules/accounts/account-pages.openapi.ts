@@ -1,22 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiProperty, ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { ApiProperty, ApiQuery } from '@nestjs/swagger';
+import { formBody, formRefusalPages, htmlPage, redirectTo } from '../../common/http/page-openapi';
+
+export { formBody, htmlPage, redirectTo };
 
 // OpenAPI building blocks of the account pages of an authorization (sign-up, email
 // verification): HTML pages and redirects, never JSON, like the login page's.
-
-/** An HTML answer. */
-export const htmlPage = (status: number, description: string): MethodDecorator =>
-  ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
-
-/** A redirect with its Location. */
-export const redirectTo = (status: 302 | 303, description: string): MethodDecorator =>
-  ApiResponse({
-    status,
-    description,
-    headers: {
-      Location: { description: 'Where the browser goes next', schema: { type: 'string' } },
-    },
-  });
 
 /** The hidden `request` field or query parameter: the sealed, validated authorization request. */
 export const SEALED_REQUEST =
@@ -51,21 +40,13 @@ export const codePageQuery = (): MethodDecorator =>
     }),
   );
 
-/** An application/x-www-form-urlencoded body of this shape. */
-export const formBody = (type: new () => object): MethodDecorator =>
-  applyDecorators(ApiConsumes('application/x-www-form-urlencoded'), ApiBody({ type }));
-
 /** The answers every page of an authorization may give for its request. */
 export const expiredRequest = (): MethodDecorator =>
   htmlPage(400, 'Request expired: the sealed request is invalid, expired or already answered');
 
 /** A form refuses foreign submissions and unreadable bodies with an HTML page. */
 export const formRefusals = (): MethodDecorator =>
-  applyDecorators(
-    htmlPage(403, 'Form expired: the csrf_token does not belong to this browser and request'),
-    htmlPage(413, 'The form is larger than 32 kB'),
-    htmlPage(415, 'Not application/x-www-form-urlencoded UTF-8'),
-  );
+  formRefusalPages('Form expired: the csrf_token does not belong to this browser and request');
 
 /** The code form of a code page. */
 export class CodeForm {

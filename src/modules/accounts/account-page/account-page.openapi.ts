@@ -1,7 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import {
-  ApiBody,
-  ApiConsumes,
+  formBody as form,
+  formRefusalPages,
+  htmlPage as html,
+  redirectTo as redirect,
+} from '../../../common/http/page-openapi';
+import {
   ApiOperation,
   ApiParam,
   ApiProperty,
@@ -16,21 +20,6 @@ import { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 // Documentation of the account page (docs/accounts.md): HTML pages, form posts and redirects,
 // never JSON.
 
-const html = (status: number, description: string): MethodDecorator =>
-  ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
-
-const redirect = (status: 302 | 303, description: string): MethodDecorator =>
-  ApiResponse({
-    status,
-    description,
-    headers: {
-      Location: { description: 'Where the browser goes next', schema: { type: 'string' } },
-    },
-  });
-
-const form = (type: new () => object): MethodDecorator =>
-  applyDecorators(ApiConsumes('application/x-www-form-urlencoded'), ApiBody({ type }));
-
 const CSRF =
   'The form token of the page, bound to the session and to this form (GET /account or /account/login)';
 
@@ -38,9 +27,7 @@ const CSRF =
 const formRefusals = (): MethodDecorator =>
   applyDecorators(
     redirect(303, 'Not signed in: to /account/login (nothing is changed)'),
-    html(403, "Form expired: the csrf_token is not this session's token for this form"),
-    html(413, 'The form is larger than 32 kB'),
-    html(415, 'Not application/x-www-form-urlencoded UTF-8'),
+    formRefusalPages("Form expired: the csrf_token is not this session's token for this form"),
   );
 
 export class AccountLoginForm {

@@ -1,29 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import {
-  ApiBody,
-  ApiConsumes,
-  ApiOperation,
-  ApiProperty,
-  ApiPropertyOptional,
-  ApiQuery,
-  ApiResponse,
-} from '@nestjs/swagger';
+  formBody as form,
+  formRefusalPages,
+  htmlPage as html,
+  redirectTo as redirect,
+} from '../../../common/http/page-openapi';
+import { ApiOperation, ApiProperty, ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
 import { CODE_TTL_SECONDS, MAX_CODE_ATTEMPTS } from '../one-time-codes/one-time-codes.service';
 
 // Documentation of the password reset pages (docs/accounts.md, "Password reset"). Like the login
 // page they answer HTML pages and redirects, never JSON.
-
-const html = (status: number, description: string): MethodDecorator =>
-  ApiResponse({ status, description, content: { 'text/html': { schema: { type: 'string' } } } });
-
-const redirect = (status: 303, description: string): MethodDecorator =>
-  ApiResponse({
-    status,
-    description,
-    headers: {
-      Location: { description: 'Where the browser goes next', schema: { type: 'string' } },
-    },
-  });
 
 const REQUEST =
   'The sealed authorization request of the login page the person came from (opaque); absent when the reset was started from the account page. Without it the reset ends at /account';
@@ -31,16 +17,9 @@ const REQUEST =
 const query = (name: string, required: boolean, description: string): MethodDecorator =>
   ApiQuery({ name, required, description, schema: { type: 'string' } });
 
-const form = (type: new () => object): MethodDecorator =>
-  applyDecorators(ApiConsumes('application/x-www-form-urlencoded'), ApiBody({ type }));
-
 /** A form page refuses foreign submissions and unreadable bodies with an HTML page. */
 const formRefusals = (): MethodDecorator =>
-  applyDecorators(
-    html(403, 'Form expired: the csrf_token does not belong to this browser and form'),
-    html(413, 'The form is larger than 32 kB'),
-    html(415, 'Not application/x-www-form-urlencoded UTF-8'),
-  );
+  formRefusalPages('Form expired: the csrf_token does not belong to this browser and form');
 
 /** The forgot-password form. */
 export class ForgotPasswordForm {

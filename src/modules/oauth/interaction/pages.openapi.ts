@@ -1,7 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import {
-  ApiBody,
-  ApiConsumes,
+  formBody as form,
+  formRefusalPages,
+  htmlPage as html,
+  redirectTo as redirect,
+} from '../../../common/http/page-openapi';
+import {
   ApiOperation,
   ApiProperty,
   ApiPropertyOptional,
@@ -18,23 +22,6 @@ import { MAX_STATE_LENGTH } from '../authorize/checks/check-state';
 
 // Documentation of the browser side of OAuth (docs/oauth.md): /oauth2/authorize and the login,
 // consent and logout pages. These answer HTML pages and redirects, never JSON.
-
-const html = (status: number, description: string, headers?: typeof RETRY_AFTER): MethodDecorator =>
-  ApiResponse({
-    status,
-    description,
-    content: { 'text/html': { schema: { type: 'string' } } },
-    ...(headers && { headers }),
-  });
-
-const redirect = (status: 302 | 303, description: string): MethodDecorator =>
-  ApiResponse({
-    status,
-    description,
-    headers: {
-      Location: { description: 'Where the browser goes next', schema: { type: 'string' } },
-    },
-  });
 
 /** The browser session is used when present (a signed-in user), not required. */
 const OptionalSession = (): MethodDecorator => applyDecorators(SessionAuth(), ApiSecurity({}));
@@ -197,9 +184,6 @@ export class LogoutForm {
   logout_request?: string;
 }
 
-const form = (type: new () => object): MethodDecorator =>
-  applyDecorators(ApiConsumes('application/x-www-form-urlencoded'), ApiBody({ type }));
-
 const sealedQuery = (): MethodDecorator =>
   query('request', true, SEALED_REQUEST, { type: 'string' });
 
@@ -208,11 +192,7 @@ const expired = (): MethodDecorator =>
 
 /** A form page refuses foreign submissions and unreadable bodies with an HTML page. */
 const formRefusals = (): MethodDecorator =>
-  applyDecorators(
-    html(403, 'Form expired: the csrf_token does not belong to this browser and request'),
-    html(413, 'The form is larger than 32 kB'),
-    html(415, 'Not application/x-www-form-urlencoded UTF-8'),
-  );
+  formRefusalPages('Form expired: the csrf_token does not belong to this browser and request');
 
 export const ShowLoginDocs = (): MethodDecorator =>
   applyDecorators(
