@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApplicationsModule } from '../applications/applications.module';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -9,7 +10,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
  * administration only, so the CLI can boot it without the delivery engine.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery])],
+  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery]), ApplicationsModule],
   providers: [WebhookEndpointsService],
   exports: [WebhookEndpointsService],
 })

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app-config';
+import { ApplicationsService } from '../applications/applications.service';
 import { commitHorizon } from '../events/commit-horizon';
 import { EVENT_TYPES } from '../events/event-types';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -13,6 +14,11 @@ import { checkWebhookUrl } from './webhook-url';
 /** At most this many endpoints per application (docs/webhooks.md). */
 export const MAX_ENDPOINTS_PER_APPLICATION = 10;
 const MAX_DESCRIPTION_LENGTH = 200;
+/**
+ * First key of the advisory lock (WEBHOOK_ENDPOINTS_LOCK, application id) that serialises the
+ * creations of one application's endpoints, so two cannot both pass the count ("whep").
+ */
+const WEBHOOK_ENDPOINTS_LOCK = 2003330416;
 
 export interface NewEndpoint {
   applicationId: number;
@@ -35,6 +41,7 @@ export class WebhookEndpointsService {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly applications: ApplicationsService,
   ) {
     this.box = new WebhookSecretBox(config.signingKeysSecret);
   }
@@ -50,12 +57,12 @@ export class WebhookEndpointsService {
     if (description.length > MAX_DESCRIPTION_LENGTH) {
       throw invalid(`description must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
     }
-    await this.applicationExists(input.applicationId);
+    await this.applications.get(input.applicationId);
     const cursor = await commitHorizon(this.dataSource, input.applicationId);
     const secret = newWebhookSecret();
     const endpoint = await this.dataSource.transaction(async (manager) => {
-      // The application row lock serialises creations, so the count below cannot be raced.
-      await manager.query('SELECT id FROM applications WHERE id = $1 FOR UPDATE', [
+      await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [
+        WEBHOOK_ENDPOINTS_LOCK,
         input.applicationId,
       ]);
       const count = await manager.count(WebhookEndpoint, {
@@ -86,7 +93,7 @@ export class WebhookEndpointsService {
   }
 
   async list(applicationId: number): Promise<WebhookEndpoint[]> {
-    await this.applicationExists(applicationId);
+    await this.applications.get(applicationId);
     return this.dataSource
       .getRepository(WebhookEndpoint)
       .find({ where: { applicationId }, order: { id: 'ASC' } });
@@ -114,14 +121,6 @@ export class WebhookEndpointsService {
   /** The signing secret of an endpoint in clear (for the delivery engine only). */
   secretOf(sealed: string, endpointId: number): string {
     return this.box.open(sealed, endpointId);
-  }
-
-  private async applicationExists(applicationId: number): Promise<void> {
-    const rows = await this.dataSource.query<unknown[]>(
-      'SELECT 1 FROM applications WHERE id = $1',
-      [applicationId],
-    );
-    if (rows.length === 0) throw new AppError(ErrorCode.NotFound, 'Application not found');
   }
 }
 
