@@ -14,6 +14,8 @@ export interface ReceivedWebhook {
 export interface ScriptedAnswer {
   status: number;
   headers?: Record<string, string>;
+  /** The answer is sent only once this settles (a request held in flight). */
+  until?: Promise<void>;
 }
 
 /**
@@ -26,6 +28,7 @@ export class WebhookReceiver {
   readonly rejected: string[] = [];
   private readonly secrets = new Map<string, string>();
   private readonly scripts = new Map<string, ScriptedAnswer[]>();
+  private readonly waiters: (() => void)[] = [];
   private server?: Server;
   private base = '';
 
@@ -59,6 +62,11 @@ export class WebhookReceiver {
     return this.received.filter((r) => r.path === path).map((r) => r.id);
   }
 
+  /** Resolves when the next verified request has arrived (before it is answered). */
+  nextRequest(): Promise<void> {
+    return new Promise((done) => this.waiters.push(done));
+  }
+
   reset(): void {
     this.received.length = 0;
     this.rejected.length = 0;
@@ -87,6 +95,8 @@ export class WebhookReceiver {
       return;
     }
     const answer = this.scripts.get(path)?.shift() ?? { status: 200 };
+    for (const wake of this.waiters.splice(0)) wake();
+    await answer.until;
     res.writeHead(answer.status, answer.headers).end('ok');
   }
 }

@@ -186,6 +186,23 @@ describe('webhooks: delivery', () => {
     expect(log.map((r) => r.status_code)).toEqual([500, 500, 500, 200, 200]);
   });
 
+  it('does not follow a redirect: a 3xx is a failure and the event stays at the head', async () => {
+    const id = await addEndpoint('/moved');
+    await addEndpoint('/target');
+    receiver.script('/moved', { status: 302, headers: { Location: receiver.url('/target') } });
+    await record();
+    await round();
+    expect(receiver.ids('/moved')).toHaveLength(1);
+    // The one request /target got is its own delivery, not a followed redirect.
+    expect(receiver.ids('/target')).toHaveLength(1);
+    const log = await t.dataSource.query<{ status_code: number }[]>(
+      'SELECT status_code FROM webhook_deliveries WHERE endpoint_id = $1',
+      [id],
+    );
+    expect(log).toEqual([{ status_code: 302 }]);
+    expect((await endpointRow(id)).cursor).toBe('0');
+  });
+
   it('passes over the event types an endpoint does not take', async () => {
     const id = await addEndpoint('/tokens', ['token_issued']);
     await record('code_issued');
