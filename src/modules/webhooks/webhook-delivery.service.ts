@@ -162,6 +162,7 @@ export class WebhookDeliveryService {
   ): Promise<boolean> {
     const moved = await this.moveCursor(endpoint, cursor);
     await this.log(endpoint.id, cursor, outcome, null);
+    endpoint.cursor = cursor;
     endpoint.attempts = 0;
     endpoint.failing_since = null;
     return moved;

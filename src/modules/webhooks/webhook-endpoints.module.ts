@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApplicationsModule } from '../applications/applications.module';
+import { AuditModule } from '../audit/audit.module';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
@@ -10,7 +11,11 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
  * administration only, so the CLI can boot it without the delivery engine.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery]), ApplicationsModule],
+  imports: [
+    TypeOrmModule.forFeature([WebhookEndpoint, WebhookDelivery]),
+    ApplicationsModule,
+    AuditModule,
+  ],
   providers: [WebhookEndpointsService],
   exports: [WebhookEndpointsService],
 })

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app-config';
 import { ApplicationsService } from '../applications/applications.service';
+import type { AuditDetails } from '../audit/audit-log.entity';
+import { AuditLog } from '../audit/audit-log.service';
 import { commitHorizon } from '../events/commit-horizon';
 import { EVENT_TYPES } from '../events/event-types';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -33,7 +35,10 @@ export interface CreatedEndpoint {
   secret: string;
 }
 
-/** Endpoint administration (the admin CLI's `webhook` commands; owner of webhook_endpoints). */
+/**
+ * Endpoint administration (the admin CLI's `webhook` commands; owner of webhook_endpoints).
+ * Each change is audited with `via: "cli"` and no actor, in the transaction of the change.
+ */
 @Injectable()
 export class WebhookEndpointsService {
   private readonly box: WebhookSecretBox;
@@ -42,6 +47,7 @@ export class WebhookEndpointsService {
     @Inject(AppConfig) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly applications: ApplicationsService,
+    private readonly audit: AuditLog,
   ) {
     this.box = new WebhookSecretBox(config.signingKeysSecret);
   }
@@ -87,6 +93,7 @@ export class WebhookEndpointsService {
       );
       row.secret = this.box.seal(secret, row.id);
       await repo.update(row.id, { secret: row.secret });
+      await this.record(manager, row, 'webhook.create', { url, eventTypes });
       return row;
     });
     return { endpoint, secret };
@@ -100,8 +107,13 @@ export class WebhookEndpointsService {
   }
 
   async remove(id: number): Promise<void> {
-    const result = await this.dataSource.getRepository(WebhookEndpoint).delete(id);
-    if (!result.affected) throw notFound();
+    await this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(WebhookEndpoint);
+      const row = await repo.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!row) throw notFound();
+      await repo.delete(id);
+      await this.record(manager, row, 'webhook.delete', { url: row.url });
+    });
   }
 
   /**
@@ -109,13 +121,36 @@ export class WebhookEndpointsService {
    * held back; disabling keeps the cursor, so re-enabling later sends what came meanwhile.
    */
   async setEnabled(id: number, enabled: boolean): Promise<WebhookEndpoint> {
-    const repo = this.dataSource.getRepository(WebhookEndpoint);
     const patch = enabled
       ? { enabled, disabledReason: null, failingSince: null, nextAttemptAt: null, attempts: 0 }
       : { enabled, disabledReason: null };
-    const result = await repo.update(id, patch);
-    if (!result.affected) throw notFound();
-    return repo.findOneByOrFail({ id });
+    return this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(WebhookEndpoint);
+      const result = await repo.update(id, patch);
+      if (!result.affected) throw notFound();
+      const row = await repo.findOneByOrFail({ id });
+      await this.record(manager, row, enabled ? 'webhook.enable' : 'webhook.disable', {});
+      return row;
+    });
+  }
+
+  private record(
+    manager: EntityManager,
+    endpoint: WebhookEndpoint,
+    action: string,
+    details: AuditDetails,
+  ): Promise<void> {
+    return this.audit.record(
+      {
+        applicationId: endpoint.applicationId,
+        actorUserId: null,
+        action,
+        target: `webhook:${endpoint.id}`,
+        details: { via: 'cli', ...details },
+        ip: '',
+      },
+      manager,
+    );
   }
 
   /** The signing secret of an endpoint in clear (for the delivery engine only). */

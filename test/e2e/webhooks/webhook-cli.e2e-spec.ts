@@ -64,6 +64,17 @@ describe('admin CLI: webhooks', () => {
       id: endpoint.id,
       removed: true,
     });
+    const audit = await t.dataSource.query<{ action: string; target: string; via: string }[]>(
+      `SELECT action, target, details->>'via' AS via FROM audit_log ORDER BY id`,
+    );
+    expect(audit).toEqual(
+      ['webhook.create', 'webhook.disable', 'webhook.enable', 'webhook.delete'].map((action) => ({
+        action,
+        target: `webhook:${id}`,
+        via: 'cli',
+      })),
+    );
+    expect(JSON.stringify(audit)).not.toContain('whsec_');
     const gone = await cli('webhook', 'remove', id, '--json');
     expect(gone.exitCode).toBe(1);
     expect(onlyJson(gone.stdout)).toEqual(expect.objectContaining({ error: 'not_found' }));

@@ -252,7 +252,7 @@ describe('webhooks: delivery', () => {
     );
     const audit = await t.dataSource.query<
       { action: string; target: string; application_id: number }[]
-    >('SELECT action, target, application_id FROM audit_log');
+    >(`SELECT action, target, application_id FROM audit_log WHERE details->>'via' = 'delivery'`);
     expect(audit).toEqual([
       { action: 'webhook.disable', target: `webhook:${id}`, application_id: appId },
     ]);
@@ -277,7 +277,9 @@ describe('webhooks: delivery', () => {
         disabled_reason: 'deliveries failed for 24 hours',
       }),
     );
-    const audit = await t.dataSource.query<{ action: string }[]>('SELECT action FROM audit_log');
+    const audit = await t.dataSource.query<{ action: string }[]>(
+      `SELECT action FROM audit_log WHERE details->>'via' = 'delivery'`,
+    );
     expect(audit).toEqual([{ action: 'webhook.disable' }]);
   });
 
