@@ -21,7 +21,7 @@ export class WebhookDelivery {
   })
   endpoint?: WebhookEndpoint;
 
-  /** The event sent (no foreign key: the log outlives nothing, events are never deleted alone). */
+  /** The event sent; no foreign key, the log is a plain record of attempts and is never joined. */
   @Column({ name: 'event_id', type: 'bigint' })
   eventId!: string;
 
