@@ -23,6 +23,7 @@ import { UpstreamsModule } from './modules/upstreams/upstreams.module';
 import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
+import { WebhooksModule } from './modules/webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -49,6 +50,7 @@ export class AppModule {
         UpstreamsModule,
         AccountsModule,
         SigningKeysModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

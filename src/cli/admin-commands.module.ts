@@ -5,6 +5,7 @@ import { PasskeyRecoveryModule } from '../modules/console/passkeys/passkey-recov
 import { SigningKeysModule } from '../modules/signing-keys/signing-keys.module';
 import { UpstreamProvidersModule } from '../modules/upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../modules/users/users.module';
+import { WebhookEndpointsModule } from '../modules/webhooks/webhook-endpoints.module';
 import { AdminCommands } from './admin-commands';
 
 /** The operations behind the CLI, over the feature services they call and nothing else. */
@@ -16,6 +17,7 @@ import { AdminCommands } from './admin-commands';
     UpstreamProvidersModule,
     SigningKeysModule,
     PasskeyRecoveryModule,
+    WebhookEndpointsModule,
   ],
   providers: [AdminCommands],
   exports: [AdminCommands],

@@ -16,6 +16,11 @@ import {
   UpstreamProvidersService,
 } from '../modules/upstreams/providers/upstream-providers.service';
 import { UsersService } from '../modules/users/users.service';
+import type { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity';
+import {
+  NewEndpoint,
+  WebhookEndpointsService,
+} from '../modules/webhooks/webhook-endpoints.service';
 
 /** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
 @Injectable()
@@ -28,6 +33,7 @@ export class AdminCommands {
     private readonly upstreams: UpstreamProvidersService,
     private readonly signingKeys: SigningKeysService,
     private readonly passkeyRecovery: PasskeyRecovery,
+    private readonly webhooks: WebhookEndpointsService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -150,6 +156,25 @@ export class AdminCommands {
     return this.signingKeys.rotate();
   }
 
+  /** The signing secret is printed here and never again (docs/webhooks.md). */
+  async webhookAdd(input: NewEndpoint): Promise<object> {
+    const { endpoint, secret } = await this.webhooks.create(input);
+    return { ...webhookView(endpoint), secret };
+  }
+
+  async webhookList(applicationId: number): Promise<object> {
+    return { items: (await this.webhooks.list(applicationId)).map(webhookView) };
+  }
+
+  async webhookRemove(id: number): Promise<object> {
+    await this.webhooks.remove(id);
+    return { id, removed: true };
+  }
+
+  async webhookSetEnabled(id: number, enabled: boolean): Promise<object> {
+    return webhookView(await this.webhooks.setEnabled(id, enabled));
+  }
+
   /** Synthetic users for demos and benchmarks (docs/seed.md). */
   async seed(applicationId: number, users: number, days: number): Promise<object> {
     await this.applications.get(applicationId);
@@ -180,6 +205,22 @@ function upstreamView(provider: ProviderView): object {
     settings: provider.settings,
     createdAt: rfc3339(provider.createdAt),
     updatedAt: rfc3339(provider.updatedAt),
+  };
+}
+
+/** An endpoint without its secret, which only `webhook add` prints. */
+function webhookView(endpoint: WebhookEndpoint): object {
+  return {
+    id: endpoint.id,
+    applicationId: endpoint.applicationId,
+    url: endpoint.url,
+    description: endpoint.description,
+    events: endpoint.eventTypes,
+    enabled: endpoint.enabled,
+    disabledReason: endpoint.disabledReason,
+    failingSince: rfc3339(endpoint.failingSince),
+    nextAttemptAt: rfc3339(endpoint.nextAttemptAt),
+    createdAt: rfc3339(endpoint.createdAt),
   };
 }
 

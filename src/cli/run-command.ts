@@ -40,6 +40,11 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
   signing-key list                         the OpenID Connect signing keys (no private material)
   signing-key rotate                       active -> retired, next -> active, a fresh next key
                                            (docs/oidc.md, "Signing keys")
+  webhook add --app ID --url U [--events a,b] [--description D]
+                                           a webhook endpoint (docs/webhooks.md); prints its
+                                           signing secret, once; https only (http on loopback
+                                           with WEBHOOKS_ALLOW_INSECURE=true); no --events: all
+  webhook list --app ID | webhook remove ID | webhook enable ID | webhook disable ID
   seed --app ID --users N [--days D]       create N synthetic users related to the app, with
                                            authorizations spread over the last D days (default 60)
 
@@ -88,6 +93,8 @@ const OPTIONS = {
   'email-field': { type: 'string' },
   'email-verified-field': { type: 'string' },
   'avatar-field': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
 } as const;
 
 type Values = ReturnType<
@@ -96,7 +103,8 @@ type Values = ReturnType<
 
 function required(
   values: Values,
-  name: 'name' | 'app' | 'username' | 'email' | 'kind' | 'client-id' | 'client-secret' | 'user',
+  name:
+    'name' | 'app' | 'username' | 'email' | 'kind' | 'client-id' | 'client-secret' | 'user' | 'url',
 ): string {
   const value = values[name];
   if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
@@ -159,6 +167,14 @@ function enabledFlag(values: Values): boolean | undefined {
   return values.enable ? true : values.disable ? false : undefined;
 }
 
+/** A comma-separated option as its non-empty, trimmed items. */
+function commaList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
 type Action = (commands: AdminCommands) => Promise<object>;
 
 /** Turns a parsed command line into an action; usage errors surface before anything boots. */
@@ -185,10 +201,7 @@ function plan(words: string[], values: Values): Action {
     case 'key create': {
       const app = positiveInt(values.app, '--app');
       const name = required(values, 'name');
-      const scopes = (values.scopes ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
+      const scopes = commaList(values.scopes);
       return (c) => c.keyCreate(app, name, scopes);
     }
     case 'key rotate': {
@@ -260,6 +273,29 @@ function plan(words: string[], values: Values): Action {
       return (c) => c.signingKeyList();
     case 'signing-key rotate':
       return (c) => c.signingKeyRotate();
+    case 'webhook add': {
+      const input = {
+        applicationId: positiveInt(values.app, '--app'),
+        url: required(values, 'url'),
+        eventTypes: commaList(values.events),
+        description: values.description,
+      };
+      return (c) => c.webhookAdd(input);
+    }
+    case 'webhook list': {
+      const app = positiveInt(values.app, '--app');
+      return (c) => c.webhookList(app);
+    }
+    case 'webhook remove': {
+      const id = positiveInt(arg, 'WEBHOOK_ID');
+      return (c) => c.webhookRemove(id);
+    }
+    case 'webhook enable':
+    case 'webhook disable': {
+      const id = positiveInt(arg, 'WEBHOOK_ID');
+      const enabled = verb === 'enable';
+      return (c) => c.webhookSetEnabled(id, enabled);
+    }
     case 'seed': {
       const app = positiveInt(values.app, '--app');
       const users = positiveInt(values.users, '--users');

@@ -48,6 +48,8 @@ export class AppConfig {
   readonly authCodeTtlSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
+  readonly webhooksPollMs: number;
+  readonly webhooksAllowInsecure: boolean;
   readonly passwordHashCost: number;
   readonly passwordHashConcurrency: number;
   readonly passwordHashQueue: number;
@@ -92,6 +94,8 @@ export class AppConfig {
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
+    this.webhooksPollMs = env.WEBHOOKS_POLL_MS;
+    this.webhooksAllowInsecure = env.WEBHOOKS_ALLOW_INSECURE;
     this.passwordHashCost = env.PASSWORD_HASH_COST;
     this.passwordHashConcurrency = env.PASSWORD_HASH_CONCURRENCY;
     this.passwordHashQueue = env.PASSWORD_HASH_QUEUE;

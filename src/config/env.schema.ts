@@ -208,6 +208,17 @@ export class EnvSchema {
   @Min(0)
   PURGE_INTERVAL_SECONDS = 600;
 
+  /** Milliseconds between webhook delivery rounds of this instance (docs/webhooks.md; 0 = off). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  WEBHOOKS_POLL_MS = 1000;
+
+  /** Accept http:// webhook URLs on loopback hosts (local development; docs/webhooks.md). */
+  @Transform(toBool)
+  @IsBoolean()
+  WEBHOOKS_ALLOW_INSECURE = false;
+
   /**
    * Password hashing work factor: scrypt's N = 2^this (users/password.ts). 15 is the OWASP
    * setting and the least production accepts; the test suite lowers it so that hundreds of

@@ -18,6 +18,8 @@ import { OneTimeCode } from '../modules/accounts/one-time-codes/one-time-code.en
 import { AppUser } from '../modules/users/app-user.entity';
 import { UserEmail } from '../modules/users/user-email.entity';
 import { User } from '../modules/users/user.entity';
+import { WebhookDelivery } from '../modules/webhooks/webhook-delivery.entity';
+import { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity';
 
 /** Every entity, listed explicitly so the service, the CLI, tests and the TypeORM CLI agree. */
 export const ENTITIES = [
@@ -41,4 +43,6 @@ export const ENTITIES = [
   ConsoleMember,
   OneTimeCode,
   SignIn,
+  WebhookEndpoint,
+  WebhookDelivery,
 ];

@@ -15,6 +15,8 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     RATE_LIMIT_KEY_PREFIX: `idsvc-test:${randomUUID()}:`,
     // No scheduled purge under a test's feet; purge tests call PurgeService.runOnce().
     PURGE_INTERVAL_SECONDS: '0',
+    // No delivery timer either; webhook tests drive rounds with WebhookDelivery.runRound().
+    WEBHOOKS_POLL_MS: '0',
     // scrypt N = 2^10 instead of 2^15: the same hashing and checks, 32 times less work per sign-in
     // (hundreds of them in the suite); the default is asserted in src/modules/users/password.spec.ts.
     PASSWORD_HASH_COST: '10',

@@ -24,6 +24,7 @@ import { CodeIssuer1795470000000 } from './1795470000000-CodeIssuer';
 import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAuthentication';
 import { AccountsFoundation1795490000000 } from './1795490000000-AccountsFoundation';
 import { SignIns1795500000000 } from './1795500000000-SignIns';
+import { Webhooks1795530000000 } from './1795530000000-Webhooks';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   OidcCodeAuthentication1795480000000,
   AccountsFoundation1795490000000,
   SignIns1795500000000,
+  Webhooks1795530000000,
 ];

@@ -1,0 +1,334 @@
+import type { QueryRunner } from 'typeorm';
+import { ShutdownState } from '../../../src/common/http/shutdown-state';
+import { EventsService } from '../../../src/modules/events/events.service';
+import type { EventType } from '../../../src/modules/events/event-types';
+import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
+import { WebhookEndpointsService } from '../../../src/modules/webhooks/webhook-endpoints.service';
+import { createApiKey, createApplication } from '../../factories';
+import { bearer } from '../../factories/app-users';
+import { FixedClock } from '../../support/fixed-clock';
+import { createTestApp, TestApp } from '../../support/test-app';
+import { usingRealServices } from '../../support/test-env';
+import { WebhookReceiver } from '../../support/webhook-receiver';
+
+const HOUR = 3600_000;
+
+/**
+ * The delivery engine against a real receiver (docs/webhooks.md): every request it counts has
+ * passed the Standard Webhooks library's verification. Rounds are driven directly and time
+ * moves with the injected clock, so nothing here waits on a timer.
+ */
+describe('webhooks: delivery', () => {
+  const clock = new FixedClock();
+  const receiver = new WebhookReceiver();
+  let t: TestApp;
+  let appId: number;
+  const writers: QueryRunner[] = [];
+
+  beforeAll(async () => {
+    await receiver.start();
+    t = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver.stop();
+  });
+  beforeEach(async () => {
+    await t.truncate();
+    receiver.reset();
+    clock.set(new Date('2026-05-01T00:00:00.000Z'));
+    appId = (await createApplication(t.app)).application.id;
+  });
+  afterEach(async () => {
+    for (const runner of writers.splice(0)) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      if (!runner.isReleased) await runner.release();
+    }
+    expect(receiver.rejected).toEqual([]);
+  });
+
+  async function addEndpoint(path: string, eventTypes: string[] = []): Promise<number> {
+    const { endpoint, secret } = await t.app
+      .get(WebhookEndpointsService)
+      .create({ applicationId: appId, url: receiver.url(path), eventTypes });
+    receiver.trust(path, secret);
+    return endpoint.id;
+  }
+
+  const record = (type: EventType = 'token_issued'): Promise<string> =>
+    t.dataSource.transaction((m) =>
+      t.app.get(EventsService).record(m, { applicationId: appId, eventType: type, userId: '7' }),
+    );
+  const round = (): Promise<number> => t.app.get(WebhookDeliveryService).runRound();
+  const endpointRow = async (id: number) => {
+    const [row] = await t.dataSource.query<
+      {
+        enabled: boolean;
+        disabled_reason: string | null;
+        next_attempt_at: Date | null;
+        cursor: string;
+        lease_owner: string | null;
+      }[]
+    >('SELECT * FROM webhook_endpoints WHERE id = $1', [id]);
+    return row;
+  };
+
+  it('sends each committed event once, signed, with the body GET /events shows', async () => {
+    await addEndpoint('/a');
+    const first = await record('token_issued');
+    const second = await record('authorization_granted');
+    expect(await round()).toBe(1);
+
+    expect(receiver.ids('/a')).toEqual([`evt_${first}`, `evt_${second}`]);
+    const key = await createApiKey(t.app, appId, ['user:read']);
+    const feed = await t
+      .http()
+      .get('/api/v1/app/events?after=0')
+      .set(...bearer(key.plaintext));
+    expect(receiver.received.map((r) => r.body)).toEqual(
+      feed.body.items.map((event: { eventType: string; createdAt: string }) => ({
+        type: event.eventType,
+        timestamp: event.createdAt,
+        data: event,
+      })),
+    );
+    expect(receiver.received[0].headers).toEqual(
+      expect.objectContaining({
+        'content-type': 'application/json',
+        'user-agent': 'identity-service-webhooks/1',
+      }),
+    );
+    await round();
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it('never sends an event whose transaction rolled back', async () => {
+    await addEndpoint('/a');
+    await expect(
+      t.dataSource.transaction(async (m) => {
+        await t.app.get(EventsService).record(m, {
+          applicationId: appId,
+          eventType: 'token_issued',
+          userId: '7',
+        });
+        throw new Error('the change fails after its event was written');
+      }),
+    ).rejects.toThrow('the change fails');
+    await round();
+    expect(receiver.received).toEqual([]);
+
+    const committed = await record();
+    await round();
+    expect(receiver.ids('/a')).toEqual([`evt_${committed}`]);
+  });
+
+  // With PostgreSQL two sessions write at once; PGlite has one session, so there the writers
+  // take turns and the test shows the order only (the commit horizon: events-forward-sync).
+  const concurrency = usingRealServices()
+    ? 'two PostgreSQL sessions, the later id committed first'
+    : 'PGlite: one session, writers in turn';
+  it(`holds back an event committed after a later one until the earlier one commits (${concurrency})`, async () => {
+    await addEndpoint('/a');
+    if (!usingRealServices()) {
+      const early = await record();
+      const late = await record();
+      await round();
+      expect(receiver.ids('/a')).toEqual([`evt_${early}`, `evt_${late}`]);
+      return;
+    }
+    const writer = t.dataSource.createQueryRunner();
+    writers.push(writer);
+    await writer.connect();
+    await writer.startTransaction();
+    const early = await t.app.get(EventsService).record(writer.manager, {
+      applicationId: appId,
+      eventType: 'token_issued',
+      userId: '7',
+    });
+    // A later event commits at once; the round must not pass the open transaction's id: the
+    // commit horizon waits for it, then gives this round up.
+    const late = await record();
+    await round();
+    expect(receiver.received).toEqual([]);
+    await writer.commitTransaction();
+    await round();
+    expect(receiver.ids('/a')).toEqual([`evt_${early}`, `evt_${late}`]);
+  });
+
+  it('retries the head event with the same webhook-id; later events wait for it, on that endpoint only', async () => {
+    const failing = await addEndpoint('/failing');
+    await addEndpoint('/healthy');
+    receiver.script('/failing', { status: 500 }, { status: 500 }, { status: 500 });
+    const first = await record();
+    const second = await record();
+
+    await round();
+    expect(receiver.ids('/failing')).toEqual([`evt_${first}`]);
+    expect(receiver.ids('/healthy')).toEqual([`evt_${first}`, `evt_${second}`]);
+
+    // Not due yet: the backoff holds the next attempt.
+    const due = (await endpointRow(failing)).next_attempt_at!.getTime();
+    expect(due - clock.now().getTime()).toBeGreaterThanOrEqual(5000);
+    expect(due - clock.now().getTime()).toBeLessThanOrEqual(6000);
+    await round();
+    expect(receiver.ids('/failing')).toHaveLength(1);
+
+    for (let i = 0; i < 3; i += 1) {
+      clock.advance(2 * HOUR);
+      await round();
+    }
+    expect(receiver.ids('/failing')).toEqual([
+      `evt_${first}`,
+      `evt_${first}`,
+      `evt_${first}`,
+      `evt_${first}`,
+      `evt_${second}`,
+    ]);
+    const row = await endpointRow(failing);
+    expect(row).toEqual(
+      expect.objectContaining({ cursor: String(second), next_attempt_at: null, lease_owner: null }),
+    );
+    const log = await t.dataSource.query<{ status_code: number }[]>(
+      'SELECT status_code FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id',
+      [failing],
+    );
+    expect(log.map((r) => r.status_code)).toEqual([500, 500, 500, 200, 200]);
+  });
+
+  it('does not follow a redirect: a 3xx is a failure and the event stays at the head', async () => {
+    const id = await addEndpoint('/moved');
+    await addEndpoint('/target');
+    receiver.script('/moved', { status: 302, headers: { Location: receiver.url('/target') } });
+    await record();
+    await round();
+    expect(receiver.ids('/moved')).toHaveLength(1);
+    // The one request /target got is its own delivery, not a followed redirect.
+    expect(receiver.ids('/target')).toHaveLength(1);
+    const log = await t.dataSource.query<{ status_code: number }[]>(
+      'SELECT status_code FROM webhook_deliveries WHERE endpoint_id = $1',
+      [id],
+    );
+    expect(log).toEqual([{ status_code: 302 }]);
+    expect((await endpointRow(id)).cursor).toBe('0');
+  });
+
+  it('passes over the event types an endpoint does not take', async () => {
+    const id = await addEndpoint('/tokens', ['token_issued']);
+    await record('code_issued');
+    const token = await record('token_issued');
+    const last = await record('code_issued');
+    await round();
+    expect(receiver.ids('/tokens')).toEqual([`evt_${token}`]);
+    expect((await endpointRow(id)).cursor).toBe(last);
+  });
+
+  it('waits as long as Retry-After asks (seconds or a date), at most one hour', async () => {
+    const id = await addEndpoint('/busy');
+    receiver.script(
+      '/busy',
+      { status: 503, headers: { 'Retry-After': '120' } },
+      {
+        status: 429,
+        headers: { 'Retry-After': new Date(clock.now().getTime() + 300_000).toUTCString() },
+      },
+      { status: 503, headers: { 'Retry-After': '86400' } },
+    );
+    await record();
+    await round();
+    expect((await endpointRow(id)).next_attempt_at).toEqual(
+      new Date(clock.now().getTime() + 120_000),
+    );
+    clock.advance(120_000);
+    const start = clock.now().getTime();
+    await round();
+    expect((await endpointRow(id)).next_attempt_at!.getTime()).toBe(start - 120_000 + 300_000);
+    clock.advance(180_000);
+    await round();
+    expect((await endpointRow(id)).next_attempt_at).toEqual(new Date(clock.now().getTime() + HOUR));
+    expect(receiver.ids('/busy')).toHaveLength(3);
+  });
+
+  it('410 Gone disables the endpoint, with an audit entry', async () => {
+    const id = await addEndpoint('/gone');
+    receiver.script('/gone', { status: 410 });
+    await record();
+    await round();
+    expect(await endpointRow(id)).toEqual(
+      expect.objectContaining({
+        enabled: false,
+        disabled_reason: 'the endpoint answered 410 Gone',
+      }),
+    );
+    const audit = await t.dataSource.query<
+      { action: string; target: string; application_id: number }[]
+    >(`SELECT action, target, application_id FROM audit_log WHERE details->>'via' = 'delivery'`);
+    expect(audit).toEqual([
+      { action: 'webhook.disable', target: `webhook:${id}`, application_id: appId },
+    ]);
+    clock.advance(3 * HOUR);
+    await round();
+    expect(receiver.ids('/gone')).toHaveLength(1);
+  });
+
+  it('disables an endpoint that has failed for 24 hours, with an audit entry', async () => {
+    const id = await addEndpoint('/down');
+    receiver.script('/down', ...Array.from({ length: 20 }, () => ({ status: 500 })));
+    await record();
+    await round();
+    clock.advance(23 * HOUR);
+    await round();
+    expect((await endpointRow(id)).enabled).toBe(true);
+    clock.advance(HOUR);
+    await round();
+    expect(await endpointRow(id)).toEqual(
+      expect.objectContaining({
+        enabled: false,
+        disabled_reason: 'deliveries failed for 24 hours',
+      }),
+    );
+    const audit = await t.dataSource.query<{ action: string }[]>(
+      `SELECT action FROM audit_log WHERE details->>'via' = 'delivery'`,
+    );
+    expect(audit).toEqual([{ action: 'webhook.disable' }]);
+  });
+
+  it('keeps the last 100 attempts of an endpoint in the delivery log', async () => {
+    const id = await addEndpoint('/log');
+    await t.dataSource.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, attempted_at, latency_ms)
+       SELECT $1, n, now(), 1 FROM generate_series(1, 100) AS n`,
+      [id],
+    );
+    const event = await record();
+    await round();
+    const rows = await t.dataSource.query<{ event_id: string }[]>(
+      'SELECT event_id::text AS event_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id',
+      [id],
+    );
+    expect(rows).toHaveLength(100);
+    expect(rows[0].event_id).toBe('2');
+    expect(rows[99].event_id).toBe(event);
+  });
+
+  it('claims nothing once the instance is shutting down', async () => {
+    // An instance of its own: the shutdown state cannot be undone.
+    const closing = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
+    try {
+      const app = (await createApplication(closing.app, { name: 'Closing' })).application.id;
+      const { secret } = await closing.app
+        .get(WebhookEndpointsService)
+        .create({ applicationId: app, url: receiver.url('/closing'), eventTypes: [] });
+      receiver.trust('/closing', secret);
+      await closing.dataSource.transaction((m) =>
+        closing.app
+          .get(EventsService)
+          .record(m, { applicationId: app, eventType: 'token_issued', userId: null }),
+      );
+      closing.app.get(ShutdownState).begin();
+      expect(await closing.app.get(WebhookDeliveryService).runRound()).toBe(0);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await closing.close();
+    }
+  });
+});
