@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ShutdownState } from '../../common/http/shutdown-state';
+import { AppConfig } from '../../config/app-config';
 import { AuditLog } from '../audit/audit-log.service';
 import { EventFeedService } from '../events/event-feed.service';
 import { EventListQuery } from '../events/event-query';
 import type { EventView } from '../events/event-view';
+import type { AddressPolicy } from './webhook-address';
 import { backoffMs, retryAfterMs } from './retry-schedule';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { DELIVERY_TIMEOUT_MS, SendOutcome, sendWebhook } from './webhook-sender';
@@ -61,15 +63,22 @@ export class WebhookDeliveryService {
   /** This instance's lease owner name. */
   readonly instanceId = randomUUID();
   private stopping = false;
+  private readonly addressPolicy: AddressPolicy;
 
   constructor(
+    @Inject(AppConfig) config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly feed: EventFeedService,
     private readonly endpoints: WebhookEndpointsService,
     private readonly audit: AuditLog,
     private readonly shutdown: ShutdownState,
-  ) {}
+  ) {
+    this.addressPolicy = {
+      allowedPrivateHosts: config.webhooksAllowedPrivateHosts,
+      allowLoopback: config.webhooksAllowInsecure,
+    };
+  }
 
   /** No more claims or POSTs from now on; a POST in flight finishes (or times out). */
   stop(): void {
@@ -136,12 +145,15 @@ export class WebhookDeliveryService {
         continue;
       }
       if (this.stopped || !this.leaseLeft(endpoint)) break;
-      const outcome = await sendWebhook({
-        url: endpoint.url,
-        secret,
-        messageId: webhookId(event),
-        body: webhookBody(event),
-      });
+      const outcome = await sendWebhook(
+        {
+          url: endpoint.url,
+          secret,
+          messageId: webhookId(event),
+          body: webhookBody(event),
+        },
+        this.addressPolicy,
+      );
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       if (!ok) return this.failed(endpoint, cursor, event, outcome);
       cursor = String(event.id);
