@@ -34,6 +34,8 @@ interface Claimed {
   url: string;
   event_types: string[];
   secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
   cursor: string;
   attempts: number;
   failing_since: Date | null;
@@ -109,7 +111,8 @@ export class WebhookDeliveryService {
              AND (next_attempt_at IS NULL OR next_attempt_at <= $3)
            ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
          AND (lease_until IS NULL OR lease_until < $3)
-         RETURNING id, application_id, url, event_types, secret, cursor::text AS cursor, attempts,
+         RETURNING id, application_id, url, event_types, secret, previous_secret,
+                   previous_secret_until, cursor::text AS cursor, attempts,
                    failing_since, lease_until)
        SELECT * FROM claimed`,
       [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH],
@@ -136,7 +139,7 @@ export class WebhookDeliveryService {
       limit: EVENTS_PER_ROUND,
     });
     const { items } = await this.feed.list(endpoint.application_id, query);
-    const secret = this.endpoints.secretOf(endpoint.secret, endpoint.id);
+    const secrets = this.secretsOf(endpoint);
     // Events of types the endpoint does not take are passed over; the cursor moves past them.
     let cursor = endpoint.cursor;
     for (const event of items) {
@@ -148,7 +151,7 @@ export class WebhookDeliveryService {
       const outcome = await sendWebhook(
         {
           url: endpoint.url,
-          secret,
+          secrets,
           messageId: webhookId(event),
           body: webhookBody(event),
         },
@@ -160,6 +163,16 @@ export class WebhookDeliveryService {
       if (!(await this.delivered(endpoint, cursor, outcome))) return;
     }
     if (cursor !== endpoint.cursor) await this.moveCursor(endpoint, cursor);
+  }
+
+  /** The current secret, and the one before a rotation while its overlap lasts. */
+  private secretsOf(endpoint: Claimed): string[] {
+    const secrets = [this.endpoints.secretOf(endpoint.secret, endpoint.id)];
+    const until = endpoint.previous_secret_until;
+    if (endpoint.previous_secret !== null && until !== null && until > this.clock.now()) {
+      secrets.push(this.endpoints.secretOf(endpoint.previous_secret, endpoint.id));
+    }
+    return secrets;
   }
 
   private leaseLeft(endpoint: Claimed): boolean {

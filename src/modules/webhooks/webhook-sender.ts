@@ -17,8 +17,11 @@ export const WEBHOOK_USER_AGENT = 'identity-service-webhooks/1';
 /** One signed POST to make. */
 export interface OutgoingWebhook {
   url: string;
-  /** The secret in clear, `whsec_…`. */
-  secret: string;
+  /**
+   * The secrets in clear, `whsec_…`: the current one, then the one before a rotation while it
+   * still signs. Each gives one `v1,` signature; the header lists them separated by a space.
+   */
+  secrets: string[];
   /** webhook-id: the event's stable id, the same on every retry. */
   messageId: string;
   body: string;
@@ -47,7 +50,9 @@ export async function sendWebhook(
 ): Promise<SendOutcome> {
   const started = performance.now();
   const signedAt = new Date();
-  const signature = new Webhook(message.secret).sign(message.messageId, signedAt, message.body);
+  const signature = message.secrets
+    .map((secret) => new Webhook(secret).sign(message.messageId, signedAt, message.body))
+    .join(' ');
   const latency = (): number => Math.round(performance.now() - started);
   const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
   try {
