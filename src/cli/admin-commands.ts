@@ -162,6 +162,16 @@ export class AdminCommands {
     return { ...webhookView(endpoint), secret };
   }
 
+  /** The new signing secret is printed here and never again; the old one signs for 24 h more. */
+  async webhookRotateSecret(id: number): Promise<object> {
+    const { endpoint, secret } = await this.webhooks.rotateSecret(id);
+    return {
+      ...webhookView(endpoint),
+      secret,
+      previousSecretUntil: rfc3339(endpoint.previousSecretUntil),
+    };
+  }
+
   async webhookList(applicationId: number): Promise<object> {
     return { items: (await this.webhooks.list(applicationId)).map(webhookView) };
   }
@@ -208,7 +218,7 @@ function upstreamView(provider: ProviderView): object {
   };
 }
 
-/** An endpoint without its secret, which only `webhook add` prints. */
+/** An endpoint without its secret, which only `webhook add` and `rotate-secret` print. */
 function webhookView(endpoint: WebhookEndpoint): object {
   return {
     id: endpoint.id,

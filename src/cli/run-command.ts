@@ -45,6 +45,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            signing secret, once; https only (http on loopback
                                            with WEBHOOKS_ALLOW_INSECURE=true); no --events: all
   webhook list --app ID | webhook remove ID | webhook enable ID | webhook disable ID
+  webhook rotate-secret ID                 a new signing secret, printed once; the old one
+                                           signs beside it for 24 hours
   seed --app ID --users N [--days D]       create N synthetic users related to the app, with
                                            authorizations spread over the last D days (default 60)
 
@@ -289,6 +291,10 @@ function plan(words: string[], values: Values): Action {
     case 'webhook remove': {
       const id = positiveInt(arg, 'WEBHOOK_ID');
       return (c) => c.webhookRemove(id);
+    }
+    case 'webhook rotate-secret': {
+      const id = positiveInt(arg, 'WEBHOOK_ID');
+      return (c) => c.webhookRotateSecret(id);
     }
     case 'webhook enable':
     case 'webhook disable': {

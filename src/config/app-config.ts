@@ -50,6 +50,8 @@ export class AppConfig {
   readonly purgeIntervalSeconds: number;
   readonly webhooksPollMs: number;
   readonly webhooksAllowInsecure: boolean;
+  /** Hosts or addresses webhooks may reach although private (WEBHOOKS_ALLOWED_PRIVATE_HOSTS). */
+  readonly webhooksAllowedPrivateHosts: readonly string[];
   readonly passwordHashCost: number;
   readonly passwordHashConcurrency: number;
   readonly passwordHashQueue: number;
@@ -96,6 +98,9 @@ export class AppConfig {
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
     this.webhooksPollMs = env.WEBHOOKS_POLL_MS;
     this.webhooksAllowInsecure = env.WEBHOOKS_ALLOW_INSECURE;
+    this.webhooksAllowedPrivateHosts = env.WEBHOOKS_ALLOWED_PRIVATE_HOSTS.split(',')
+      .map((host) => host.trim())
+      .filter((host) => host !== '');
     this.passwordHashCost = env.PASSWORD_HASH_COST;
     this.passwordHashConcurrency = env.PASSWORD_HASH_CONCURRENCY;
     this.passwordHashQueue = env.PASSWORD_HASH_QUEUE;

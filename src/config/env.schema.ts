@@ -220,6 +220,13 @@ export class EnvSchema {
   WEBHOOKS_ALLOW_INSECURE = false;
 
   /**
+   * Host names or IP addresses, comma-separated, that webhooks may reach although they resolve
+   * to a private, loopback or link-local address (docs/webhooks.md, "Delivery addresses").
+   */
+  @IsString()
+  WEBHOOKS_ALLOWED_PRIVATE_HOSTS = '';
+
+  /**
    * Password hashing work factor: scrypt's N = 2^this (users/password.ts). 15 is the OWASP
    * setting and the least production accepts; the test suite lowers it so that hundreds of
    * sign-ins do not spend minutes hashing. Stored hashes carry their own N.

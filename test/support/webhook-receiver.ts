@@ -8,6 +8,8 @@ export interface ReceivedWebhook {
   id: string;
   body: { type: string; timestamp: string; data: { id: number; eventType: string } };
   headers: IncomingMessage['headers'];
+  /** The body as it arrived, for verifying it again with another secret. */
+  raw: string;
 }
 
 /** What the receiver answers to the next request of a path; 200 when nothing is scripted. */
@@ -88,6 +90,7 @@ export class WebhookReceiver {
         id: String(req.headers['webhook-id']),
         body: body as ReceivedWebhook['body'],
         headers: req.headers,
+        raw: payload,
       });
     } catch (error) {
       this.rejected.push(`${path}: ${String(error)}`);

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ShutdownState } from '../../common/http/shutdown-state';
+import { AppConfig } from '../../config/app-config';
 import { AuditLog } from '../audit/audit-log.service';
 import { EventFeedService } from '../events/event-feed.service';
 import { EventListQuery } from '../events/event-query';
 import type { EventView } from '../events/event-view';
+import type { AddressPolicy } from './webhook-address';
 import { backoffMs, retryAfterMs } from './retry-schedule';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { DELIVERY_TIMEOUT_MS, SendOutcome, sendWebhook } from './webhook-sender';
@@ -32,6 +34,8 @@ interface Claimed {
   url: string;
   event_types: string[];
   secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Date | null;
   cursor: string;
   attempts: number;
   failing_since: Date | null;
@@ -61,15 +65,22 @@ export class WebhookDeliveryService {
   /** This instance's lease owner name. */
   readonly instanceId = randomUUID();
   private stopping = false;
+  private readonly addressPolicy: AddressPolicy;
 
   constructor(
+    @Inject(AppConfig) config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly feed: EventFeedService,
     private readonly endpoints: WebhookEndpointsService,
     private readonly audit: AuditLog,
     private readonly shutdown: ShutdownState,
-  ) {}
+  ) {
+    this.addressPolicy = {
+      allowedPrivateHosts: config.webhooksAllowedPrivateHosts,
+      allowLoopback: config.webhooksAllowInsecure,
+    };
+  }
 
   /** No more claims or POSTs from now on; a POST in flight finishes (or times out). */
   stop(): void {
@@ -100,7 +111,8 @@ export class WebhookDeliveryService {
              AND (next_attempt_at IS NULL OR next_attempt_at <= $3)
            ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
          AND (lease_until IS NULL OR lease_until < $3)
-         RETURNING id, application_id, url, event_types, secret, cursor::text AS cursor, attempts,
+         RETURNING id, application_id, url, event_types, secret, previous_secret,
+                   previous_secret_until, cursor::text AS cursor, attempts,
                    failing_since, lease_until)
        SELECT * FROM claimed`,
       [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH],
@@ -127,7 +139,7 @@ export class WebhookDeliveryService {
       limit: EVENTS_PER_ROUND,
     });
     const { items } = await this.feed.list(endpoint.application_id, query);
-    const secret = this.endpoints.secretOf(endpoint.secret, endpoint.id);
+    const secrets = this.secretsOf(endpoint);
     // Events of types the endpoint does not take are passed over; the cursor moves past them.
     let cursor = endpoint.cursor;
     for (const event of items) {
@@ -136,18 +148,31 @@ export class WebhookDeliveryService {
         continue;
       }
       if (this.stopped || !this.leaseLeft(endpoint)) break;
-      const outcome = await sendWebhook({
-        url: endpoint.url,
-        secret,
-        messageId: webhookId(event),
-        body: webhookBody(event),
-      });
+      const outcome = await sendWebhook(
+        {
+          url: endpoint.url,
+          secrets,
+          messageId: webhookId(event),
+          body: webhookBody(event),
+        },
+        this.addressPolicy,
+      );
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
       if (!ok) return this.failed(endpoint, cursor, event, outcome);
       cursor = String(event.id);
       if (!(await this.delivered(endpoint, cursor, outcome))) return;
     }
     if (cursor !== endpoint.cursor) await this.moveCursor(endpoint, cursor);
+  }
+
+  /** The current secret, and the one before a rotation while its overlap lasts. */
+  private secretsOf(endpoint: Claimed): string[] {
+    const secrets = [this.endpoints.secretOf(endpoint.secret, endpoint.id)];
+    const until = endpoint.previous_secret_until;
+    if (endpoint.previous_secret !== null && until !== null && until > this.clock.now()) {
+      secrets.push(this.endpoints.secretOf(endpoint.previous_secret, endpoint.id));
+    }
+    return secrets;
   }
 
   private leaseLeft(endpoint: Claimed): boolean {

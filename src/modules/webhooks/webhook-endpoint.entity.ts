@@ -52,7 +52,7 @@ export class WebhookEndpoint {
   @Column({ type: 'text' })
   secret!: string;
 
-  /** The secret before a rotation, still signing until previous_secret_until (not used yet). */
+  /** The secret before a rotation, sealed like `secret`, still signing until previous_secret_until. */
   @Column({ name: 'previous_secret', type: 'text', nullable: true })
   previousSecret!: string | null;
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { AppConfig } from '../../config/app-config';
@@ -21,6 +22,8 @@ const MAX_DESCRIPTION_LENGTH = 200;
  * creations of one application's endpoints, so two cannot both pass the count ("whep").
  */
 const WEBHOOK_ENDPOINTS_LOCK = 2003330416;
+/** How long the secret before a rotation keeps signing beside the new one. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface NewEndpoint {
   applicationId: number;
@@ -48,6 +51,7 @@ export class WebhookEndpointsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly applications: ApplicationsService,
     private readonly audit: AuditLog,
+    private readonly clock: Clock,
   ) {
     this.box = new WebhookSecretBox(config.signingKeysSecret);
   }
@@ -132,6 +136,33 @@ export class WebhookEndpointsService {
       await this.record(manager, row, enabled ? 'webhook.enable' : 'webhook.disable', {});
       return row;
     });
+  }
+
+  /**
+   * A new signing secret, returned in clear this once. The current one becomes the previous
+   * secret and keeps signing beside it for SECRET_OVERLAP_MS, so receivers can switch without
+   * rejecting a delivery; a secret from before an earlier rotation stops signing at once. The
+   * previous secret stays sealed as it was (same key, same endpoint).
+   */
+  async rotateSecret(id: number): Promise<CreatedEndpoint> {
+    const secret = newWebhookSecret();
+    const endpoint = await this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(WebhookEndpoint);
+      const row = await repo.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!row) throw notFound();
+      const previousSecretUntil = new Date(this.clock.now().getTime() + SECRET_OVERLAP_MS);
+      const patch = {
+        secret: this.box.seal(secret, row.id),
+        previousSecret: row.secret,
+        previousSecretUntil,
+      };
+      await repo.update(row.id, patch);
+      await this.record(manager, row, 'webhook.rotate_secret', {
+        previousSecretUntil: previousSecretUntil.toISOString(),
+      });
+      return Object.assign(row, patch);
+    });
+    return { endpoint, secret };
   }
 
   private record(

@@ -1,4 +1,9 @@
+import { LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { AddressPolicy, CheckedAddress, resolveDeliveryAddress } from './webhook-address';
 
 /** Connect plus the whole exchange must finish within this (docs/webhooks.md, "Timeouts"). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -12,8 +17,11 @@ export const WEBHOOK_USER_AGENT = 'identity-service-webhooks/1';
 /** One signed POST to make. */
 export interface OutgoingWebhook {
   url: string;
-  /** The secret in clear, `whsec_…`. */
-  secret: string;
+  /**
+   * The secrets in clear, `whsec_…`: the current one, then the one before a rotation while it
+   * still signs. Each gives one `v1,` signature; the header lists them separated by a space.
+   */
+  secrets: string[];
   /** webhook-id: the event's stable id, the same on every retry. */
   messageId: string;
   body: string;
@@ -29,36 +37,42 @@ export interface SendOutcome {
 
 /**
  * POSTs one event with the Standard Webhooks headers (webhook-id, webhook-timestamp,
- * webhook-signature, signed by the `standardwebhooks` library). Redirects are not followed (a
- * 3xx is a failure like any other non-2xx), the whole exchange is bounded by
- * DELIVERY_TIMEOUT_MS, and at most MAX_RESPONSE_BYTES of the body are read. The signature
- * timestamp is the wall clock, which is what the receiver checks it against.
+ * webhook-signature, signed by the `standardwebhooks` library). The host is resolved and checked
+ * first (webhook-address.ts) and the connection goes to the checked address, with the URL's
+ * host name kept for the Host header and TLS. Redirects are not followed (a 3xx is a failure
+ * like any other non-2xx), the whole exchange is bounded by DELIVERY_TIMEOUT_MS, and at most
+ * MAX_RESPONSE_BYTES of the body are read. The signature timestamp is the wall clock, which is
+ * what the receiver checks it against.
  */
-export async function sendWebhook(message: OutgoingWebhook): Promise<SendOutcome> {
+export async function sendWebhook(
+  message: OutgoingWebhook,
+  policy: AddressPolicy,
+): Promise<SendOutcome> {
   const started = performance.now();
   const signedAt = new Date();
-  const signature = new Webhook(message.secret).sign(message.messageId, signedAt, message.body);
+  const signature = message.secrets
+    .map((secret) => new Webhook(secret).sign(message.messageId, signedAt, message.body))
+    .join(' ');
   const latency = (): number => Math.round(performance.now() - started);
+  const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
   try {
-    const response = await fetch(message.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': WEBHOOK_USER_AGENT,
-        'webhook-id': message.messageId,
-        'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
-        'webhook-signature': signature,
-      },
+    const url = new URL(message.url);
+    const checked = await untilAborted(resolveDeliveryAddress(url.hostname, policy), signal);
+    const response = await post(url, checked, signal, {
+      'content-type': 'application/json',
+      'user-agent': WEBHOOK_USER_AGENT,
+      'webhook-id': message.messageId,
+      'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
+      'webhook-signature': signature,
       body: message.body,
     });
-    const text = await readPrefix(response);
     const ok = response.status >= 200 && response.status < 300;
     return {
       status: response.status,
-      retryAfter: response.headers.get('retry-after'),
-      error: ok ? null : truncate(`HTTP ${response.status}${text ? `: ${text}` : ''}`),
+      retryAfter: response.retryAfter,
+      error: ok
+        ? null
+        : truncate(`HTTP ${response.status}${response.text ? `: ${response.text}` : ''}`),
       latencyMs: latency(),
     };
   } catch (error) {
@@ -71,28 +85,79 @@ export async function sendWebhook(message: OutgoingWebhook): Promise<SendOutcome
   }
 }
 
-/** The first MAX_RESPONSE_BYTES of the body as text; the rest is cancelled, not read. */
-async function readPrefix(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_RESPONSE_BYTES) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      const value = chunk.value;
-      chunks.push(value);
-      size += value.byteLength;
+/** The lookup counts toward the exchange's time limit: a resolver that hangs is a timeout. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      signal.throwIfAborted();
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    }),
+  ]);
+}
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  text: string;
+}
+
+/**
+ * One POST over node:http(s), connected to the checked address: the `lookup` hook answers with
+ * it instead of asking DNS again (an IP literal host is not looked up at all).
+ */
+function post(
+  url: URL,
+  checked: CheckedAddress,
+  signal: AbortSignal,
+  fields: Record<string, string> & { body: string },
+): Promise<Answer> {
+  const { body, ...headers } = fields;
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const pinned: LookupFunction = (_host, options, done) => {
+    if ((options as { all?: boolean }).all) {
+      (done as unknown as (e: null, a: LookupAddress[]) => void)(null, [checked]);
+    } else {
+      done(null, checked.address, checked.family);
     }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
+  };
+  return new Promise<Answer>((resolve, reject) => {
+    const request = send(
+      url,
+      {
+        method: 'POST',
+        signal,
+        lookup: pinned,
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = (): void => {
+          response.destroy();
+          const retryAfter = response.headers['retry-after'];
+          resolve({
+            status: response.statusCode ?? 0,
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+            text: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8'),
+          });
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.byteLength;
+          if (size >= MAX_RESPONSE_BYTES) finish();
+        });
+        response.on('end', finish);
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `no response within ${DELIVERY_TIMEOUT_MS} ms`;
   }
   const cause = error instanceof Error ? (error.cause as Error | undefined) : undefined;
