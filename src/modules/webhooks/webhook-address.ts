@@ -9,9 +9,17 @@ PRIVATE.addSubnet('100.64.0.0', 10, 'ipv4'); // carrier-grade NAT
 PRIVATE.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, cloud metadata 169.254.169.254
 PRIVATE.addSubnet('172.16.0.0', 12, 'ipv4');
 PRIVATE.addSubnet('192.168.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('192.0.0.0', 24, 'ipv4'); // IETF protocol assignments
+PRIVATE.addSubnet('198.18.0.0', 15, 'ipv4'); // benchmarking networks
+PRIVATE.addSubnet('224.0.0.0', 4, 'ipv4'); // multicast
+PRIVATE.addSubnet('240.0.0.0', 4, 'ipv4'); // reserved, 255.255.255.255 included
 PRIVATE.addAddress('::', 'ipv6');
+PRIVATE.addSubnet('64:ff9b::', 96, 'ipv6'); // NAT64: an IPv4 address behind a translator
+PRIVATE.addSubnet('100::', 64, 'ipv6'); // discard-only
+PRIVATE.addSubnet('2002::', 16, 'ipv6'); // 6to4: an IPv4 address inside
 PRIVATE.addSubnet('fc00::', 7, 'ipv6'); // unique local
 PRIVATE.addSubnet('fe80::', 10, 'ipv6'); // link-local
+PRIVATE.addSubnet('ff00::', 8, 'ipv6'); // multicast
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -23,7 +31,8 @@ export type AddressClass = 'public' | 'private' | 'loopback';
 /**
  * Classifies an IP address (docs/security.md, "Webhook delivery addresses"): loopback
  * (127/8, ::1), private (RFC 1918, CGNAT 100.64/10, link-local 169.254/16 and fe80::/10, unique
- * local fc00::/7, the unspecified addresses), or public. An IPv4-mapped IPv6 address
+ * local fc00::/7, the unspecified addresses, multicast and reserved ranges, and the IPv6 forms
+ * that carry an IPv4 address: NAT64 64:ff9b::/96, 6to4 2002::/16), or public. An IPv4-mapped IPv6 address
  * (::ffff:a.b.c.d, either spelling) is classified as the IPv4 address it carries, since that is
  * where a connection to it goes. Anything that is not an IP address is refused as private.
  */
