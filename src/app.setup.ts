@@ -23,7 +23,7 @@ export function configureApp(app: INestApplication): void {
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
-  useBodyParsers(express, config.publicBaseUrl.startsWith('https://'));
+  useBodyParsers(express, config.servesHttps);
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
   // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
   SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));

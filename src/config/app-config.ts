@@ -113,6 +113,19 @@ export class AppConfig {
     return this.nodeEnv === 'production';
   }
 
+  /**
+   * The public base URL is https (behind a TLS-terminating proxy too): every browser cookie is
+   * Secure with the `__Host-` prefix, and forms come back over https.
+   */
+  get servesHttps(): boolean {
+    return this.publicBaseUrl.startsWith('https://');
+  }
+
+  /** The origin browsers see this service at: what an `Origin` header must name. */
+  get publicOrigin(): string {
+    return new URL(this.publicBaseUrl).origin;
+  }
+
   get usesEmbeddedDatabase(): boolean {
     return this.databaseUrl === undefined;
   }

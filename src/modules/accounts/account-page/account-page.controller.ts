@@ -67,8 +67,7 @@ export class AccountPageController {
     @Inject(AppConfig) config: AppConfig,
     private readonly account: AccountPageService,
   ) {
-    // Secure cookies when the public base URL is https (behind a TLS-terminating proxy too).
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get('account')

@@ -15,7 +15,10 @@ import { jsonField, type Params } from '../../oauth/protocol/params';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
-import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
+import {
+  PASSKEY_SIGN_IN_FAILED,
+  PasskeySignInService,
+} from '../../console/passkeys/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 import { passkeySignInForm } from '../../oauth/interaction/pages/passkey-sign-in-form';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
@@ -46,8 +49,6 @@ const ACCOUNT_PAGE = '/account';
 const LOGIN_PURPOSE = 'account:login';
 /** The passkey form's routes on this page (the options are at `${PASSKEY_LOGIN}/options`). */
 export const PASSKEY_LOGIN = '/account/login/passkey';
-/** Every failed passkey sign-in, whatever check failed (the OAuth login page's words). */
-const PASSKEY_FAILED = 'That passkey could not be used to sign in.';
 /** The password reset without an authorization request: it ends at /account. */
 const FORGOT_PASSWORD_PAGE = '/oauth2/forgot-password';
 
@@ -170,7 +171,7 @@ export class AccountPageService {
     if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
     const userId = await this.passkeySignIn.verify(form.ceremony_id, jsonField(form.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(browser, 401, PASSKEY_FAILED);
+    if (!user) return this.renderLogin(browser, 401, PASSKEY_SIGN_IN_FAILED);
     return this.startSession(user.id, 'passkey', browser);
   }
 

@@ -20,8 +20,8 @@ export class AccountPasskeyOptionsGuard implements CanActivate {
     @Inject(AppConfig) config: AppConfig,
     private readonly account: AccountPageService,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
-    this.origin = new URL(config.publicBaseUrl).origin;
+    this.secure = config.servesHttps;
+    this.origin = config.publicOrigin;
   }
 
   canActivate(context: ExecutionContext): boolean {

@@ -27,7 +27,7 @@ export class VerifyEmailController {
     @Inject(AppConfig) config: AppConfig,
     private readonly pages: VerifyEmailPages,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get('verify-email')

@@ -32,7 +32,7 @@ export class PasswordResetController {
     private readonly forgot: ForgotPasswordService,
     private readonly reset: ResetPasswordService,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get('forgot-password')

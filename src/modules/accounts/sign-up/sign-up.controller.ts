@@ -27,7 +27,7 @@ export class SignUpController {
     @Inject(AppConfig) config: AppConfig,
     private readonly signUp: SignUpService,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get('signup')

@@ -11,6 +11,12 @@ import { RelyingParty } from './relying-party';
  * 'passkey-sign-in' throttler, one bucket per address shared by every route that starts a
  * passkey sign-in (the console's and the OAuth login page's).
  */
+/**
+ * What a sign-in page says for every passkey sign-in that does not verify, whatever check failed
+ * (the reason goes to the log only; docs/security.md).
+ */
+export const PASSKEY_SIGN_IN_FAILED = 'That passkey could not be used to sign in.';
+
 export const SIGN_IN_STARTS_PER_ADDRESS = 60;
 
 /**

@@ -58,8 +58,8 @@ export class ConsoleSessions {
     private readonly sessions: SessionService,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
-    this.origin = new URL(config.publicBaseUrl).origin;
+    this.secure = config.servesHttps;
+    this.origin = config.publicOrigin;
   }
 
   /**

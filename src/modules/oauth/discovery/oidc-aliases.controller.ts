@@ -55,7 +55,7 @@ export class OidcPageAliasController {
     private readonly authorizeService: AuthorizeService,
     private readonly logoutService: LogoutService,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get('auth')

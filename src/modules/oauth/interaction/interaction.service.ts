@@ -24,11 +24,11 @@ import { SessionService } from '../../sessions/session.service';
 import { jsonField, type Params } from '../protocol/params';
 import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
-import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
+import {
+  PASSKEY_SIGN_IN_FAILED,
+  PasskeySignInService,
+} from '../../console/passkeys/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
-
-/** Every failed passkey sign-in, whatever check failed (docs/security.md). */
-const PASSKEY_FAILED = 'That passkey could not be used to sign in.';
 
 /** The login and consent pages of a pending authorization. */
 @Injectable()
@@ -96,7 +96,7 @@ export class InteractionService {
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
     const userId = await this.passkeys.verify(body.ceremony_id, jsonField(body.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(pending, browser, 401, PASSKEY_FAILED);
+    if (!user) return this.renderLogin(pending, browser, 401, PASSKEY_SIGN_IN_FAILED);
     return this.signIn(pending, user, 'passkey', browser);
   }
 

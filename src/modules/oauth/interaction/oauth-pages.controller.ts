@@ -61,8 +61,7 @@ export class OAuthPagesController {
     private readonly logoutService: LogoutService,
     private readonly selectAccount: SelectAccountService,
   ) {
-    // Secure cookies when the public base URL is https (behind a TLS-terminating proxy too).
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get('authorize')

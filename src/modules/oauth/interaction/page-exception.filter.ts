@@ -23,11 +23,7 @@ export class PageExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const request = host.switchToHttp().getRequest<Request>();
     if (response.headersSent) return;
-    sendErrorPage(
-      response,
-      this.describe(exception, request),
-      this.config.publicBaseUrl.startsWith('https://'),
-    );
+    sendErrorPage(response, this.describe(exception, request), this.config.servesHttps);
   }
 
   private describe(exception: unknown, request: Request): ErrorPage {

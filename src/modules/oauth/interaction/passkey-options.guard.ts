@@ -21,8 +21,8 @@ export class PasskeyOptionsGuard implements CanActivate {
     @Inject(AppConfig) config: AppConfig,
     private readonly interaction: InteractionService,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
-    this.origin = new URL(config.publicBaseUrl).origin;
+    this.secure = config.servesHttps;
+    this.origin = config.publicOrigin;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

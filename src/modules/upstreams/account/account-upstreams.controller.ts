@@ -87,7 +87,7 @@ export class AccountUpstreamsController {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) config: AppConfig,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get()

@@ -20,7 +20,7 @@ export class UpstreamCallbackGuard implements CanActivate {
     @Inject(AppConfig) config: AppConfig,
     private readonly flow: UpstreamSignInService,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   canActivate(context: ExecutionContext): boolean {

@@ -46,7 +46,7 @@ export class UpstreamSignInController {
     @Inject(AppConfig) config: AppConfig,
     private readonly signIn: UpstreamSignInService,
   ) {
-    this.secure = config.publicBaseUrl.startsWith('https://');
+    this.secure = config.servesHttps;
   }
 
   @Get(':providerId/start')
