@@ -19,7 +19,8 @@ import {
 const KIND_LABELS = { delivery: 'Delivery', resend: 'Resend', test: 'Test' };
 
 export async function showWebhooks(ctx) {
-  const state = { endpoints: [], editing: null, log: null };
+  // `log`: the endpoint whose delivery log is open; `edit(endpoint)`: opens the edit form.
+  const state = { log: null, edit: null };
   wireAddForm(ctx, state);
   wireEditForm(ctx, state);
   // Refresh reloads the endpoints too: their cursor and failure state move with the log.
@@ -35,10 +36,10 @@ const endpointPath = (ctx, endpoint) => `${ctx.base}/webhooks/${endpoint.id}`;
 
 async function loadEndpoints(ctx, state) {
   try {
-    state.endpoints = await api('GET', `${ctx.base}/webhooks`);
+    const endpoints = await api('GET', `${ctx.base}/webhooks`);
     fillTable(
       $('#webhooks-table'),
-      state.endpoints.map((endpoint) => endpointRow(ctx, state, endpoint)),
+      endpoints.map((endpoint) => endpointRow(ctx, state, endpoint)),
       'No endpoints yet.',
     );
   } catch (error) {
@@ -59,7 +60,7 @@ function endpointRow(ctx, state, endpoint) {
     ),
     el(
       'td',
-      { class: 'scopes' },
+      { class: 'types' },
       endpoint.eventTypes.length > 0
         ? endpoint.eventTypes.map((type) => el('code', {}, type))
         : el('span', { class: 'muted' }, 'all'),
@@ -72,7 +73,7 @@ function endpointRow(ctx, state, endpoint) {
       button('Delivery log', 'secondary', run(openLog)),
       button('Send test event', 'secondary', run(sendTest)),
       button(endpoint.enabled ? 'Disable' : 'Enable', 'secondary', run(toggleEnabled)),
-      button('Edit', 'secondary', () => state.openEdit(endpoint)),
+      button('Edit', 'secondary', () => state.edit(endpoint)),
       button('Rotate secret', 'secondary', run(rotate)),
       button('Delete', 'danger', run(remove)),
     ),
@@ -174,8 +175,9 @@ const describeTypes = (types) => (types.length > 0 ? types.join(', ') : 'all eve
 function wireEditForm(ctx, state) {
   const form = $('#webhook-edit');
   const toggle = subform(form, null, $('#webhook-edit-cancel'));
-  state.openEdit = (endpoint) => {
-    state.editing = endpoint;
+  let editing = null;
+  state.edit = (endpoint) => {
+    editing = endpoint;
     form.elements.url.value = endpoint.url;
     form.elements.description.value = endpoint.description;
     for (const box of form.querySelectorAll('[name="eventTypes"]')) {
@@ -188,7 +190,7 @@ function wireEditForm(ctx, state) {
     event.preventDefault();
     void busy(form, async () => {
       try {
-        if (await saveEdit(ctx, state.editing, formValues(form))) {
+        if (await saveEdit(ctx, editing, formValues(form))) {
           toggle(false);
           say('#webhooks-status', 'Endpoint saved.');
           await loadEndpoints(ctx, state);
