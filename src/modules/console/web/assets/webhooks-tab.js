@@ -353,7 +353,7 @@ function attemptRow(ctx, state, attempt) {
       result,
       attempt.error ? el('div', { class: 'muted' }, attempt.error) : null,
     ),
-    el('td', {}, latency(attempt)),
+    el('td', { class: 'latency' }, latency(attempt)),
     el('td', {}, when(attempt.nextAttemptAt, '')),
     el(
       'td',

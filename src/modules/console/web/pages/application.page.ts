@@ -330,13 +330,13 @@ const webhooks = tabPanel(
           maxlength="2048"
           placeholder="https://example.com/webhooks"
         />
+        <label for="webhook-description">Description</label>
+        <input type="text" id="webhook-description" name="description" maxlength="200" />
         <fieldset>
           <legend>Event types</legend>
           ${eventTypeBoxes('webhook-add')}
           <p class="hint">None checked: every type, including types added later.</p>
         </fieldset>
-        <label for="webhook-description">Description</label>
-        <input type="text" id="webhook-description" name="description" maxlength="200" />
         <button type="submit">Add endpoint</button>
         <button type="button" class="secondary" id="webhook-add-cancel">Cancel</button>
       </form>
@@ -352,13 +352,13 @@ const webhooks = tabPanel(
           aria-describedby="webhook-edit-url-hint"
         />
         <p class="hint" id="webhook-edit-url-hint">A new URL is confirmed with your passkey.</p>
+        <label for="webhook-edit-description">Description</label>
+        <input type="text" id="webhook-edit-description" name="description" maxlength="200" />
         <fieldset>
           <legend>Event types</legend>
           ${eventTypeBoxes('webhook-edit')}
           <p class="hint">None checked: every type.</p>
         </fieldset>
-        <label for="webhook-edit-description">Description</label>
-        <input type="text" id="webhook-edit-description" name="description" maxlength="200" />
         <button type="submit">Save endpoint</button>
         <button type="button" class="secondary" id="webhook-edit-cancel">Cancel</button>
       </form>
