@@ -59,6 +59,9 @@ describe('Console webhooks tab in Chromium', () => {
     page.locator('#webhooks-table tbody tr[data-webhook-id]', { hasText: url });
   const logRows = (page: Page): Locator =>
     page.locator('#webhook-deliveries tbody tr[data-delivery-id]');
+  /** The log's rows of one kind (Delivery, Resend, Test). */
+  const logRowsOf = (page: Page, kind: string): Locator =>
+    logRows(page).filter({ has: page.locator('td:nth-child(2)', { hasText: kind }) });
 
   /** An admin with a passkey on the Webhooks tab of a new application; returns its id. */
   async function openWebhooksTab(page: Page): Promise<number> {
@@ -129,7 +132,7 @@ describe('Console webhooks tab in Chromium', () => {
     expect(await round()).toBe(1);
     expect(receiver.ids('/hooks').slice(1)).toEqual([`evt_${eventId}`]);
     await page.getByRole('button', { name: 'Refresh' }).click();
-    const delivered = logRows(page).filter({ hasText: 'Delivery' });
+    const delivered = logRowsOf(page, 'Delivery');
     await delivered.waitFor();
     const logCells = await delivered.locator('td').allTextContents();
     expect(logCells.slice(1, 4)).toEqual(['Delivery', eventId, '200']);
@@ -139,7 +142,7 @@ describe('Console webhooks tab in Chromium', () => {
     // Resend: that one event again, same webhook-id.
     await delivered.getByRole('button', { name: 'Resend' }).click();
     await settled(page, page.locator('#webhook-log-status', { hasText: 'resent: delivered' }));
-    await logRows(page).filter({ hasText: 'Resend' }).waitFor();
+    await logRowsOf(page, 'Resend').waitFor();
 
     // Replay from the event, with the passkey: the next round sends it again, same webhook-id.
     await page.locator('#replay-event').fill(eventId);
@@ -158,7 +161,7 @@ describe('Console webhooks tab in Chromium', () => {
       `evt_${eventId}`,
     ]);
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await logRows(page).filter({ hasText: 'Delivery' }).nth(1).waitFor();
+    await logRowsOf(page, 'Delivery').nth(1).waitFor();
     // Newest first: the replayed delivery, the resend, the first delivery, the test.
     const column = (n: number) => logRows(page).locator(`td:nth-child(${n})`).allTextContents();
     expect(await column(2)).toEqual(['Delivery', 'Resend', 'Delivery', 'Test']);
@@ -234,29 +237,30 @@ describe('Console webhooks tab in Chromium', () => {
 
   it('an admin has the Webhooks tab; a viewer does not, even with #webhooks in the URL', async () => {
     const world = await consoleWorld(t);
-    const context = await chromium.newContext();
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    const cookieOf = (client: { cookie: string }) => {
+    /** The application's page at #webhooks in a browser signed in as `client`. */
+    const openAs = async (client: { cookie: string }) => {
+      const context = await chromium.newContext();
       const [name, value] = client.cookie.split('=');
-      return { name, value, url: base };
+      await context.addCookies([{ name, value, url: base }]);
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      await page.goto(`${base}/console/applications/${world.applicationId}#webhooks`);
+      return { context, page };
     };
 
-    await context.addCookies([cookieOf(world.admin)]);
-    await page.goto(`${base}/console/applications/${world.applicationId}#webhooks`);
-    await page.locator('#webhooks-table tbody tr.empty').waitFor();
-    expect(await page.locator('.tabs a:visible').allTextContents()).toContain('Webhooks');
+    const admin = await openAs(world.admin);
+    await admin.page.locator('#webhooks-table tbody tr.empty').waitFor();
+    expect(await admin.page.locator('.tabs a:visible').allTextContents()).toContain('Webhooks');
+    await admin.context.close();
 
-    await context.clearCookies();
-    await context.addCookies([cookieOf(world.viewer)]);
-    await page.goto(`${base}/console/applications/${world.applicationId}#webhooks`);
-    await page.locator('#tab-overview').waitFor();
-    expect(await page.locator('.tabs a:visible').allTextContents()).toEqual([
+    const viewer = await openAs(world.viewer);
+    await viewer.page.locator('#tab-overview').waitFor();
+    expect(await viewer.page.locator('.tabs a:visible').allTextContents()).toEqual([
       'Overview',
       'Users',
       'Events',
     ]);
-    expect(await page.locator('#tab-webhooks').isHidden()).toBe(true);
-    await context.close();
+    expect(await viewer.page.locator('#tab-webhooks').isHidden()).toBe(true);
+    await viewer.context.close();
   });
 });
