@@ -27,7 +27,11 @@ describe('webhooks: delivery', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
+    // Pool room for the concurrent writers below (PostgreSQL; the embedded pool is 1).
+    t = await createTestApp({
+      clock,
+      env: { WEBHOOKS_ALLOW_INSECURE: 'true', DATABASE_POOL_MAX: '30' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -67,6 +71,7 @@ describe('webhooks: delivery', () => {
         disabled_reason: string | null;
         next_attempt_at: Date | null;
         cursor: string;
+        attempts: number;
         lease_owner: string | null;
       }[]
     >('SELECT * FROM webhook_endpoints WHERE id = $1', [id]);
@@ -193,6 +198,100 @@ describe('webhooks: delivery', () => {
       [failing],
     );
     expect(log.map((r) => r.status_code)).toEqual([500, 500, 500, 200, 200]);
+  });
+
+  it('retries a receiver that refuses connections, then sends every event in order once it is back', async () => {
+    const id = await addEndpoint('/back');
+    const sent = [await record(), await record()];
+    await receiver.stop();
+    try {
+      await round();
+      sent.push(await record());
+      // Each retry when the schedule says, the receiver still down.
+      for (let attempt = 2; attempt <= 4; attempt += 1) {
+        clock.set((await endpointRow(id)).next_attempt_at!);
+        await round();
+      }
+    } finally {
+      await receiver.start();
+    }
+    expect(receiver.received).toEqual([]);
+    const log = await t.dataSource.query<
+      { event_id: string; status_code: number | null; error: string }[]
+    >(
+      `SELECT event_id::text AS event_id, status_code, error FROM webhook_deliveries
+       WHERE endpoint_id = $1 ORDER BY id`,
+      [id],
+    );
+    expect(log).toEqual(
+      Array(4).fill({
+        event_id: sent[0],
+        status_code: null,
+        error: expect.stringMatching(/ECONNREFUSED/),
+      }),
+    );
+    expect(await endpointRow(id)).toEqual(expect.objectContaining({ cursor: '0', attempts: 4 }));
+
+    clock.set((await endpointRow(id)).next_attempt_at!);
+    await round();
+    expect(receiver.ids('/back')).toEqual(sent.map((event) => `evt_${event}`));
+    expect(await endpointRow(id)).toEqual(
+      expect.objectContaining({ cursor: sent[2], attempts: 0, next_attempt_at: null }),
+    );
+  });
+
+  // PostgreSQL: 20 transactions open at once, committed newest id first, with rounds running
+  // between the commits. PGlite has one session: the 20 writers and the rounds take turns.
+  const writersMode = usingRealServices()
+    ? '20 open PostgreSQL transactions, committed newest first'
+    : 'PGlite: 20 writers and rounds in turn';
+  it(`sends exactly the committed events of concurrent writers, in ascending id order (${writersMode})`, async () => {
+    await addEndpoint('/many');
+    const rollsBack = (writer: number) => writer % 4 === 1;
+    const events = t.app.get(EventsService);
+    const event = { applicationId: appId, eventType: 'token_issued' as const, userId: '7' };
+    const committed: string[] = [];
+    if (usingRealServices()) {
+      const open = Array.from({ length: 20 }, () => t.dataSource.createQueryRunner());
+      writers.push(...open);
+      await Promise.all(
+        open.map((runner) => runner.connect().then(() => runner.startTransaction())),
+      );
+      const ids = await Promise.all(open.map((runner) => events.record(runner.manager, event)));
+      const newestFirst = open
+        .map((_, writer) => writer)
+        .sort((a, b) => Number(ids[b]) - Number(ids[a]));
+      const rounds: Promise<number>[] = [];
+      for (const writer of newestFirst) {
+        rounds.push(round());
+        if (rollsBack(writer)) await open[writer].rollbackTransaction();
+        else {
+          await open[writer].commitTransaction();
+          committed.push(ids[writer]);
+        }
+      }
+      await Promise.all(rounds);
+    } else {
+      await Promise.all([
+        ...Array.from({ length: 20 }, (_, writer) =>
+          t.dataSource
+            .transaction(async (m) => {
+              const id = await events.record(m, event);
+              if (rollsBack(writer)) throw new Error(`writer ${writer} rolls back`);
+              return id;
+            })
+            .then(
+              (id) => committed.push(id),
+              () => undefined,
+            ),
+        ),
+        ...Array.from({ length: 5 }, round),
+      ]);
+    }
+    await round();
+    expect(committed).toHaveLength(15);
+    const ascending = [...committed].sort((a, b) => Number(a) - Number(b));
+    expect(receiver.ids('/many')).toEqual(ascending.map((id) => `evt_${id}`));
   });
 
   it('does not follow a redirect: a 3xx is a failure and the event stays at the head', async () => {
