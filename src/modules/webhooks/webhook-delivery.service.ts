@@ -5,13 +5,23 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ShutdownState } from '../../common/http/shutdown-state';
 import { AppConfig } from '../../config/app-config';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import type { AuditDetails } from '../audit/audit-log.entity';
 import { AuditLog } from '../audit/audit-log.service';
 import { EventFeedService } from '../events/event-feed.service';
 import { EventListQuery } from '../events/event-query';
 import type { EventView } from '../events/event-view';
 import type { AddressPolicy } from './webhook-address';
 import { backoffMs, retryAfterMs } from './retry-schedule';
-import { WebhookEndpointsService } from './webhook-endpoints.service';
+import type { WebhookDelivery, WebhookDeliveryKind } from './webhook-delivery.entity';
+import type { WebhookEndpoint } from './webhook-endpoint.entity';
+import {
+  DELIVERY_LOG_SIZE,
+  recordWebhookAudit,
+  WebhookActor,
+  WebhookEndpointsService,
+} from './webhook-endpoints.service';
 import { DELIVERY_TIMEOUT_MS, SendOutcome, sendWebhook } from './webhook-sender';
 
 /** How long a claimed endpoint stays this instance's (docs/webhooks.md, "Several instances"). */
@@ -22,8 +32,6 @@ const LEASE_MARGIN_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const CLAIM_BATCH = 20;
 /** Events read per endpoint and round (at most one POST each). */
 const EVENTS_PER_ROUND = 50;
-/** Delivery attempts kept per endpoint in webhook_deliveries. */
-export const DELIVERY_LOG_SIZE = 100;
 /** An endpoint that has failed for this long without a success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 24 * 60 * 60 * 1000;
 
@@ -40,7 +48,15 @@ interface Claimed {
   attempts: number;
   failing_since: Date | null;
   lease_until: Date;
+  /** The generation claimed: every update of the round is guarded by it. */
+  generation: number;
 }
+
+/** The secrets of an endpoint, as a claim or a row gives them. */
+type Sealed = Pick<Claimed, 'id' | 'secret' | 'previous_secret' | 'previous_secret_until'>;
+
+/** The message of the test event (docs/webhooks.md, "Test event"). */
+export const TEST_EVENT_TYPE = 'webhook.test';
 
 /** The JSON body of a delivery (docs/webhooks.md, "Wire format"). */
 export function webhookBody(event: EventView): string {
@@ -57,7 +73,9 @@ export function webhookId(event: EventView): string {
  * not leased by another instance, then for each one sends the events after its cursor, in
  * commit order, as the forward feed of GET /events?after= reads them (EventFeedService), one
  * POST at a time. The cursor moves only after a 2xx, and only while this instance still holds
- * the lease; a failure keeps the event at the head and schedules the retry.
+ * the lease and the endpoint is still at the generation claimed (a replay or URL change bumps
+ * it, and the round stops); a failure keeps the event at the head and schedules the retry.
+ * Resends and test events are sent out of band, outside rounds and leases.
  */
 @Injectable()
 export class WebhookDeliveryService {
@@ -113,7 +131,7 @@ export class WebhookDeliveryService {
          AND (lease_until IS NULL OR lease_until < $3)
          RETURNING id, application_id, url, event_types, secret, previous_secret,
                    previous_secret_until, cursor::text AS cursor, attempts,
-                   failing_since, lease_until)
+                   failing_since, lease_until, generation)
        SELECT * FROM claimed`,
       [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH],
     );
@@ -165,8 +183,79 @@ export class WebhookDeliveryService {
     if (cursor !== endpoint.cursor) await this.moveCursor(endpoint, cursor);
   }
 
+  /**
+   * Sends one committed event of the endpoint's application again, now, with its webhook-id
+   * (evt_<id>): logged as a resend; the cursor and the failure state stay as they are. An event
+   * that is not one of the application's committed events (the forward feed's): not found.
+   */
+  async resend(endpointId: number, eventId: string, actor: WebhookActor): Promise<WebhookDelivery> {
+    const endpoint = await this.endpoints.get(endpointId, actor);
+    const event = await this.committedEvent(endpoint.applicationId, eventId);
+    const outcome = await sendWebhook(
+      {
+        url: endpoint.url,
+        secrets: this.secretsOf(sealedOf(endpoint)),
+        messageId: webhookId(event),
+        body: webhookBody(event),
+      },
+      this.addressPolicy,
+    );
+    const attempt = await this.log(endpoint.id, 'resend', String(event.id), outcome, null);
+    await this.audited(actor, endpoint, 'webhook.resend', {
+      eventId: String(event.id),
+      statusCode: outcome.status,
+    });
+    return attempt;
+  }
+
+  /**
+   * Sends a test message now: type webhook.test, webhook-id test_<uuid>, data {applicationId,
+   * endpointId}, signed like deliveries. Logged as a test; no state changes.
+   */
+  async sendTest(endpointId: number, actor: WebhookActor): Promise<WebhookDelivery> {
+    const endpoint = await this.endpoints.get(endpointId, actor);
+    const outcome = await sendWebhook(
+      {
+        url: endpoint.url,
+        secrets: this.secretsOf(sealedOf(endpoint)),
+        messageId: `test_${randomUUID()}`,
+        body: JSON.stringify({
+          type: TEST_EVENT_TYPE,
+          timestamp: this.clock.now().toISOString(),
+          data: { applicationId: endpoint.applicationId, endpointId: endpoint.id },
+        }),
+      },
+      this.addressPolicy,
+    );
+    const attempt = await this.log(endpoint.id, 'test', null, outcome, null);
+    await this.audited(actor, endpoint, 'webhook.test', { statusCode: outcome.status });
+    return attempt;
+  }
+
+  /** The event `eventId` if the forward feed of the application has it (committed). */
+  private async committedEvent(applicationId: number, eventId: string): Promise<EventView> {
+    const query = Object.assign(new EventListQuery(), {
+      after: String(BigInt(eventId) - 1n),
+      limit: 1,
+    });
+    const [event] = (await this.feed.list(applicationId, query)).items;
+    if (!event || String(event.id) !== eventId) {
+      throw new AppError(ErrorCode.NotFound, 'Event not found in this application');
+    }
+    return event;
+  }
+
+  private audited(
+    actor: WebhookActor,
+    endpoint: WebhookEndpoint,
+    action: string,
+    details: AuditDetails,
+  ): Promise<void> {
+    return recordWebhookAudit(this.audit, undefined, actor, endpoint, action, details);
+  }
+
   /** The current secret, and the one before a rotation while its overlap lasts. */
-  private secretsOf(endpoint: Claimed): string[] {
+  private secretsOf(endpoint: Sealed): string[] {
     const secrets = [this.endpoints.secretOf(endpoint.secret, endpoint.id)];
     const until = endpoint.previous_secret_until;
     if (endpoint.previous_secret !== null && until !== null && until > this.clock.now()) {
@@ -186,7 +275,7 @@ export class WebhookDeliveryService {
     outcome: SendOutcome,
   ): Promise<boolean> {
     const moved = await this.moveCursor(endpoint, cursor);
-    await this.log(endpoint.id, cursor, outcome, null);
+    await this.log(endpoint.id, 'delivery', cursor, outcome, null);
     endpoint.cursor = cursor;
     endpoint.attempts = 0;
     endpoint.failing_since = null;
@@ -199,9 +288,9 @@ export class WebhookDeliveryService {
          UPDATE webhook_endpoints
          SET cursor = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL,
              updated_at = now()
-         WHERE id = $1 AND lease_owner = $2 RETURNING id)
+         WHERE id = $1 AND lease_owner = $2 AND generation = $4 RETURNING id)
        SELECT id FROM moved`,
-      [endpoint.id, this.instanceId, cursor],
+      [endpoint.id, this.instanceId, cursor, endpoint.generation],
     );
     return rows.length > 0;
   }
@@ -228,13 +317,13 @@ export class WebhookDeliveryService {
           : null;
     const wait = retryAfterMs(outcome.retryAfter, now) ?? backoffMs(failures);
     const next = reason === null ? new Date(now.getTime() + wait) : null;
-    await this.dataSource.transaction(async (manager) => {
+    const recorded = await this.dataSource.transaction(async (manager) => {
       const rows = await manager.query<unknown[]>(
         `WITH failed AS (
            UPDATE webhook_endpoints
            SET cursor = $3, attempts = $4, failing_since = $5, next_attempt_at = $6,
                enabled = $7, disabled_reason = $8, updated_at = now()
-           WHERE id = $1 AND lease_owner = $2 RETURNING id)
+           WHERE id = $1 AND lease_owner = $2 AND generation = $9 RETURNING id)
          SELECT id FROM failed`,
         [
           endpoint.id,
@@ -245,9 +334,12 @@ export class WebhookDeliveryService {
           next,
           reason === null,
           reason,
+          endpoint.generation,
         ],
       );
-      if (rows.length === 0 || reason === null) return;
+      // A replay or URL change meanwhile: this failure no longer holds anything back.
+      if (rows.length === 0) return false;
+      if (reason === null) return true;
       await this.audit.record(
         {
           applicationId: endpoint.application_id,
@@ -259,23 +351,30 @@ export class WebhookDeliveryService {
         },
         manager,
       );
+      return true;
     });
-    await this.log(endpoint.id, String(event.id), outcome, next);
+    await this.log(endpoint.id, 'delivery', String(event.id), outcome, recorded ? next : null);
   }
 
   /** One row of the delivery log; the endpoint's rows beyond the last DELIVERY_LOG_SIZE go. */
   private async log(
     endpointId: number,
-    eventId: string,
+    kind: WebhookDeliveryKind,
+    eventId: string | null,
     outcome: SendOutcome,
     next: Date | null,
-  ): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO webhook_deliveries
-         (endpoint_id, event_id, attempted_at, status_code, latency_ms, error, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  ): Promise<WebhookDelivery> {
+    const [row] = await this.dataSource.query<LogRow[]>(
+      `WITH logged AS (
+         INSERT INTO webhook_deliveries (endpoint_id, kind, event_id, attempted_at, status_code,
+                                         latency_ms, error, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         RETURNING id::text AS id, endpoint_id, kind, event_id::text AS event_id, attempted_at,
+                   status_code, latency_ms, error, next_attempt_at)
+       SELECT * FROM logged`,
       [
         endpointId,
+        kind,
         eventId,
         this.clock.now(),
         outcome.status,
@@ -290,5 +389,37 @@ export class WebhookDeliveryService {
          ORDER BY id DESC OFFSET $2 LIMIT 1)`,
       [endpointId, DELIVERY_LOG_SIZE],
     );
+    return {
+      id: row.id,
+      endpointId: row.endpoint_id,
+      kind: row.kind,
+      eventId: row.event_id,
+      attemptedAt: row.attempted_at,
+      statusCode: row.status_code,
+      latencyMs: row.latency_ms,
+      error: row.error,
+      nextAttemptAt: row.next_attempt_at,
+    };
   }
+}
+
+interface LogRow {
+  id: string;
+  endpoint_id: number;
+  kind: WebhookDeliveryKind;
+  event_id: string | null;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  next_attempt_at: Date | null;
+}
+
+function sealedOf(endpoint: WebhookEndpoint): Sealed {
+  return {
+    id: endpoint.id,
+    secret: endpoint.secret,
+    previous_secret: endpoint.previousSecret,
+    previous_secret_until: endpoint.previousSecretUntil,
+  };
 }
