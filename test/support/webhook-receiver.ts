@@ -6,7 +6,11 @@ import { Webhook } from 'standardwebhooks';
 export interface ReceivedWebhook {
   path: string;
   id: string;
-  body: { type: string; timestamp: string; data: { id: number; eventType: string } };
+  body: {
+    type: string;
+    timestamp: string;
+    data: { id: number; eventType: string; userId?: string | null; user?: unknown };
+  };
   headers: IncomingMessage['headers'];
   /** The body as it arrived, for verifying it again with another secret. */
   raw: string;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { EventsModule } from '../events/events.module';
+import { UsersModule } from '../users/users.module';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointsModule } from './webhook-endpoints.module';
 
@@ -9,7 +10,7 @@ import { WebhookEndpointsModule } from './webhook-endpoints.module';
  * console import it for the out-of-band sends; only WebhooksModule runs rounds.
  */
 @Module({
-  imports: [WebhookEndpointsModule, EventsModule, AuditModule],
+  imports: [WebhookEndpointsModule, EventsModule, AuditModule, UsersModule],
   providers: [WebhookDeliveryService],
   exports: [WebhookDeliveryService],
 })

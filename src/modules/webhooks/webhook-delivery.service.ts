@@ -12,6 +12,8 @@ import { AuditLog } from '../audit/audit-log.service';
 import { EventFeedService } from '../events/event-feed.service';
 import { EventListQuery } from '../events/event-query';
 import type { EventView } from '../events/event-view';
+import { AppUsersService } from '../users/app-users.service';
+import type { UserView } from '../users/user-view';
 import type { AddressPolicy } from './webhook-address';
 import { backoffMs, retryAfterMs } from './retry-schedule';
 import type { WebhookDelivery, WebhookDeliveryKind } from './webhook-delivery.entity';
@@ -58,9 +60,17 @@ type Sealed = Pick<Claimed, 'id' | 'secret' | 'previous_secret' | 'previous_secr
 /** The message of the test event (docs/webhooks.md, "Test event"). */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-/** The JSON body of a delivery (docs/webhooks.md, "Wire format"). */
-export function webhookBody(event: EventView): string {
-  return JSON.stringify({ type: event.eventType, timestamp: event.createdAt, data: event });
+/**
+ * The JSON body of a delivery (docs/webhooks.md, "Wire format"): the event as GET /events shows
+ * it, and the user it names as GET /users/{userId} shows them now (null when the event names
+ * none, or the user is no longer the application's), so a receiver can act without calling back.
+ */
+export function webhookBody(event: EventView, user: UserView | null): string {
+  return JSON.stringify({
+    type: event.eventType,
+    timestamp: event.createdAt,
+    data: { ...event, user },
+  });
 }
 
 /** The webhook-id of an event: stable, so a receiver can drop a repeated delivery. */
@@ -93,6 +103,7 @@ export class WebhookDeliveryService {
     private readonly endpoints: WebhookEndpointsService,
     private readonly audit: AuditLog,
     private readonly shutdown: ShutdownState,
+    private readonly users: AppUsersService,
   ) {
     this.addressPolicy = {
       allowedPrivateHosts: config.webhooksAllowedPrivateHosts,
@@ -158,10 +169,13 @@ export class WebhookDeliveryService {
     });
     const { items } = await this.feed.list(endpoint.application_id, query);
     const secrets = this.secretsOf(endpoint);
+    const takes = (event: EventView) =>
+      endpoint.event_types.length === 0 || endpoint.event_types.includes(event.eventType);
+    const users = await this.usersOf(endpoint.application_id, items.filter(takes));
     // Events of types the endpoint does not take are passed over; the cursor moves past them.
     let cursor = endpoint.cursor;
     for (const event of items) {
-      if (endpoint.event_types.length > 0 && !endpoint.event_types.includes(event.eventType)) {
+      if (!takes(event)) {
         cursor = String(event.id);
         continue;
       }
@@ -171,7 +185,7 @@ export class WebhookDeliveryService {
           url: endpoint.url,
           secrets,
           messageId: webhookId(event),
-          body: webhookBody(event),
+          body: webhookBody(event, users.get(event.userId ?? '') ?? null),
         },
         this.addressPolicy,
       );
@@ -191,12 +205,13 @@ export class WebhookDeliveryService {
   async resend(endpointId: number, eventId: string, actor: WebhookActor): Promise<WebhookDelivery> {
     const endpoint = await this.endpoints.get(endpointId, actor);
     const event = await this.committedEvent(endpoint.applicationId, eventId);
+    const users = await this.usersOf(endpoint.applicationId, [event]);
     const outcome = await sendWebhook(
       {
         url: endpoint.url,
         secrets: this.secretsOf(sealedOf(endpoint)),
         messageId: webhookId(event),
-        body: webhookBody(event),
+        body: webhookBody(event, users.get(event.userId ?? '') ?? null),
       },
       this.addressPolicy,
     );
@@ -230,6 +245,12 @@ export class WebhookDeliveryService {
     const attempt = await this.log(endpoint.id, 'test', null, outcome, null);
     await this.audited(actor, endpoint, 'webhook.test', { statusCode: outcome.status });
     return attempt;
+  }
+
+  /** The users the events name, as the application sees them, in one query. */
+  private usersOf(applicationId: number, events: EventView[]): Promise<Map<string, UserView>> {
+    const ids = events.flatMap((event) => (event.userId === null ? [] : [event.userId]));
+    return this.users.viewsOf(applicationId, ids);
   }
 
   /** The event `eventId` if the forward feed of the application has it (committed). */

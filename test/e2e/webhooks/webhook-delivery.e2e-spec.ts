@@ -4,8 +4,8 @@ import { EventsService } from '../../../src/modules/events/events.service';
 import type { EventType } from '../../../src/modules/events/event-types';
 import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
 import { WebhookEndpointsService } from '../../../src/modules/webhooks/webhook-endpoints.service';
-import { createApiKey, createApplication } from '../../factories';
-import { bearer } from '../../factories/app-users';
+import { createApiKey, createApplication, createUser } from '../../factories';
+import { bearer, relate } from '../../factories/app-users';
 import { FixedClock } from '../../support/fixed-clock';
 import { createTestApp, TestApp } from '../../support/test-app';
 import { usingRealServices } from '../../support/test-env';
@@ -78,7 +78,7 @@ describe('webhooks: delivery', () => {
     return row;
   };
 
-  it('sends each committed event once, signed, with the body GET /events shows', async () => {
+  it('sends each committed event once, signed, with the body GET /events shows (user unknown to the application: null)', async () => {
     await addEndpoint('/a');
     const first = await record('token_issued');
     const second = await record('authorization_granted');
@@ -94,7 +94,7 @@ describe('webhooks: delivery', () => {
       feed.body.items.map((event: { eventType: string; createdAt: string }) => ({
         type: event.eventType,
         timestamp: event.createdAt,
-        data: event,
+        data: { ...event, user: null },
       })),
     );
     expect(receiver.received[0].headers).toEqual(
@@ -105,6 +105,30 @@ describe('webhooks: delivery', () => {
     );
     await round();
     expect(receiver.received).toHaveLength(2);
+  });
+
+  it('carries the user the event names as GET /users/{userId} shows them at the attempt', async () => {
+    await addEndpoint('/a');
+    const user = await createUser(t.app, { nickname: 'Ada' });
+    await relate(t, appId, user.id, { group: 't2' });
+    const sent = await t.dataSource.transaction((m) =>
+      t.app
+        .get(EventsService)
+        .record(m, { applicationId: appId, eventType: 'token_issued', userId: user.id }),
+    );
+    await round();
+
+    const key = await createApiKey(t.app, appId, ['user:read']);
+    const view = await t
+      .http()
+      .get(`/api/v1/app/users/${user.id}`)
+      .set(...bearer(key.plaintext))
+      .expect(200);
+    expect(receiver.ids('/a')).toEqual([`evt_${sent}`]);
+    const { data } = receiver.received[0].body;
+    expect(data.userId).toBe(user.id);
+    expect(data.user).toEqual(view.body);
+    expect(data.user).toEqual(expect.objectContaining({ nickname: 'Ada', group: 't2' }));
   });
 
   it('never sends an event whose transaction rolled back', async () => {
