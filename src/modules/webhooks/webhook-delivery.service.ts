@@ -169,7 +169,7 @@ export class WebhookDeliveryService {
     });
     const { items } = await this.feed.list(endpoint.application_id, query);
     const secrets = this.secretsOf(endpoint);
-    const takes = (event: EventView) =>
+    const takes = (event: EventView): boolean =>
       endpoint.event_types.length === 0 || endpoint.event_types.includes(event.eventType);
     const users = await this.usersOf(endpoint.application_id, items.filter(takes));
     // Events of types the endpoint does not take are passed over; the cursor moves past them.
