@@ -87,12 +87,15 @@ export class WebhookDeliveryService {
     this.stopping = true;
   }
 
-  /** One round; returns how many endpoints it served. */
-  async runRound(): Promise<number> {
-    if (this.stopped) return 0;
+  /**
+   * One round; returns how many endpoints it served and whether work is left: an endpoint read
+   * a full batch, so more events may wait behind it.
+   */
+  async runRound(): Promise<{ served: number; more: boolean }> {
+    if (this.stopped) return { served: 0, more: false };
     const claimed = await this.claim();
-    await Promise.all(claimed.map((endpoint) => this.serveAndRelease(endpoint)));
-    return claimed.length;
+    const full = await Promise.all(claimed.map((endpoint) => this.serveAndRelease(endpoint)));
+    return { served: claimed.length, more: full.includes(true) };
   }
 
   private get stopped(): boolean {
@@ -119,11 +122,12 @@ export class WebhookDeliveryService {
     );
   }
 
-  private async serveAndRelease(endpoint: Claimed): Promise<void> {
+  private async serveAndRelease(endpoint: Claimed): Promise<boolean> {
     try {
-      await this.serve(endpoint);
+      return await this.serve(endpoint);
     } catch (error) {
       this.logger.warn(`Webhook endpoint ${endpoint.id}: round failed: ${String(error)}`);
+      return false;
     } finally {
       await this.dataSource.query(
         `UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL
@@ -133,7 +137,8 @@ export class WebhookDeliveryService {
     }
   }
 
-  private async serve(endpoint: Claimed): Promise<void> {
+  /** True when the batch was full (more events may be waiting). */
+  private async serve(endpoint: Claimed): Promise<boolean> {
     const query = Object.assign(new EventListQuery(), {
       after: endpoint.cursor,
       limit: EVENTS_PER_ROUND,
@@ -158,11 +163,15 @@ export class WebhookDeliveryService {
         this.addressPolicy,
       );
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-      if (!ok) return this.failed(endpoint, cursor, event, outcome);
+      if (!ok) {
+        await this.failed(endpoint, cursor, event, outcome);
+        return false;
+      }
       cursor = String(event.id);
-      if (!(await this.delivered(endpoint, cursor, outcome))) return;
+      if (!(await this.delivered(endpoint, cursor, outcome))) return false;
     }
     if (cursor !== endpoint.cursor) await this.moveCursor(endpoint, cursor);
+    return items.length === EVENTS_PER_ROUND;
   }
 
   /** The current secret, and the one before a rotation while its overlap lasts. */
