@@ -65,6 +65,8 @@ export class WebhookDeliveryService {
   /** This instance's lease owner name. */
   readonly instanceId = randomUUID();
   private stopping = false;
+  /** The last endpoint claimed: the next claim starts after it, so each endpoint gets its turn. */
+  private claimedUpTo = 0;
   private readonly addressPolicy: AddressPolicy;
 
   constructor(
@@ -102,24 +104,30 @@ export class WebhookDeliveryService {
     return this.stopping || this.shutdown.shuttingDown;
   }
 
-  /** One statement: an endpoint whose lease is free or expired becomes this instance's. */
+  /**
+   * One statement: an endpoint whose lease is free or expired becomes this instance's. The ids
+   * after the last claim come first, then from the lowest (round robin over CLAIM_BATCH).
+   */
   private async claim(): Promise<Claimed[]> {
     const now = this.clock.now();
-    return this.dataSource.query<Claimed[]>(
+    const claimed = await this.dataSource.query<Claimed[]>(
       `WITH claimed AS (
          UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
          WHERE id IN (
            SELECT id FROM webhook_endpoints
            WHERE enabled AND (lease_until IS NULL OR lease_until < $3)
              AND (next_attempt_at IS NULL OR next_attempt_at <= $3)
-           ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+           ORDER BY id <= $5, id LIMIT $4 FOR UPDATE SKIP LOCKED)
          AND (lease_until IS NULL OR lease_until < $3)
          RETURNING id, application_id, url, event_types, secret, previous_secret,
                    previous_secret_until, cursor::text AS cursor, attempts,
                    failing_since, lease_until)
        SELECT * FROM claimed`,
-      [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH],
+      [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH, this.claimedUpTo],
     );
+    const wrapped = claimed.filter((endpoint) => endpoint.id <= this.claimedUpTo);
+    this.claimedUpTo = Math.max(0, ...(wrapped.length > 0 ? wrapped : claimed).map((e) => e.id));
+    return claimed;
   }
 
   private async serveAndRelease(endpoint: Claimed): Promise<boolean> {

@@ -325,6 +325,29 @@ describe('webhooks: delivery', () => {
     expect(receiver.ids('/busy')).toHaveLength(60);
   });
 
+  it('gives every endpoint its turn when more are due than one round claims (20)', async () => {
+    const paths: string[] = [];
+    for (const name of ['First', 'Second', 'Third']) {
+      const app = (await createApplication(t.app, { name })).application.id;
+      for (let i = 0; i < 7; i += 1) {
+        const path = `/turn/${name}/${i}`;
+        const { secret } = await t.app
+          .get(WebhookEndpointsService)
+          .create({ applicationId: app, url: receiver.url(path), eventTypes: [] });
+        receiver.trust(path, secret);
+        paths.push(path);
+      }
+      await t.dataSource.transaction((m) =>
+        t.app
+          .get(EventsService)
+          .record(m, { applicationId: app, eventType: 'token_issued', userId: '7' }),
+      );
+    }
+    expect(await round()).toBe(20);
+    expect(await round()).toBe(20);
+    expect(paths.map((path) => receiver.ids(path).length)).toEqual(paths.map(() => 1));
+  });
+
   it('claims nothing once the instance is shutting down', async () => {
     // An instance of its own: the shutdown state cannot be undone.
     const closing = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
