@@ -12,6 +12,9 @@
  *   BENCH_ROUNDS=6 (pairs)   BENCH_EXCHANGES=2000 (per round)   BENCH_CONCURRENCY=16
  *   BENCH_VERIFY_EVERY=20 (the receiver verifies the first request of each endpoint and every
  *     20th)   BENCH_PARTS=delivery,token   BENCH_POLL_MS (WEBHOOKS_POLL_MS of the service)
+ *   BENCH_BASELINE_ROOT=<dir>: another built checkout (e.g. `git archive` of the commit before a
+ *     change, `npm run build` there) measured in the same run: each configuration on one build
+ *     then the other (the order alternating), then the token rounds of each build
  *
  * Processes: the built service (`node dist/main.js`, NODE_ENV=production,
  * WEBHOOKS_ALLOW_INSECURE=true so it may post to loopback), the receiver
@@ -389,15 +392,16 @@ async function deliveryPart(
     for (const build of n % 2 === 0 ? builds : [...builds].reverse()) {
       const service = await startService(build);
       try {
-        const endpoints = await addEndpoints(fixture, receiver, applicationIds, perApplication);
+        // Fresh endpoints for each phase: what a phase left undelivered does not reach the next.
         for (const phase of [backlog, live]) {
+          const endpoints = await addEndpoints(fixture, receiver, applicationIds, perApplication);
           const result = await phase(fixture, receiver, applicationIds, endpoints, perApplication);
           result.label = `${build.name}: ${result.label}`;
           results.push(result);
           process.stderr.write(`${describe(result)}\n`);
+          await removeEndpoints(fixture.db);
+          await receiver.take();
         }
-        await removeEndpoints(fixture.db);
-        await receiver.take();
       } finally {
         await service.child.stop();
       }
