@@ -93,6 +93,8 @@ export class WebhookDeliveryService {
   /** This instance's lease owner name. */
   readonly instanceId = randomUUID();
   private stopping = false;
+  /** The last endpoint claimed: the next claim starts after it, so each endpoint gets its turn. */
+  private claimedUpTo = 0;
   private readonly addressPolicy: AddressPolicy;
 
   constructor(
@@ -116,43 +118,53 @@ export class WebhookDeliveryService {
     this.stopping = true;
   }
 
-  /** One round; returns how many endpoints it served. */
-  async runRound(): Promise<number> {
-    if (this.stopped) return 0;
+  /**
+   * One round; returns how many endpoints it served and whether work is left: an endpoint read
+   * a full batch, so more events may wait behind it.
+   */
+  async runRound(): Promise<{ served: number; more: boolean }> {
+    if (this.stopped) return { served: 0, more: false };
     const claimed = await this.claim();
-    await Promise.all(claimed.map((endpoint) => this.serveAndRelease(endpoint)));
-    return claimed.length;
+    const full = await Promise.all(claimed.map((endpoint) => this.serveAndRelease(endpoint)));
+    return { served: claimed.length, more: full.includes(true) };
   }
 
   private get stopped(): boolean {
     return this.stopping || this.shutdown.shuttingDown;
   }
 
-  /** One statement: an endpoint whose lease is free or expired becomes this instance's. */
+  /**
+   * One statement: an endpoint whose lease is free or expired becomes this instance's. The ids
+   * after the last claim come first, then from the lowest (round robin over CLAIM_BATCH).
+   */
   private async claim(): Promise<Claimed[]> {
     const now = this.clock.now();
-    return this.dataSource.query<Claimed[]>(
+    const claimed = await this.dataSource.query<Claimed[]>(
       `WITH claimed AS (
          UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
          WHERE id IN (
            SELECT id FROM webhook_endpoints
            WHERE enabled AND (lease_until IS NULL OR lease_until < $3)
              AND (next_attempt_at IS NULL OR next_attempt_at <= $3)
-           ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+           ORDER BY id <= $5, id LIMIT $4 FOR UPDATE SKIP LOCKED)
          AND (lease_until IS NULL OR lease_until < $3)
          RETURNING id, application_id, url, event_types, secret, previous_secret,
                    previous_secret_until, cursor::text AS cursor, attempts,
                    failing_since, lease_until, generation)
        SELECT * FROM claimed`,
-      [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH],
+      [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH, this.claimedUpTo],
     );
+    const wrapped = claimed.filter((endpoint) => endpoint.id <= this.claimedUpTo);
+    this.claimedUpTo = Math.max(0, ...(wrapped.length > 0 ? wrapped : claimed).map((e) => e.id));
+    return claimed;
   }
 
-  private async serveAndRelease(endpoint: Claimed): Promise<void> {
+  private async serveAndRelease(endpoint: Claimed): Promise<boolean> {
     try {
-      await this.serve(endpoint);
+      return await this.serve(endpoint);
     } catch (error) {
       this.logger.warn(`Webhook endpoint ${endpoint.id}: round failed: ${String(error)}`);
+      return false;
     } finally {
       await this.dataSource.query(
         `UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL
@@ -162,7 +174,8 @@ export class WebhookDeliveryService {
     }
   }
 
-  private async serve(endpoint: Claimed): Promise<void> {
+  /** True when the batch was full (more events may be waiting). */
+  private async serve(endpoint: Claimed): Promise<boolean> {
     const query = Object.assign(new EventListQuery(), {
       after: endpoint.cursor,
       limit: EVENTS_PER_ROUND,
@@ -190,11 +203,15 @@ export class WebhookDeliveryService {
         this.addressPolicy,
       );
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-      if (!ok) return this.failed(endpoint, cursor, event, outcome);
+      if (!ok) {
+        await this.failed(endpoint, cursor, event, outcome);
+        return false;
+      }
       cursor = String(event.id);
-      if (!(await this.delivered(endpoint, cursor, outcome))) return;
+      if (!(await this.delivered(endpoint, cursor, outcome))) return false;
     }
     if (cursor !== endpoint.cursor) await this.moveCursor(endpoint, cursor);
+    return items.length === EVENTS_PER_ROUND;
   }
 
   /**

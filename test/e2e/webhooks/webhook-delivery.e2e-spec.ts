@@ -63,7 +63,8 @@ describe('webhooks: delivery', () => {
     t.dataSource.transaction((m) =>
       t.app.get(EventsService).record(m, { applicationId: appId, eventType: type, userId: '7' }),
     );
-  const round = (): Promise<number> => t.app.get(WebhookDeliveryService).runRound();
+  const round = async (): Promise<number> =>
+    (await t.app.get(WebhookDeliveryService).runRound()).served;
   const endpointRow = async (id: number) => {
     const [row] = await t.dataSource.query<
       {
@@ -433,6 +434,43 @@ describe('webhooks: delivery', () => {
     expect(rows[99].event_id).toBe(event);
   });
 
+  it('reports work left after a full batch of 50 events, none once the endpoint has caught up', async () => {
+    await addEndpoint('/busy');
+    await t.dataSource.query(
+      `INSERT INTO events (application_id, event_type, user_id, scope, description, created_at)
+       SELECT $1, 'token_issued', '7', '', '', now() FROM generate_series(1, 60)`,
+      [appId],
+    );
+    const delivery = t.app.get(WebhookDeliveryService);
+    expect(await delivery.runRound()).toEqual({ served: 1, more: true });
+    expect(receiver.ids('/busy')).toHaveLength(50);
+    expect(await delivery.runRound()).toEqual({ served: 1, more: false });
+    expect(receiver.ids('/busy')).toHaveLength(60);
+  });
+
+  it('gives every endpoint its turn when more are due than one round claims (20)', async () => {
+    const paths: string[] = [];
+    for (const name of ['First', 'Second', 'Third']) {
+      const app = (await createApplication(t.app, { name })).application.id;
+      for (let i = 0; i < 7; i += 1) {
+        const path = `/turn/${name}/${i}`;
+        const { secret } = await t.app
+          .get(WebhookEndpointsService)
+          .create({ applicationId: app, url: receiver.url(path), eventTypes: [] });
+        receiver.trust(path, secret);
+        paths.push(path);
+      }
+      await t.dataSource.transaction((m) =>
+        t.app
+          .get(EventsService)
+          .record(m, { applicationId: app, eventType: 'token_issued', userId: '7' }),
+      );
+    }
+    expect(await round()).toBe(20);
+    expect(await round()).toBe(20);
+    expect(paths.map((path) => receiver.ids(path).length)).toEqual(paths.map(() => 1));
+  });
+
   it('claims nothing once the instance is shutting down', async () => {
     // An instance of its own: the shutdown state cannot be undone.
     const closing = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
@@ -448,7 +486,10 @@ describe('webhooks: delivery', () => {
           .record(m, { applicationId: app, eventType: 'token_issued', userId: null }),
       );
       closing.app.get(ShutdownState).begin();
-      expect(await closing.app.get(WebhookDeliveryService).runRound()).toBe(0);
+      expect(await closing.app.get(WebhookDeliveryService).runRound()).toEqual({
+        served: 0,
+        more: false,
+      });
       expect(receiver.received).toEqual([]);
     } finally {
       await closing.close();
