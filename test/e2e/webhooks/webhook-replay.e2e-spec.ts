@@ -58,7 +58,7 @@ describe('webhooks: replay, resend and test event', () => {
     t.dataSource.transaction((m) =>
       t.app.get(EventsService).record(m, { applicationId, eventType: type, userId: '7' }),
     );
-  const round = (): Promise<number> => delivery().runRound();
+  const round = async (): Promise<number> => (await delivery().runRound()).served;
   const row = async (id: number) =>
     (
       await t.dataSource.query<
