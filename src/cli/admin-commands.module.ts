@@ -5,6 +5,7 @@ import { PasskeyRecoveryModule } from '../modules/console/passkeys/passkey-recov
 import { SigningKeysModule } from '../modules/signing-keys/signing-keys.module';
 import { UpstreamProvidersModule } from '../modules/upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../modules/users/users.module';
+import { WebhookDeliveryModule } from '../modules/webhooks/webhook-delivery.module';
 import { WebhookEndpointsModule } from '../modules/webhooks/webhook-endpoints.module';
 import { AdminCommands } from './admin-commands';
 
@@ -18,6 +19,7 @@ import { AdminCommands } from './admin-commands';
     SigningKeysModule,
     PasskeyRecoveryModule,
     WebhookEndpointsModule,
+    WebhookDeliveryModule,
   ],
   providers: [AdminCommands],
   exports: [AdminCommands],

@@ -16,9 +16,14 @@ import {
   UpstreamProvidersService,
 } from '../modules/upstreams/providers/upstream-providers.service';
 import { UsersService } from '../modules/users/users.service';
+import type { WebhookDelivery } from '../modules/webhooks/webhook-delivery.entity';
+import { WebhookDeliveryService } from '../modules/webhooks/webhook-delivery.service';
 import type { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity';
 import {
+  BY_CLI,
+  checkEventTypes,
   NewEndpoint,
+  ReplayFrom,
   WebhookEndpointsService,
 } from '../modules/webhooks/webhook-endpoints.service';
 
@@ -34,6 +39,7 @@ export class AdminCommands {
     private readonly signingKeys: SigningKeysService,
     private readonly passkeyRecovery: PasskeyRecovery,
     private readonly webhooks: WebhookEndpointsService,
+    private readonly webhookDelivery: WebhookDeliveryService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -185,6 +191,37 @@ export class AdminCommands {
     return webhookView(await this.webhooks.setEnabled(id, enabled));
   }
 
+  /** Both URL and fields are checked before either changes. */
+  async webhookUpdate(
+    id: number,
+    patch: { url?: string; eventTypes?: string[]; description?: string },
+  ): Promise<object> {
+    if (patch.url !== undefined) this.webhooks.checkUrl(patch.url);
+    if (patch.eventTypes !== undefined) checkEventTypes(patch.eventTypes);
+    let endpoint = await this.webhooks.get(id);
+    if (patch.eventTypes !== undefined || patch.description !== undefined) {
+      endpoint = await this.webhooks.update(id, {
+        eventTypes: patch.eventTypes,
+        description: patch.description,
+      });
+    }
+    if (patch.url !== undefined) endpoint = await this.webhooks.changeUrl(id, patch.url);
+    return webhookView(endpoint);
+  }
+
+  async webhookReplay(id: number, from: ReplayFrom): Promise<object> {
+    const { endpoint, events } = await this.webhooks.replay(id, from);
+    return { ...webhookView(endpoint), events };
+  }
+
+  async webhookTest(id: number): Promise<object> {
+    return deliveryView(await this.webhookDelivery.sendTest(id, BY_CLI.actor));
+  }
+
+  async webhookDeliveries(id: number): Promise<object> {
+    return { items: (await this.webhooks.deliveries(id)).map(deliveryView) };
+  }
+
   /** Synthetic users for demos and benchmarks (docs/seed.md). */
   async seed(applicationId: number, users: number, days: number): Promise<object> {
     await this.applications.get(applicationId);
@@ -230,7 +267,21 @@ function webhookView(endpoint: WebhookEndpoint): object {
     disabledReason: endpoint.disabledReason,
     failingSince: rfc3339(endpoint.failingSince),
     nextAttemptAt: rfc3339(endpoint.nextAttemptAt),
+    lastDeliveredEventId: Number(endpoint.cursor),
     createdAt: rfc3339(endpoint.createdAt),
+  };
+}
+
+function deliveryView(attempt: WebhookDelivery): object {
+  return {
+    id: Number(attempt.id),
+    kind: attempt.kind,
+    eventId: attempt.eventId === null ? null : Number(attempt.eventId),
+    attemptedAt: rfc3339(attempt.attemptedAt),
+    statusCode: attempt.statusCode,
+    latencyMs: attempt.latencyMs,
+    error: attempt.error,
+    nextAttemptAt: rfc3339(attempt.nextAttemptAt),
   };
 }
 

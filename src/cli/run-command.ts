@@ -5,6 +5,8 @@ import type {
   ProfileFieldPaths,
   UpstreamProviderSettings,
 } from '../modules/upstreams/providers/upstream-provider';
+import { parseRfc3339 } from '../modules/events/event-query';
+import type { ReplayFrom } from '../modules/webhooks/webhook-endpoints.service';
 import type { AdminCommands } from './admin-commands';
 
 export interface CliResult {
@@ -47,6 +49,13 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
   webhook list --app ID | webhook remove ID | webhook enable ID | webhook disable ID
   webhook rotate-secret ID                 a new signing secret, printed once; the old one
                                            signs beside it for 24 hours
+  webhook update ID [--url U] [--events a,b] [--description D]
+                                           --events '' takes every type again
+  webhook replay ID --from-event N | --from-time T
+                                           send again from that event (of the application) or
+                                           from the first event created at or after T (RFC 3339)
+  webhook test ID                          send a test event (type webhook.test) now
+  webhook deliveries ID                    the last 100 attempts, newest first
   seed --app ID --users N [--days D]       create N synthetic users related to the app, with
                                            authorizations spread over the last D days (default 60)
 
@@ -97,6 +106,8 @@ const OPTIONS = {
   'avatar-field': { type: 'string' },
   url: { type: 'string' },
   events: { type: 'string' },
+  'from-event': { type: 'string' },
+  'from-time': { type: 'string' },
 } as const;
 
 type Values = ReturnType<
@@ -175,6 +186,23 @@ function commaList(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+}
+
+/** --from-event N or --from-time T, exactly one. */
+function replayFrom(values: Values): ReplayFrom {
+  const event = values['from-event'];
+  const time = values['from-time'];
+  if ((event === undefined) === (time === undefined)) {
+    throw new UsageError('webhook replay needs exactly one of --from-event and --from-time');
+  }
+  if (event !== undefined) {
+    if (!/^[1-9]\d{0,17}$/.test(event)) throw new UsageError('--from-event must be an event id');
+    return { fromEventId: event };
+  }
+  if (parseRfc3339(time!) === undefined) {
+    throw new UsageError('--from-time must be an RFC 3339 time, e.g. 2026-05-01T00:00:00Z');
+  }
+  return { fromTime: time!.toUpperCase() };
 }
 
 type Action = (commands: AdminCommands) => Promise<object>;
@@ -301,6 +329,31 @@ function plan(words: string[], values: Values): Action {
       const id = positiveInt(arg, 'WEBHOOK_ID');
       const enabled = verb === 'enable';
       return (c) => c.webhookSetEnabled(id, enabled);
+    }
+    case 'webhook update': {
+      const id = positiveInt(arg, 'WEBHOOK_ID');
+      const patch = {
+        url: values.url,
+        eventTypes: values.events === undefined ? undefined : commaList(values.events),
+        description: values.description,
+      };
+      if (Object.values(patch).every((value) => value === undefined)) {
+        throw new UsageError('webhook update needs --url, --events or --description');
+      }
+      return (c) => c.webhookUpdate(id, patch);
+    }
+    case 'webhook replay': {
+      const id = positiveInt(arg, 'WEBHOOK_ID');
+      const from = replayFrom(values);
+      return (c) => c.webhookReplay(id, from);
+    }
+    case 'webhook test': {
+      const id = positiveInt(arg, 'WEBHOOK_ID');
+      return (c) => c.webhookTest(id);
+    }
+    case 'webhook deliveries': {
+      const id = positiveInt(arg, 'WEBHOOK_ID');
+      return (c) => c.webhookDeliveries(id);
     }
     case 'seed': {
       const app = positiveInt(values.app, '--app');

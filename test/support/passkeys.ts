@@ -73,6 +73,13 @@ export interface ConfirmationRequestBody {
   };
   /** upstream.bind: the provider. */
   providerId?: string;
+  /** webhook.* but webhook.create: the endpoint. */
+  webhookId?: number;
+  /** webhook.create, webhook.update_url: the URL the request sends. */
+  url?: string;
+  /** webhook.replay: where the replay starts (exactly one). */
+  fromEventId?: number;
+  fromTime?: string;
 }
 
 /** POST /api/console/confirmations, expecting 201: the id and request options. */

@@ -6,7 +6,11 @@ import { Webhook } from 'standardwebhooks';
 export interface ReceivedWebhook {
   path: string;
   id: string;
-  body: { type: string; timestamp: string; data: { id: number; eventType: string } };
+  body: {
+    type: string;
+    timestamp: string;
+    data: { id: number; eventType: string; userId?: string | null; user?: unknown };
+  };
   headers: IncomingMessage['headers'];
   /** The body as it arrived, for verifying it again with another secret. */
   raw: string;
@@ -32,12 +36,15 @@ export class WebhookReceiver {
   private readonly scripts = new Map<string, ScriptedAnswer[]>();
   private readonly waiters: (() => void)[] = [];
   private server?: Server;
+  private port = 0;
   private base = '';
 
+  /** Listens on a free port; started again after stop(), on the port it had (URLs stay valid). */
   async start(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((done) => this.server!.listen(0, '127.0.0.1', done));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await new Promise<void>((done) => this.server!.listen(this.port, '127.0.0.1', done));
+    this.port = (this.server.address() as AddressInfo).port;
+    this.base = `http://127.0.0.1:${this.port}`;
   }
 
   async stop(): Promise<void> {

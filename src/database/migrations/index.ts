@@ -25,6 +25,7 @@ import { OidcCodeAuthentication1795480000000 } from './1795480000000-OidcCodeAut
 import { AccountsFoundation1795490000000 } from './1795490000000-AccountsFoundation';
 import { SignIns1795500000000 } from './1795500000000-SignIns';
 import { Webhooks1795530000000 } from './1795530000000-Webhooks';
+import { WebhookReplay1795600000000 } from './1795600000000-WebhookReplay';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   AccountsFoundation1795490000000,
   SignIns1795500000000,
   Webhooks1795530000000,
+  WebhookReplay1795600000000,
 ];

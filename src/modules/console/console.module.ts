@@ -8,11 +8,12 @@ import { ConsoleRolesModule } from './roles/console-roles.module';
 import { ConsoleSessionModule } from './session/console-session.module';
 import { ConsoleUsersModule } from './users/console-users.module';
 import { ConsoleWebModule } from './web/console-web.module';
+import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
 
 /**
  * The owner console (docs/console.md): one feature, one Nest module per part. The JSON API
- * under /api/console (session, roles, applications, users, keys, members, audit log, passkeys
- * and confirmations) and the pages under /console (web).
+ * under /api/console (session, roles, applications, users, keys, members, audit log, webhooks,
+ * passkeys and confirmations) and the pages under /console (web).
  */
 @Module({
   imports: [
@@ -24,6 +25,7 @@ import { ConsoleWebModule } from './web/console-web.module';
     ConsoleKeysModule,
     ConsoleMembersModule,
     ConsoleAuditModule,
+    ConsoleWebhooksModule,
     ConsoleWebModule,
   ],
 })

@@ -115,6 +115,16 @@ export class AppUsersRepository {
     return rows[0];
   }
 
+  /** The application's users among `userIds` (ids it has no relation with are left out). */
+  async findMany(applicationId: number, userIds: string[]): Promise<AppUserRow[]> {
+    if (userIds.length === 0) return [];
+    return this.dataSource.query<AppUserRow[]>(
+      `SELECT ${COLUMNS} FROM app_users au JOIN users u ON u.id = au.user_id
+       WHERE au.application_id = $1 AND au.user_id = ANY($2::bigint[])`,
+      [applicationId, userIds],
+    );
+  }
+
   /** Locks the relation row for the rest of the transaction; false when there is none. */
   async lockRelation(
     manager: EntityManager,

@@ -70,6 +70,12 @@ export class AppUsersService {
     return toUserView(row);
   }
 
+  /** The views of the application's users among `userIds`, by user id, in one query. */
+  async viewsOf(applicationId: number, userIds: string[]): Promise<Map<string, UserView>> {
+    const rows = await this.repository.findMany(applicationId, [...new Set(userIds)]);
+    return new Map(rows.map((row) => [row.user_id, toUserView(row)]));
+  }
+
   /**
    * Applies group/enabled; disabling forces the user offline in the same transaction (docs/contract/users.md#patch-usersuserid).
    * Neither touches console access: console roles live in console_members.

@@ -1,6 +1,9 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
+export const WEBHOOK_DELIVERY_KINDS = ['delivery', 'resend', 'test'] as const;
+export type WebhookDeliveryKind = (typeof WEBHOOK_DELIVERY_KINDS)[number];
+
 /**
  * One delivery attempt (docs/webhooks.md, "Delivery log"): kept for the last
  * DELIVERY_LOG_SIZE attempts of each endpoint, older ones are deleted as new ones arrive.
@@ -21,9 +24,16 @@ export class WebhookDelivery {
   })
   endpoint?: WebhookEndpoint;
 
-  /** The event sent; no foreign key, the log is a plain record of attempts and is never joined. */
-  @Column({ name: 'event_id', type: 'bigint' })
-  eventId!: string;
+  /**
+   * The event sent; null for a test event. No foreign key: the log is a plain record of attempts
+   * and is never joined.
+   */
+  @Column({ name: 'event_id', type: 'bigint', nullable: true })
+  eventId!: string | null;
+
+  /** A delivery round's attempt, an event resent by hand, or a test event. */
+  @Column({ type: 'varchar', length: 16, default: 'delivery' })
+  kind!: WebhookDeliveryKind;
 
   @Column({ name: 'attempted_at', type: 'timestamptz' })
   attemptedAt!: Date;

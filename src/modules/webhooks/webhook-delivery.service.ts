@@ -5,13 +5,25 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { ShutdownState } from '../../common/http/shutdown-state';
 import { AppConfig } from '../../config/app-config';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import type { AuditDetails } from '../audit/audit-log.entity';
 import { AuditLog } from '../audit/audit-log.service';
 import { EventFeedService } from '../events/event-feed.service';
 import { EventListQuery } from '../events/event-query';
 import type { EventView } from '../events/event-view';
+import { AppUsersService } from '../users/app-users.service';
+import type { UserView } from '../users/user-view';
 import type { AddressPolicy } from './webhook-address';
 import { backoffMs, retryAfterMs } from './retry-schedule';
-import { WebhookEndpointsService } from './webhook-endpoints.service';
+import type { WebhookDelivery, WebhookDeliveryKind } from './webhook-delivery.entity';
+import type { WebhookEndpoint } from './webhook-endpoint.entity';
+import {
+  DELIVERY_LOG_SIZE,
+  recordWebhookAudit,
+  WebhookActor,
+  WebhookEndpointsService,
+} from './webhook-endpoints.service';
 import { DELIVERY_TIMEOUT_MS, SendOutcome, sendWebhook } from './webhook-sender';
 
 /** How long a claimed endpoint stays this instance's (docs/webhooks.md, "Several instances"). */
@@ -22,8 +34,6 @@ const LEASE_MARGIN_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const CLAIM_BATCH = 20;
 /** Events read per endpoint and round (at most one POST each). */
 const EVENTS_PER_ROUND = 50;
-/** Delivery attempts kept per endpoint in webhook_deliveries. */
-export const DELIVERY_LOG_SIZE = 100;
 /** An endpoint that has failed for this long without a success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 24 * 60 * 60 * 1000;
 
@@ -40,11 +50,27 @@ interface Claimed {
   attempts: number;
   failing_since: Date | null;
   lease_until: Date;
+  /** The generation claimed: every update of the round is guarded by it. */
+  generation: number;
 }
 
-/** The JSON body of a delivery (docs/webhooks.md, "Wire format"). */
-export function webhookBody(event: EventView): string {
-  return JSON.stringify({ type: event.eventType, timestamp: event.createdAt, data: event });
+/** The secrets of an endpoint, as a claim or a row gives them. */
+type Sealed = Pick<Claimed, 'id' | 'secret' | 'previous_secret' | 'previous_secret_until'>;
+
+/** The message of the test event (docs/webhooks.md, "Test event"). */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/**
+ * The JSON body of a delivery (docs/webhooks.md, "Wire format"): the event as GET /events shows
+ * it, and the user it names as GET /users/{userId} shows them now (null when the event names
+ * none, or the user is no longer the application's), so a receiver can act without calling back.
+ */
+export function webhookBody(event: EventView, user: UserView | null): string {
+  return JSON.stringify({
+    type: event.eventType,
+    timestamp: event.createdAt,
+    data: { ...event, user },
+  });
 }
 
 /** The webhook-id of an event: stable, so a receiver can drop a repeated delivery. */
@@ -57,7 +83,9 @@ export function webhookId(event: EventView): string {
  * not leased by another instance, then for each one sends the events after its cursor, in
  * commit order, as the forward feed of GET /events?after= reads them (EventFeedService), one
  * POST at a time. The cursor moves only after a 2xx, and only while this instance still holds
- * the lease; a failure keeps the event at the head and schedules the retry.
+ * the lease and the endpoint is still at the generation claimed (a replay or URL change bumps
+ * it, and the round stops); a failure keeps the event at the head and schedules the retry.
+ * Resends and test events are sent out of band, outside rounds and leases.
  */
 @Injectable()
 export class WebhookDeliveryService {
@@ -65,6 +93,8 @@ export class WebhookDeliveryService {
   /** This instance's lease owner name. */
   readonly instanceId = randomUUID();
   private stopping = false;
+  /** The last endpoint claimed: the next claim starts after it, so each endpoint gets its turn. */
+  private claimedUpTo = 0;
   private readonly addressPolicy: AddressPolicy;
 
   constructor(
@@ -75,6 +105,7 @@ export class WebhookDeliveryService {
     private readonly endpoints: WebhookEndpointsService,
     private readonly audit: AuditLog,
     private readonly shutdown: ShutdownState,
+    private readonly users: AppUsersService,
   ) {
     this.addressPolicy = {
       allowedPrivateHosts: config.webhooksAllowedPrivateHosts,
@@ -87,43 +118,53 @@ export class WebhookDeliveryService {
     this.stopping = true;
   }
 
-  /** One round; returns how many endpoints it served. */
-  async runRound(): Promise<number> {
-    if (this.stopped) return 0;
+  /**
+   * One round; returns how many endpoints it served and whether work is left: an endpoint read
+   * a full batch, so more events may wait behind it.
+   */
+  async runRound(): Promise<{ served: number; more: boolean }> {
+    if (this.stopped) return { served: 0, more: false };
     const claimed = await this.claim();
-    await Promise.all(claimed.map((endpoint) => this.serveAndRelease(endpoint)));
-    return claimed.length;
+    const full = await Promise.all(claimed.map((endpoint) => this.serveAndRelease(endpoint)));
+    return { served: claimed.length, more: full.includes(true) };
   }
 
   private get stopped(): boolean {
     return this.stopping || this.shutdown.shuttingDown;
   }
 
-  /** One statement: an endpoint whose lease is free or expired becomes this instance's. */
+  /**
+   * One statement: an endpoint whose lease is free or expired becomes this instance's. The ids
+   * after the last claim come first, then from the lowest (round robin over CLAIM_BATCH).
+   */
   private async claim(): Promise<Claimed[]> {
     const now = this.clock.now();
-    return this.dataSource.query<Claimed[]>(
+    const claimed = await this.dataSource.query<Claimed[]>(
       `WITH claimed AS (
          UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
          WHERE id IN (
            SELECT id FROM webhook_endpoints
            WHERE enabled AND (lease_until IS NULL OR lease_until < $3)
              AND (next_attempt_at IS NULL OR next_attempt_at <= $3)
-           ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED)
+           ORDER BY id <= $5, id LIMIT $4 FOR UPDATE SKIP LOCKED)
          AND (lease_until IS NULL OR lease_until < $3)
          RETURNING id, application_id, url, event_types, secret, previous_secret,
                    previous_secret_until, cursor::text AS cursor, attempts,
-                   failing_since, lease_until)
+                   failing_since, lease_until, generation)
        SELECT * FROM claimed`,
-      [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH],
+      [this.instanceId, new Date(now.getTime() + LEASE_MS), now, CLAIM_BATCH, this.claimedUpTo],
     );
+    const wrapped = claimed.filter((endpoint) => endpoint.id <= this.claimedUpTo);
+    this.claimedUpTo = Math.max(0, ...(wrapped.length > 0 ? wrapped : claimed).map((e) => e.id));
+    return claimed;
   }
 
-  private async serveAndRelease(endpoint: Claimed): Promise<void> {
+  private async serveAndRelease(endpoint: Claimed): Promise<boolean> {
     try {
-      await this.serve(endpoint);
+      return await this.serve(endpoint);
     } catch (error) {
       this.logger.warn(`Webhook endpoint ${endpoint.id}: round failed: ${String(error)}`);
+      return false;
     } finally {
       await this.dataSource.query(
         `UPDATE webhook_endpoints SET lease_owner = NULL, lease_until = NULL
@@ -133,17 +174,21 @@ export class WebhookDeliveryService {
     }
   }
 
-  private async serve(endpoint: Claimed): Promise<void> {
+  /** True when the batch was full (more events may be waiting). */
+  private async serve(endpoint: Claimed): Promise<boolean> {
     const query = Object.assign(new EventListQuery(), {
       after: endpoint.cursor,
       limit: EVENTS_PER_ROUND,
     });
     const { items } = await this.feed.list(endpoint.application_id, query);
     const secrets = this.secretsOf(endpoint);
+    const takes = (event: EventView): boolean =>
+      endpoint.event_types.length === 0 || endpoint.event_types.includes(event.eventType);
+    const users = await this.usersOf(endpoint.application_id, items.filter(takes));
     // Events of types the endpoint does not take are passed over; the cursor moves past them.
     let cursor = endpoint.cursor;
     for (const event of items) {
-      if (endpoint.event_types.length > 0 && !endpoint.event_types.includes(event.eventType)) {
+      if (!takes(event)) {
         cursor = String(event.id);
         continue;
       }
@@ -153,20 +198,102 @@ export class WebhookDeliveryService {
           url: endpoint.url,
           secrets,
           messageId: webhookId(event),
-          body: webhookBody(event),
+          body: webhookBody(event, users.get(event.userId ?? '') ?? null),
         },
         this.addressPolicy,
       );
       const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-      if (!ok) return this.failed(endpoint, cursor, event, outcome);
+      if (!ok) {
+        await this.failed(endpoint, cursor, event, outcome);
+        return false;
+      }
       cursor = String(event.id);
-      if (!(await this.delivered(endpoint, cursor, outcome))) return;
+      if (!(await this.delivered(endpoint, cursor, outcome))) return false;
     }
     if (cursor !== endpoint.cursor) await this.moveCursor(endpoint, cursor);
+    return items.length === EVENTS_PER_ROUND;
+  }
+
+  /**
+   * Sends one committed event of the endpoint's application again, now, with its webhook-id
+   * (evt_<id>): logged as a resend; the cursor and the failure state stay as they are. An event
+   * that is not one of the application's committed events (the forward feed's): not found.
+   */
+  async resend(endpointId: number, eventId: string, actor: WebhookActor): Promise<WebhookDelivery> {
+    const endpoint = await this.endpoints.get(endpointId, actor);
+    const event = await this.committedEvent(endpoint.applicationId, eventId);
+    const users = await this.usersOf(endpoint.applicationId, [event]);
+    const outcome = await sendWebhook(
+      {
+        url: endpoint.url,
+        secrets: this.secretsOf(sealedOf(endpoint)),
+        messageId: webhookId(event),
+        body: webhookBody(event, users.get(event.userId ?? '') ?? null),
+      },
+      this.addressPolicy,
+    );
+    const attempt = await this.log(endpoint.id, 'resend', String(event.id), outcome, null);
+    await this.audited(actor, endpoint, 'webhook.resend', {
+      eventId: String(event.id),
+      statusCode: outcome.status,
+    });
+    return attempt;
+  }
+
+  /**
+   * Sends a test message now: type webhook.test, webhook-id test_<uuid>, data {applicationId,
+   * endpointId}, signed like deliveries. Logged as a test; no state changes.
+   */
+  async sendTest(endpointId: number, actor: WebhookActor): Promise<WebhookDelivery> {
+    const endpoint = await this.endpoints.get(endpointId, actor);
+    const outcome = await sendWebhook(
+      {
+        url: endpoint.url,
+        secrets: this.secretsOf(sealedOf(endpoint)),
+        messageId: `test_${randomUUID()}`,
+        body: JSON.stringify({
+          type: TEST_EVENT_TYPE,
+          timestamp: this.clock.now().toISOString(),
+          data: { applicationId: endpoint.applicationId, endpointId: endpoint.id },
+        }),
+      },
+      this.addressPolicy,
+    );
+    const attempt = await this.log(endpoint.id, 'test', null, outcome, null);
+    await this.audited(actor, endpoint, 'webhook.test', { statusCode: outcome.status });
+    return attempt;
+  }
+
+  /** The users the events name, as the application sees them, in one query. */
+  private usersOf(applicationId: number, events: EventView[]): Promise<Map<string, UserView>> {
+    const ids = events.flatMap((event) => (event.userId === null ? [] : [event.userId]));
+    return this.users.viewsOf(applicationId, ids);
+  }
+
+  /** The event `eventId` if the forward feed of the application has it (committed). */
+  private async committedEvent(applicationId: number, eventId: string): Promise<EventView> {
+    const query = Object.assign(new EventListQuery(), {
+      after: String(BigInt(eventId) - 1n),
+      limit: 1,
+    });
+    const [event] = (await this.feed.list(applicationId, query)).items;
+    if (!event || String(event.id) !== eventId) {
+      throw new AppError(ErrorCode.NotFound, 'Event not found in this application');
+    }
+    return event;
+  }
+
+  private audited(
+    actor: WebhookActor,
+    endpoint: WebhookEndpoint,
+    action: string,
+    details: AuditDetails,
+  ): Promise<void> {
+    return recordWebhookAudit(this.audit, undefined, actor, endpoint, action, details);
   }
 
   /** The current secret, and the one before a rotation while its overlap lasts. */
-  private secretsOf(endpoint: Claimed): string[] {
+  private secretsOf(endpoint: Sealed): string[] {
     const secrets = [this.endpoints.secretOf(endpoint.secret, endpoint.id)];
     const until = endpoint.previous_secret_until;
     if (endpoint.previous_secret !== null && until !== null && until > this.clock.now()) {
@@ -186,7 +313,7 @@ export class WebhookDeliveryService {
     outcome: SendOutcome,
   ): Promise<boolean> {
     const moved = await this.moveCursor(endpoint, cursor);
-    await this.log(endpoint.id, cursor, outcome, null);
+    await this.log(endpoint.id, 'delivery', cursor, outcome, null);
     endpoint.cursor = cursor;
     endpoint.attempts = 0;
     endpoint.failing_since = null;
@@ -199,9 +326,9 @@ export class WebhookDeliveryService {
          UPDATE webhook_endpoints
          SET cursor = $3, attempts = 0, failing_since = NULL, next_attempt_at = NULL,
              updated_at = now()
-         WHERE id = $1 AND lease_owner = $2 RETURNING id)
+         WHERE id = $1 AND lease_owner = $2 AND generation = $4 RETURNING id)
        SELECT id FROM moved`,
-      [endpoint.id, this.instanceId, cursor],
+      [endpoint.id, this.instanceId, cursor, endpoint.generation],
     );
     return rows.length > 0;
   }
@@ -228,13 +355,13 @@ export class WebhookDeliveryService {
           : null;
     const wait = retryAfterMs(outcome.retryAfter, now) ?? backoffMs(failures);
     const next = reason === null ? new Date(now.getTime() + wait) : null;
-    await this.dataSource.transaction(async (manager) => {
+    const recorded = await this.dataSource.transaction(async (manager) => {
       const rows = await manager.query<unknown[]>(
         `WITH failed AS (
            UPDATE webhook_endpoints
            SET cursor = $3, attempts = $4, failing_since = $5, next_attempt_at = $6,
                enabled = $7, disabled_reason = $8, updated_at = now()
-           WHERE id = $1 AND lease_owner = $2 RETURNING id)
+           WHERE id = $1 AND lease_owner = $2 AND generation = $9 RETURNING id)
          SELECT id FROM failed`,
         [
           endpoint.id,
@@ -245,9 +372,12 @@ export class WebhookDeliveryService {
           next,
           reason === null,
           reason,
+          endpoint.generation,
         ],
       );
-      if (rows.length === 0 || reason === null) return;
+      // A replay or URL change meanwhile: this failure no longer holds anything back.
+      if (rows.length === 0) return false;
+      if (reason === null) return true;
       await this.audit.record(
         {
           applicationId: endpoint.application_id,
@@ -259,23 +389,30 @@ export class WebhookDeliveryService {
         },
         manager,
       );
+      return true;
     });
-    await this.log(endpoint.id, String(event.id), outcome, next);
+    await this.log(endpoint.id, 'delivery', String(event.id), outcome, recorded ? next : null);
   }
 
   /** One row of the delivery log; the endpoint's rows beyond the last DELIVERY_LOG_SIZE go. */
   private async log(
     endpointId: number,
-    eventId: string,
+    kind: WebhookDeliveryKind,
+    eventId: string | null,
     outcome: SendOutcome,
     next: Date | null,
-  ): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO webhook_deliveries
-         (endpoint_id, event_id, attempted_at, status_code, latency_ms, error, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  ): Promise<WebhookDelivery> {
+    const [row] = await this.dataSource.query<LogRow[]>(
+      `WITH logged AS (
+         INSERT INTO webhook_deliveries (endpoint_id, kind, event_id, attempted_at, status_code,
+                                         latency_ms, error, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         RETURNING id::text AS id, endpoint_id, kind, event_id::text AS event_id, attempted_at,
+                   status_code, latency_ms, error, next_attempt_at)
+       SELECT * FROM logged`,
       [
         endpointId,
+        kind,
         eventId,
         this.clock.now(),
         outcome.status,
@@ -290,5 +427,37 @@ export class WebhookDeliveryService {
          ORDER BY id DESC OFFSET $2 LIMIT 1)`,
       [endpointId, DELIVERY_LOG_SIZE],
     );
+    return {
+      id: row.id,
+      endpointId: row.endpoint_id,
+      kind: row.kind,
+      eventId: row.event_id,
+      attemptedAt: row.attempted_at,
+      statusCode: row.status_code,
+      latencyMs: row.latency_ms,
+      error: row.error,
+      nextAttemptAt: row.next_attempt_at,
+    };
   }
+}
+
+interface LogRow {
+  id: string;
+  endpoint_id: number;
+  kind: WebhookDeliveryKind;
+  event_id: string | null;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  next_attempt_at: Date | null;
+}
+
+function sealedOf(endpoint: WebhookEndpoint): Sealed {
+  return {
+    id: endpoint.id,
+    secret: endpoint.secret,
+    previous_secret: endpoint.previousSecret,
+    previous_secret_until: endpoint.previousSecretUntil,
+  };
 }

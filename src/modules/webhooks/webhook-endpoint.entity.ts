@@ -75,6 +75,13 @@ export class WebhookEndpoint {
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 
+  /**
+   * Bumped by a replay and a URL change: a round claimed before the bump cannot move the cursor
+   * or record a failure afterwards (its updates are guarded by the generation it claimed).
+   */
+  @Column({ type: 'integer', default: 0 })
+  generation!: number;
+
   /** The instance delivering to this endpoint now, until lease_until. */
   @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })
   leaseOwner!: string | null;

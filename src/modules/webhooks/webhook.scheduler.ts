@@ -10,8 +10,9 @@ import { WebhookDeliveryService } from './webhook-delivery.service';
 
 /**
  * Runs a delivery round every WEBHOOKS_POLL_MS (0 = never) in every instance; the leases
- * decide which instance serves which endpoint. A failed round is logged and the next one is
- * scheduled anyway. On shutdown no new round or POST starts, the round in progress (a POST in
+ * decide which instance serves which endpoint. A round that left work (an endpoint's batch was
+ * full) is followed by the next one at once; otherwise the next waits the poll interval. A
+ * failed round is logged and the next one is scheduled anyway. On shutdown no new round or POST starts, the round in progress (a POST in
  * flight finishes or times out) is awaited and releases its leases, before the database closes.
  */
 @Injectable()
@@ -41,20 +42,22 @@ export class WebhookScheduler implements OnApplicationBootstrap, BeforeApplicati
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.current = this.tick().finally(() => {
+      this.current = this.tick().then((more) => {
         this.current = undefined;
-        this.schedule(this.config.webhooksPollMs);
+        this.schedule(more ? 0 : this.config.webhooksPollMs);
       });
     }, delayMs);
     // A pending round never keeps the process alive.
     this.timer.unref();
   }
 
-  private async tick(): Promise<void> {
+  /** One round; true when it left work. */
+  private async tick(): Promise<boolean> {
     try {
-      await this.delivery.runRound();
+      return (await this.delivery.runRound()).more;
     } catch (error) {
       this.logger.error(`Webhook round failed: ${String(error)}`);
+      return false;
     }
   }
 }

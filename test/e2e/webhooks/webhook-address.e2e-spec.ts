@@ -61,7 +61,8 @@ describe.each([
         .get(EventsService)
         .record(m, { applicationId: appId, eventType: 'token_issued', userId: '7' }),
     );
-  const round = (): Promise<number> => t.app.get(WebhookDeliveryService).runRound();
+  const round = async (): Promise<number> =>
+    (await t.app.get(WebhookDeliveryService).runRound()).served;
   const log = (id: number) =>
     t.dataSource.query<{ status_code: number | null; error: string | null }[]>(
       'SELECT status_code, error FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id',

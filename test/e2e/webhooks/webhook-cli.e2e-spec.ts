@@ -136,4 +136,131 @@ describe('admin CLI: webhooks', () => {
       await insecure.close();
     }
   });
+
+  it('updates the URL, the event types and the description, each audited', async () => {
+    const added = onlyJson(
+      (await cli('webhook', 'add', '--app', appId, '--url', 'https://hooks.example/in', '--json'))
+        .stdout,
+    );
+    const id = String(added.id);
+    const refused = await cli(
+      'webhook',
+      'update',
+      id,
+      '--url',
+      'http://hooks.example/x',
+      '--events',
+      'code_issued',
+      '--json',
+    );
+    expect(onlyJson(refused.stdout)).toEqual(
+      expect.objectContaining({ error: 'insecure_endpoint' }),
+    );
+    const badType = await cli(
+      'webhook',
+      'update',
+      id,
+      '--url',
+      'https://new.example/in',
+      '--events',
+      'token_eaten',
+      '--json',
+    );
+    expect(onlyJson(badType.stdout)).toEqual(expect.objectContaining({ error: 'invalid_request' }));
+    expect((await cli('webhook', 'update', id, '--json')).exitCode).toBe(2);
+
+    const updated = await cli(
+      'webhook',
+      'update',
+      id,
+      '--url',
+      'https://new.example/in',
+      '--events',
+      'code_issued',
+      '--description',
+      'Audit',
+      '--json',
+    );
+    expect(updated.exitCode).toBe(0);
+    expect(onlyJson(updated.stdout)).toEqual(
+      expect.objectContaining({
+        url: 'https://new.example/in',
+        events: ['code_issued'],
+        description: 'Audit',
+      }),
+    );
+    const all = onlyJson((await cli('webhook', 'update', id, '--events', '', '--json')).stdout);
+    expect(all.events).toEqual([]);
+    const audit = await t.dataSource.query<{ action: string; details: object }[]>(
+      `SELECT action, details FROM audit_log ORDER BY id`,
+    );
+    expect(audit.slice(1)).toEqual([
+      {
+        action: 'webhook.update',
+        details: { via: 'cli', eventTypes: ['code_issued'], description: 'Audit' },
+      },
+      {
+        action: 'webhook.update_url',
+        details: {
+          via: 'cli',
+          url: 'https://new.example/in',
+          previousUrl: 'https://hooks.example/in',
+        },
+      },
+      { action: 'webhook.update', details: { via: 'cli', eventTypes: [] } },
+    ]);
+  });
+
+  it('replays, sends a test event and lists the delivery log', async () => {
+    // A private address: the attempt is refused at once, and logged like any failure.
+    const added = onlyJson(
+      (await cli('webhook', 'add', '--app', appId, '--url', 'https://10.0.0.1/in', '--json'))
+        .stdout,
+    );
+    const id = String(added.id);
+    const tested = await cli('webhook', 'test', id, '--json');
+    expect(tested.exitCode).toBe(0);
+    expect(onlyJson(tested.stdout)).toEqual(
+      expect.objectContaining({
+        kind: 'test',
+        eventId: null,
+        statusCode: null,
+        error: expect.stringContaining('address not allowed'),
+      }),
+    );
+    const log = onlyJson((await cli('webhook', 'deliveries', id, '--json')).stdout);
+    expect(log.items).toEqual([expect.objectContaining({ kind: 'test', eventId: null })]);
+
+    const replayed = await cli(
+      'webhook',
+      'replay',
+      id,
+      '--from-time',
+      '2020-01-01T00:00:00Z',
+      '--json',
+    );
+    expect(replayed.exitCode).toBe(0);
+    expect(onlyJson(replayed.stdout)).toEqual(
+      expect.objectContaining({ id: added.id, events: 0, lastDeliveredEventId: 0 }),
+    );
+    const unknown = await cli('webhook', 'replay', id, '--from-event', '999', '--json');
+    expect(onlyJson(unknown.stdout)).toEqual(expect.objectContaining({ error: 'not_found' }));
+    for (const args of [
+      [],
+      ['--from-event', '1', '--from-time', '2020-01-01T00:00:00Z'],
+      ['--from-event', 'x'],
+      ['--from-time', 'yesterday'],
+    ]) {
+      const usage = await cli('webhook', 'replay', id, ...args, '--json');
+      expect([args, usage.exitCode]).toEqual([args, 2]);
+    }
+    const audit = await t.dataSource.query<{ action: string }[]>(
+      `SELECT action FROM audit_log ORDER BY id`,
+    );
+    expect(audit.map((a) => a.action)).toEqual([
+      'webhook.create',
+      'webhook.test',
+      'webhook.replay',
+    ]);
+  });
 });

@@ -4,8 +4,8 @@ import { EventsService } from '../../../src/modules/events/events.service';
 import type { EventType } from '../../../src/modules/events/event-types';
 import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
 import { WebhookEndpointsService } from '../../../src/modules/webhooks/webhook-endpoints.service';
-import { createApiKey, createApplication } from '../../factories';
-import { bearer } from '../../factories/app-users';
+import { createApiKey, createApplication, createUser } from '../../factories';
+import { bearer, relate } from '../../factories/app-users';
 import { FixedClock } from '../../support/fixed-clock';
 import { createTestApp, TestApp } from '../../support/test-app';
 import { usingRealServices } from '../../support/test-env';
@@ -27,7 +27,11 @@ describe('webhooks: delivery', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
+    // Pool room for the concurrent writers below (PostgreSQL; the embedded pool is 1).
+    t = await createTestApp({
+      clock,
+      env: { WEBHOOKS_ALLOW_INSECURE: 'true', DATABASE_POOL_MAX: '30' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -59,7 +63,8 @@ describe('webhooks: delivery', () => {
     t.dataSource.transaction((m) =>
       t.app.get(EventsService).record(m, { applicationId: appId, eventType: type, userId: '7' }),
     );
-  const round = (): Promise<number> => t.app.get(WebhookDeliveryService).runRound();
+  const round = async (): Promise<number> =>
+    (await t.app.get(WebhookDeliveryService).runRound()).served;
   const endpointRow = async (id: number) => {
     const [row] = await t.dataSource.query<
       {
@@ -67,13 +72,14 @@ describe('webhooks: delivery', () => {
         disabled_reason: string | null;
         next_attempt_at: Date | null;
         cursor: string;
+        attempts: number;
         lease_owner: string | null;
       }[]
     >('SELECT * FROM webhook_endpoints WHERE id = $1', [id]);
     return row;
   };
 
-  it('sends each committed event once, signed, with the body GET /events shows', async () => {
+  it('sends each committed event once, signed, with the body GET /events shows (user unknown to the application: null)', async () => {
     await addEndpoint('/a');
     const first = await record('token_issued');
     const second = await record('authorization_granted');
@@ -89,7 +95,7 @@ describe('webhooks: delivery', () => {
       feed.body.items.map((event: { eventType: string; createdAt: string }) => ({
         type: event.eventType,
         timestamp: event.createdAt,
-        data: event,
+        data: { ...event, user: null },
       })),
     );
     expect(receiver.received[0].headers).toEqual(
@@ -100,6 +106,30 @@ describe('webhooks: delivery', () => {
     );
     await round();
     expect(receiver.received).toHaveLength(2);
+  });
+
+  it('carries the user the event names as GET /users/{userId} shows them at the attempt', async () => {
+    await addEndpoint('/a');
+    const user = await createUser(t.app, { nickname: 'Ada' });
+    await relate(t, appId, user.id, { group: 't2' });
+    const sent = await t.dataSource.transaction((m) =>
+      t.app
+        .get(EventsService)
+        .record(m, { applicationId: appId, eventType: 'token_issued', userId: user.id }),
+    );
+    await round();
+
+    const key = await createApiKey(t.app, appId, ['user:read']);
+    const view = await t
+      .http()
+      .get(`/api/v1/app/users/${user.id}`)
+      .set(...bearer(key.plaintext))
+      .expect(200);
+    expect(receiver.ids('/a')).toEqual([`evt_${sent}`]);
+    const { data } = receiver.received[0].body;
+    expect(data.userId).toBe(user.id);
+    expect(data.user).toEqual(view.body);
+    expect(data.user).toEqual(expect.objectContaining({ nickname: 'Ada', group: 't2' }));
   });
 
   it('never sends an event whose transaction rolled back', async () => {
@@ -193,6 +223,100 @@ describe('webhooks: delivery', () => {
       [failing],
     );
     expect(log.map((r) => r.status_code)).toEqual([500, 500, 500, 200, 200]);
+  });
+
+  it('retries a receiver that refuses connections, then sends every event in order once it is back', async () => {
+    const id = await addEndpoint('/back');
+    const sent = [await record(), await record()];
+    await receiver.stop();
+    try {
+      await round();
+      sent.push(await record());
+      // Each retry when the schedule says, the receiver still down.
+      for (let attempt = 2; attempt <= 4; attempt += 1) {
+        clock.set((await endpointRow(id)).next_attempt_at!);
+        await round();
+      }
+    } finally {
+      await receiver.start();
+    }
+    expect(receiver.received).toEqual([]);
+    const log = await t.dataSource.query<
+      { event_id: string; status_code: number | null; error: string }[]
+    >(
+      `SELECT event_id::text AS event_id, status_code, error FROM webhook_deliveries
+       WHERE endpoint_id = $1 ORDER BY id`,
+      [id],
+    );
+    expect(log).toEqual(
+      Array(4).fill({
+        event_id: sent[0],
+        status_code: null,
+        error: expect.stringMatching(/ECONNREFUSED/),
+      }),
+    );
+    expect(await endpointRow(id)).toEqual(expect.objectContaining({ cursor: '0', attempts: 4 }));
+
+    clock.set((await endpointRow(id)).next_attempt_at!);
+    await round();
+    expect(receiver.ids('/back')).toEqual(sent.map((event) => `evt_${event}`));
+    expect(await endpointRow(id)).toEqual(
+      expect.objectContaining({ cursor: sent[2], attempts: 0, next_attempt_at: null }),
+    );
+  });
+
+  // PostgreSQL: 20 transactions open at once, committed newest id first, with rounds running
+  // between the commits. PGlite has one session: the 20 writers and the rounds take turns.
+  const writersMode = usingRealServices()
+    ? '20 open PostgreSQL transactions, committed newest first'
+    : 'PGlite: 20 writers and rounds in turn';
+  it(`sends exactly the committed events of concurrent writers, in ascending id order (${writersMode})`, async () => {
+    await addEndpoint('/many');
+    const rollsBack = (writer: number) => writer % 4 === 1;
+    const events = t.app.get(EventsService);
+    const event = { applicationId: appId, eventType: 'token_issued' as const, userId: '7' };
+    const committed: string[] = [];
+    if (usingRealServices()) {
+      const open = Array.from({ length: 20 }, () => t.dataSource.createQueryRunner());
+      writers.push(...open);
+      await Promise.all(
+        open.map((runner) => runner.connect().then(() => runner.startTransaction())),
+      );
+      const ids = await Promise.all(open.map((runner) => events.record(runner.manager, event)));
+      const newestFirst = open
+        .map((_, writer) => writer)
+        .sort((a, b) => Number(ids[b]) - Number(ids[a]));
+      const rounds: Promise<number>[] = [];
+      for (const writer of newestFirst) {
+        rounds.push(round());
+        if (rollsBack(writer)) await open[writer].rollbackTransaction();
+        else {
+          await open[writer].commitTransaction();
+          committed.push(ids[writer]);
+        }
+      }
+      await Promise.all(rounds);
+    } else {
+      await Promise.all([
+        ...Array.from({ length: 20 }, (_, writer) =>
+          t.dataSource
+            .transaction(async (m) => {
+              const id = await events.record(m, event);
+              if (rollsBack(writer)) throw new Error(`writer ${writer} rolls back`);
+              return id;
+            })
+            .then(
+              (id) => committed.push(id),
+              () => undefined,
+            ),
+        ),
+        ...Array.from({ length: 5 }, round),
+      ]);
+    }
+    await round();
+    expect(committed).toHaveLength(15);
+    const ascending = [...committed].sort((a, b) => Number(a) - Number(b));
+    expect(receiver.ids('/many')).toEqual(ascending.map((id) => `evt_${id}`));
   });
 
   it('does not follow a redirect: a 3xx is a failure and the event stays at the head', async () => {
@@ -310,6 +434,43 @@ describe('webhooks: delivery', () => {
     expect(rows[99].event_id).toBe(event);
   });
 
+  it('reports work left after a full batch of 50 events, none once the endpoint has caught up', async () => {
+    await addEndpoint('/busy');
+    await t.dataSource.query(
+      `INSERT INTO events (application_id, event_type, user_id, scope, description, created_at)
+       SELECT $1, 'token_issued', '7', '', '', now() FROM generate_series(1, 60)`,
+      [appId],
+    );
+    const delivery = t.app.get(WebhookDeliveryService);
+    expect(await delivery.runRound()).toEqual({ served: 1, more: true });
+    expect(receiver.ids('/busy')).toHaveLength(50);
+    expect(await delivery.runRound()).toEqual({ served: 1, more: false });
+    expect(receiver.ids('/busy')).toHaveLength(60);
+  });
+
+  it('gives every endpoint its turn when more are due than one round claims (20)', async () => {
+    const paths: string[] = [];
+    for (const name of ['First', 'Second', 'Third']) {
+      const app = (await createApplication(t.app, { name })).application.id;
+      for (let i = 0; i < 7; i += 1) {
+        const path = `/turn/${name}/${i}`;
+        const { secret } = await t.app
+          .get(WebhookEndpointsService)
+          .create({ applicationId: app, url: receiver.url(path), eventTypes: [] });
+        receiver.trust(path, secret);
+        paths.push(path);
+      }
+      await t.dataSource.transaction((m) =>
+        t.app
+          .get(EventsService)
+          .record(m, { applicationId: app, eventType: 'token_issued', userId: '7' }),
+      );
+    }
+    expect(await round()).toBe(20);
+    expect(await round()).toBe(20);
+    expect(paths.map((path) => receiver.ids(path).length)).toEqual(paths.map(() => 1));
+  });
+
   it('claims nothing once the instance is shutting down', async () => {
     // An instance of its own: the shutdown state cannot be undone.
     const closing = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
@@ -325,7 +486,10 @@ describe('webhooks: delivery', () => {
           .record(m, { applicationId: app, eventType: 'token_issued', userId: null }),
       );
       closing.app.get(ShutdownState).begin();
-      expect(await closing.app.get(WebhookDeliveryService).runRound()).toBe(0);
+      expect(await closing.app.get(WebhookDeliveryService).runRound()).toEqual({
+        served: 0,
+        more: false,
+      });
       expect(receiver.received).toEqual([]);
     } finally {
       await closing.close();

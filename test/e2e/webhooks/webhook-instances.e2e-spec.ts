@@ -49,7 +49,9 @@ describe(`webhooks: ${instances}`, () => {
         .record(m, { applicationId: appId, eventType: 'token_issued', userId: '7' }),
     );
   const rounds = () =>
-    Promise.all([one, two].map((on) => on.app.get(WebhookDeliveryService).runRound()));
+    Promise.all(
+      [one, two].map(async (on) => (await on.app.get(WebhookDeliveryService).runRound()).served),
+    );
 
   it('delivers every event once to each endpoint while both instances run rounds', async () => {
     const service = one.app.get(WebhookEndpointsService);

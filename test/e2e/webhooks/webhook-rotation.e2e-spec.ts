@@ -45,7 +45,8 @@ describe('webhooks: secret rotation', () => {
         .get(EventsService)
         .record(m, { applicationId: appId, eventType: 'token_issued', userId: '7' }),
     );
-  const round = (): Promise<number> => t.app.get(WebhookDeliveryService).runRound();
+  const round = async (): Promise<number> =>
+    (await t.app.get(WebhookDeliveryService).runRound()).served;
   const verifies = (secret: string, delivery: ReceivedWebhook): boolean => {
     try {
       new Webhook(secret).verify(delivery.raw, delivery.headers as Record<string, string>);

@@ -31,6 +31,7 @@ export function targetColumnsOf(binding: Binding | undefined): ConfirmationTarge
     role: binding?.role ?? null,
     changeDigest: binding?.changeDigest ?? null,
     providerId: binding?.providerId ?? null,
+    webhookId: binding?.webhookId ?? null,
   };
 }
 
@@ -62,6 +63,7 @@ interface TakenRow {
   role: string | null;
   change_digest: string | null;
   provider_id: string | null;
+  webhook_id: number | null;
 }
 
 // Spends the ceremony in the statement that finds it: of two concurrent answers (on any
@@ -72,7 +74,8 @@ const TAKE_SQL = `
      WHERE id = $1 AND purpose = $2 AND user_id IS NOT DISTINCT FROM $3::bigint
        AND used_at IS NULL AND expires_at > $4
     RETURNING challenge, user_handle, action, application_id, key_id, passkey_id,
-              upstream_identity_id, target_user_id, role, change_digest, provider_id)
+              upstream_identity_id, target_user_id, role, change_digest, provider_id,
+              webhook_id)
   SELECT * FROM taken`;
 
 /** Single-use WebAuthn challenges in PostgreSQL (table passkey_ceremonies). */
@@ -138,6 +141,7 @@ export class PasskeyCeremonies {
               role: row.role,
               changeDigest: row.change_digest,
               providerId: row.provider_id,
+              webhookId: row.webhook_id,
             },
     };
   }

@@ -124,6 +124,67 @@ const ROUTES: RouteCase[] = [
     needs: 'admin',
     allowed: CONFIRMATION_MISSING,
   },
+  // Webhooks: the world has no endpoint, so :endpointId is unknown (404) past the body check.
+  { method: 'GET', pattern: `${APP}/webhooks`, needs: 'admin', allowed: { status: 200 } },
+  {
+    method: 'POST',
+    pattern: `${APP}/webhooks`,
+    needs: 'admin',
+    allowed: { status: 400, error: 'invalid_body' },
+    body: () => ({ url: 42 }),
+  },
+  {
+    method: 'PATCH',
+    pattern: `${APP}/webhooks/:endpointId`,
+    needs: 'admin',
+    allowed: { status: 400, error: 'invalid_body' },
+    body: () => ({ enabled: 'yes' }),
+  },
+  {
+    method: 'PUT',
+    pattern: `${APP}/webhooks/:endpointId/url`,
+    needs: 'admin',
+    allowed: { status: 400, error: 'invalid_body' },
+    body: () => ({ url: 42 }),
+  },
+  {
+    method: 'POST',
+    pattern: `${APP}/webhooks/:endpointId/rotate-secret`,
+    needs: 'admin',
+    allowed: { status: 404, error: 'not_found' },
+  },
+  {
+    method: 'DELETE',
+    pattern: `${APP}/webhooks/:endpointId`,
+    needs: 'admin',
+    allowed: { status: 404, error: 'not_found' },
+  },
+  {
+    method: 'GET',
+    pattern: `${APP}/webhooks/:endpointId/deliveries`,
+    needs: 'admin',
+    allowed: { status: 404, error: 'not_found' },
+  },
+  {
+    method: 'POST',
+    pattern: `${APP}/webhooks/:endpointId/test`,
+    needs: 'admin',
+    allowed: { status: 404, error: 'not_found' },
+  },
+  {
+    method: 'POST',
+    pattern: `${APP}/webhooks/:endpointId/resend`,
+    needs: 'admin',
+    allowed: { status: 400, error: 'invalid_body' },
+    body: () => ({ eventId: 'x' }),
+  },
+  {
+    method: 'POST',
+    pattern: `${APP}/webhooks/:endpointId/replay`,
+    needs: 'admin',
+    allowed: { status: 400, error: 'invalid_body' },
+    body: () => ({ fromEventId: 'x' }),
+  },
   // Audit log
   { method: 'GET', pattern: `${APP}/audit-log`, needs: 'admin', allowed: { status: 200 } },
   // Console access (members): :userId is the t3 member, who has no console role.
@@ -251,6 +312,7 @@ function concrete(pattern: string, w: ConsoleWorld): string {
     .replace(':applicationId', String(w.applicationId))
     .replace(':userId', w.member.userId)
     .replace(':keyId', String(w.keyId))
+    .replace(':endpointId', '999')
     .replace(':confirmationId', UNKNOWN_UUID)
     .replace(':providerId', 'not-configured')
     .replace(':id', UNKNOWN_UUID);
@@ -280,6 +342,8 @@ describe('console roles: every route, every caller', () => {
     'passkey_ceremonies',
     'passkey_confirmations',
     'console_members',
+    'webhook_endpoints',
+    'webhook_deliveries',
   ];
   /** Every row of the tables a console route writes, as one digest per table. */
   const snapshot = async (): Promise<Record<string, string>> => {

@@ -29,11 +29,17 @@ export class ConfirmationTargetColumns {
   role!: string | null;
 
   /**
-   * client_settings.update: the SHA-256 of the OAuth client settings the change sets
-   * (applications/client-settings.ts), so a token confirms that change and no other.
+   * The SHA-256 of the change a token confirms, so it confirms that change and no other:
+   * client_settings.update the OAuth client settings (applications/client-settings.ts);
+   * webhook.create and webhook.update_url the URL, webhook.replay its start
+   * (console/webhooks/webhook-digests.ts).
    */
   @Column({ name: 'change_digest', type: 'varchar', length: 64, nullable: true })
   changeDigest!: string | null;
+
+  /** webhook.*: the webhook endpoint. */
+  @Column({ name: 'webhook_id', type: 'integer', nullable: true })
+  webhookId!: number | null;
 
   /** upstream.bind: the provider to bind. */
   @Column({ name: 'provider_id', type: 'varchar', length: 64, nullable: true })

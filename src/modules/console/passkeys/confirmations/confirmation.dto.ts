@@ -38,6 +38,26 @@ const TargetField = (
     }),
   );
 
+/**
+ * A field the change digest of some actions is read from (by their registered check): checked
+ * for those actions only. `optional`: it may be absent (the check decides what is needed).
+ */
+const DigestField = (
+  actions: readonly ConfirmationAction[],
+  type: keyof typeof CHECKS,
+  optional = false,
+): PropertyDecorator =>
+  applyDecorators(
+    ValidateIf(
+      (request: ConfirmationRequest, value: unknown) =>
+        actions.includes(request.action) && (!optional || value !== undefined),
+    ),
+    CHECKS[type]({
+      message: ({ object, property }) =>
+        `${(object as ConfirmationRequest).action} needs ${property} (${type})`,
+    }),
+  );
+
 /** client_settings.update: the OAuth client settings the confirmed PATCH will send. */
 export class ConfirmedClientSettings {
   @ApiProperty({ required: false, type: [String] }) redirectUris?: string[];
@@ -103,12 +123,45 @@ export class ConfirmationRequest {
     description:
       'client_settings.update: exactly the redirectUris, postLogoutRedirectUris and clientAuthMethod the PATCH of the settings will send (the token is bound to these values)',
   })
-  @TargetField('changeDigest', 'an object')
+  @DigestField(['client_settings.update'], 'an object')
   settings?: ConfirmedClientSettings;
 
   @ApiProperty({ required: false, description: 'upstream.bind: the provider to bind' })
   @TargetField('providerId', 'a string')
   providerId?: string;
+
+  @ApiProperty({
+    required: false,
+    type: 'integer',
+    description:
+      'webhook.update_url, webhook.rotate_secret, webhook.delete, webhook.replay: the endpoint',
+  })
+  @TargetField('webhookId', 'an integer')
+  webhookId?: number;
+
+  @ApiProperty({
+    required: false,
+    description:
+      'webhook.create, webhook.update_url: the URL the confirmed request sends (the token is bound to it)',
+  })
+  @DigestField(['webhook.create', 'webhook.update_url'], 'a string')
+  url?: string;
+
+  @ApiProperty({
+    required: false,
+    type: 'integer',
+    description: 'webhook.replay: the fromEventId the replay sends (exactly one of the two)',
+  })
+  @DigestField(['webhook.replay'], 'an integer', true)
+  fromEventId?: number;
+
+  @ApiProperty({
+    required: false,
+    format: 'date-time',
+    description: 'webhook.replay: the fromTime the replay sends (exactly one of the two)',
+  })
+  @DigestField(['webhook.replay'], 'a string', true)
+  fromTime?: string;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
 
 const PASSKEY = '5f0c7a52-3f4e-4a43-9d0e-2b1d6f1d7e01';
 const DIGEST = 'a'.repeat(64);
-const NO_CHANGE = { changeDigest: null, providerId: null };
+const NO_CHANGE = { changeDigest: null, providerId: null, webhookId: null };
 const NO_MEMBER = { targetUserId: null, role: null };
 
 describe('PasskeyConfirmations', () => {
@@ -74,6 +74,7 @@ describe('PasskeyConfirmations', () => {
         upstreamIdentityId: null,
         changeDigest: DIGEST,
         providerId: null,
+        webhookId: null,
         ...NO_MEMBER,
       });
       expect(bindingOf('upstream.bind', all)).toEqual({
@@ -84,7 +85,38 @@ describe('PasskeyConfirmations', () => {
         upstreamIdentityId: null,
         changeDigest: null,
         providerId: 'github',
+        webhookId: null,
         ...NO_MEMBER,
+      });
+    });
+
+    it('binds a webhook change to the application, the endpoint and, where it has one, the digest', () => {
+      const target = { applicationId: 3, keyId: 7, webhookId: 5, changeDigest: DIGEST };
+      const base = {
+        applicationId: 3,
+        keyId: null,
+        passkeyId: null,
+        upstreamIdentityId: null,
+        providerId: null,
+        ...NO_MEMBER,
+      };
+      expect(bindingOf('webhook.create', target)).toEqual({
+        ...base,
+        action: 'webhook.create',
+        webhookId: null,
+        changeDigest: DIGEST,
+      });
+      expect(bindingOf('webhook.update_url', target)).toEqual({
+        ...base,
+        action: 'webhook.update_url',
+        webhookId: 5,
+        changeDigest: DIGEST,
+      });
+      expect(bindingOf('webhook.delete', target)).toEqual({
+        ...base,
+        action: 'webhook.delete',
+        webhookId: 5,
+        changeDigest: null,
       });
     });
 
@@ -131,6 +163,12 @@ describe('PasskeyConfirmations', () => {
         { applicationId: 3, changeDigest: 'x' },
       ],
       ['a bind without its provider', 'upstream.bind', {}],
+      [
+        'a replay without its endpoint',
+        'webhook.replay',
+        { applicationId: 3, changeDigest: 'a'.repeat(64) },
+      ],
+      ['a URL change without its digest', 'webhook.update_url', { applicationId: 3, webhookId: 5 }],
     ] as const)('is null for %s', (_, action, target) => {
       expect(bindingOf(action, target)).toBeNull();
     });

@@ -40,6 +40,11 @@ export const CONFIRMATION_ACTIONS = [
   'console_role.revoke',
   'client_settings.update',
   'upstream.bind',
+  'webhook.create',
+  'webhook.update_url',
+  'webhook.rotate_secret',
+  'webhook.delete',
+  'webhook.replay',
 ] as const;
 export type ConfirmationAction = (typeof CONFIRMATION_ACTIONS)[number];
 
@@ -52,10 +57,16 @@ export interface ConfirmationTarget {
   targetUserId?: string;
   /** console_role.*: the role given, or the role withdrawn. */
   role?: string;
-  /** client_settings.update: clientSettingsDigest of the change (applications/client-settings.ts). */
+  /**
+   * The digest of the change: client_settings.update clientSettingsDigest
+   * (applications/client-settings.ts); webhook.create, webhook.update_url and webhook.replay
+   * console/webhooks/webhook-digests.ts.
+   */
   changeDigest?: string;
   /** upstream.bind: the provider to bind. */
   providerId?: string;
+  /** webhook.* but webhook.create: the endpoint. */
+  webhookId?: number;
 }
 
 export const PASSKEY_CONFIRMATION_HEADER = 'x-passkey-confirmation';
@@ -77,12 +88,17 @@ export const ACTION_TARGET_FIELDS: Readonly<
   'console_role.revoke': ['applicationId', 'targetUserId', 'role'],
   'client_settings.update': ['applicationId', 'changeDigest'],
   'upstream.bind': ['providerId'],
+  'webhook.create': ['applicationId', 'changeDigest'],
+  'webhook.update_url': ['applicationId', 'webhookId', 'changeDigest'],
+  'webhook.rotate_secret': ['applicationId', 'webhookId'],
+  'webhook.delete': ['applicationId', 'webhookId'],
+  'webhook.replay': ['applicationId', 'webhookId', 'changeDigest'],
 };
 
 /** A confirmation token is good for this long after the assertion (the rule: at most 5 minutes). */
 export const CONFIRMATION_TTL_MS = 5 * 60_000;
 
-/** Ids of applications, keys and upstream identities are `integer` columns. */
+/** Ids of applications, keys, upstream identities and webhooks are `integer` columns. */
 const isDatabaseInteger = (value: unknown): boolean =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 2_147_483_647;
 
@@ -110,6 +126,7 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     role: isMemberRole,
     changeDigest: (value) => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value),
     providerId: (value) => typeof value === 'string' && value.length >= 1 && value.length <= 64,
+    webhookId: isDatabaseInteger,
   };
   if (fields.some((field) => !valid[field](target[field]))) return null;
   return {
@@ -124,6 +141,7 @@ export function bindingOf(action: ConfirmationAction, target: ConfirmationTarget
     role: fields.includes('role') ? (target.role ?? null) : null,
     changeDigest: fields.includes('changeDigest') ? (target.changeDigest ?? null) : null,
     providerId: fields.includes('providerId') ? (target.providerId ?? null) : null,
+    webhookId: fields.includes('webhookId') ? (target.webhookId ?? null) : null,
   };
 }
 
@@ -165,6 +183,7 @@ const CONSUME_SQL = `
        AND role IS NOT DISTINCT FROM $10::varchar
        AND change_digest IS NOT DISTINCT FROM $11::varchar
        AND provider_id IS NOT DISTINCT FROM $12::varchar
+       AND webhook_id IS NOT DISTINCT FROM $13::integer
        AND spent_at IS NULL AND expires_at > $8
     RETURNING id)
   SELECT id FROM spent`;
@@ -300,6 +319,7 @@ export class PasskeyConfirmations {
       binding.role,
       binding.changeDigest,
       binding.providerId,
+      binding.webhookId,
     ]);
     if (spent.length === 0) throw confirmationRequired();
   }
