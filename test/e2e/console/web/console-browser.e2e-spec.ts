@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { UpstreamIdentitiesService } from '../../../../src/modules/upstreams/identities/upstream-identities.service';
 import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../../../factories';
@@ -9,7 +9,17 @@ import { consoleWorld } from '../../../support/console';
 import { insertEvent } from '../../../factories/events';
 import { PASSWORD } from '../../../support/oauth';
 import { createTestApp, TestApp } from '../../../support/test-app';
-import { addVirtualAuthenticator, freePort, launchChromium } from '../../../support/chromium';
+import {
+  confirmWithPasskey,
+  consoleAddress,
+  ConsoleTab,
+  createApplication,
+  launchConsoleChromium,
+  openConsoleTab,
+  registerPasskey,
+  settled,
+  signInWithPassword,
+} from '../../../support/console-browser';
 
 // The console in a real browser: Debian's Chromium driven by playwright-core, with the
 // Chrome DevTools Protocol's virtual authenticator standing in for a platform passkey. Chromium
@@ -24,12 +34,10 @@ describe('Console in Chromium', () => {
   let chromium: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    // localhost, not 127.0.0.1: Chromium refuses an IP literal as a WebAuthn relying-party id.
-    base = `http://localhost:${port}`;
-    t = await createTestApp({ env: { PUBLIC_BASE_URL: base }, port });
-    // The app listens on 127.0.0.1 only; never try ::1 first.
-    chromium = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
+    const address = await consoleAddress();
+    base = address.base;
+    t = await createTestApp({ env: { PUBLIC_BASE_URL: base }, port: address.port });
+    chromium = await launchConsoleChromium();
     if (SCREENSHOTS) mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
   afterAll(async () => {
@@ -38,78 +46,10 @@ describe('Console in Chromium', () => {
   });
   beforeEach(() => t.truncate());
 
-  /** A browser tab with a virtual platform authenticator (ctap2, internal, resident key, UV). */
-  async function openBrowser(): Promise<{
-    context: BrowserContext;
-    page: Page;
-    cdp: CDPSession;
-    authenticatorId: string;
-    problems: string[];
-  }> {
-    const context = await chromium.newContext({ viewport: { width: 1280, height: 860 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    // CSP violations and script errors surface here; "Failed to load resource" is the expected
-    // 401 of GET /api/console/session before sign-in.
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-        problems.push(message.text());
-      }
-    });
-    const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
-    return { context, page, cdp, authenticatorId, problems };
-  }
+  const openBrowser = (): Promise<ConsoleTab> => openConsoleTab(chromium);
 
   async function shoot(page: Page, name: string): Promise<void> {
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
-  }
-
-  async function signInWithPassword(page: Page): Promise<void> {
-    await page.goto(`${base}/console`);
-    await page.locator('#signin').waitFor();
-    await page.getByLabel('Username or email').fill('alice');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.locator('#signin-form button[type="submit"]').click();
-    await page.locator('#apps').waitFor();
-  }
-
-  async function registerPasskey(page: Page, name: string): Promise<void> {
-    await page.goto(`${base}/console/account`);
-    await page.locator('#account').waitFor();
-    await page.getByLabel('Name').fill(name);
-    await page.getByRole('button', { name: 'Add passkey' }).click();
-    await settled(page, page.locator('#passkeys-table tbody tr', { hasText: name }));
-  }
-
-  /** Waits for `done`, or fails at once with the text of an error the page shows instead. */
-  async function settled(page: Page, done: Locator): Promise<void> {
-    const failure = page.locator('.alert.error:visible');
-    await done.or(failure).first().waitFor();
-    if (await failure.count())
-      throw new Error(`the page says: ${await failure.first().textContent()}`);
-  }
-
-  async function createApplication(page: Page, name: string): Promise<number> {
-    await page.goto(`${base}/console`);
-    await page.getByRole('button', { name: 'Create application' }).click();
-    await page.locator('#app-name').fill(name);
-    await page.locator('#app-description').fill('Customer portal of Example Ltd.');
-    await page.locator('#app-home').fill('https://portal.example.com');
-    await page.locator('#app-redirects').fill('https://portal.example.com/callback');
-    await page.locator('#create-app-form button[type="submit"]').click();
-    const link = page.locator('#apps-table a', { hasText: name });
-    await settled(page, link);
-    return Number((await link.getAttribute('href'))?.split('/').pop());
-  }
-
-  /** Clicks the button that opens the passkey prompt, confirms in the dialog, waits for `done`. */
-  async function confirmWithPasskey(page: Page, opener: Locator, done: Locator): Promise<void> {
-    await opener.click();
-    await page.locator('#confirm-dialog').waitFor();
-    await page.locator('#confirm-go').click();
-    await settled(page, done);
   }
 
   const keyRows = (page: Page): Locator => page.locator('#keys-table tbody tr[data-key-id]');
@@ -145,9 +85,9 @@ describe('Console in Chromium', () => {
     await page.locator('#signin').waitFor();
     await shoot(page, 'sign-in');
 
-    await signInWithPassword(page);
-    await registerPasskey(page, 'Work laptop');
-    const appId = await createApplication(page, 'Customer Portal');
+    await signInWithPassword(page, base);
+    await registerPasskey(page, base, 'Work laptop');
+    const appId = await createApplication(page, base, 'Customer Portal');
     await seedActivity(appId);
 
     // Overview: the figures and the 30-day chart.
@@ -272,7 +212,7 @@ describe('Console in Chromium', () => {
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.locator('#settings-form').waitFor();
     expect(await page.inputValue('#set-name')).toBe('Customer Portal');
-    await page.getByLabel('Description').fill('The customer portal');
+    await page.locator('#settings-form').getByLabel('Description').fill('The customer portal');
     await page.getByRole('checkbox', { name: /Create an account/ }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
@@ -342,9 +282,9 @@ describe('Console in Chromium', () => {
   it('a passkey without user verification confirms nothing: the key list stays the same', async () => {
     await createUser(t.app, { username: 'alice', email: 'alice@example.org', password: PASSWORD });
     const { context, page, cdp, authenticatorId } = await openBrowser();
-    await signInWithPassword(page);
-    await registerPasskey(page, 'Work laptop');
-    const appId = await createApplication(page, 'Customer Portal');
+    await signInWithPassword(page, base);
+    await registerPasskey(page, base, 'Work laptop');
+    const appId = await createApplication(page, base, 'Customer Portal');
     await page.goto(`${base}/console/applications/${appId}#api-access`);
     await page.locator('#keys-table tbody tr.empty').waitFor();
 
@@ -402,8 +342,8 @@ describe('Console in Chromium', () => {
       },
     });
     const { context, page, problems } = await openBrowser();
-    await signInWithPassword(page);
-    await registerPasskey(page, 'Work laptop');
+    await signInWithPassword(page, base);
+    await registerPasskey(page, base, 'Work laptop');
 
     const row = page.locator('#upstreams-table tbody tr[data-upstream-id]');
     await row.first().waitFor();

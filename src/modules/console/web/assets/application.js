@@ -7,9 +7,10 @@ import { showAudit } from './audit-tab.js';
 import { showMembers } from './members-tab.js';
 import { showSettings } from './settings-tab.js';
 import { showEvents, showUsers } from './users-tab.js';
+import { showWebhooks } from './webhooks-tab.js';
 
 const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', viewer: 'Viewer' };
-const ADMIN_TABS = new Set(['settings', 'api-access', 'members', 'audit']);
+const ADMIN_TABS = new Set(['settings', 'api-access', 'webhooks', 'members', 'audit']);
 
 async function start() {
   const session = await requireSession();
@@ -65,6 +66,7 @@ const TABS = {
   events: showEvents,
   settings: showSettings,
   'api-access': showApiAccess,
+  webhooks: showWebhooks,
   members: showMembers,
   audit: showAudit,
 };

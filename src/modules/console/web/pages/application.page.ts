@@ -11,6 +11,7 @@ export const APPLICATION_TABS = [
   { id: 'events', label: 'Events', admin: false },
   { id: 'settings', label: 'Settings', admin: true },
   { id: 'api-access', label: 'API access', admin: true },
+  { id: 'webhooks', label: 'Webhooks', admin: true },
   { id: 'members', label: 'Members', admin: true },
   { id: 'audit', label: 'Audit log', admin: true },
 ] as const;
@@ -41,8 +42,8 @@ export function applicationPage(applicationId: number): string {
           ${tabs}
         </ul>
       </nav>
-      ${alertBox('app-status')} ${overview} ${users} ${events} ${settings} ${apiAccess} ${members}
-      ${audit}
+      ${alertBox('app-status')} ${overview} ${users} ${events} ${settings} ${apiAccess} ${webhooks}
+      ${members} ${audit}
     </main>`,
   });
 }
@@ -281,6 +282,132 @@ const apiAccess = tabPanel(
       'Actions',
     ])}
   </section>`,
+);
+
+/** One checkbox per event type; none checked means every type. */
+const eventTypeBoxes = (prefix: string): Html[] =>
+  EVENT_TYPES.map(
+    (type) =>
+      html`<label class="inline"
+        ><input type="checkbox" name="eventTypes" value="${type}" id="${prefix}-${type}" />
+        <code>${type}</code></label
+      >`,
+  );
+
+const webhooks = tabPanel(
+  'webhooks',
+  html`<section class="panel" aria-labelledby="webhooks-title">
+      <div class="page-head">
+        <h2 id="webhooks-title">Webhook endpoints</h2>
+        <button
+          type="button"
+          id="webhook-add-open"
+          aria-controls="webhook-add"
+          aria-expanded="false"
+        >
+          Add endpoint
+        </button>
+      </div>
+      <p class="muted">
+        The application's events are pushed to these URLs, each signed with the endpoint's secret
+        (Standard Webhooks). Adding an endpoint, changing its URL, rotating its secret, replaying
+        and deleting are confirmed with your passkey.
+      </p>
+      ${alertBox('webhooks-status')}
+      ${secretBlock(
+        'webhook-secret',
+        'Signing secret',
+        'Copy it now into your receiver: it cannot be shown again. Verify every request with it.',
+      )}
+      <form id="webhook-add" class="subpanel" aria-labelledby="webhook-add-title" hidden>
+        <h3 id="webhook-add-title">New endpoint</h3>
+        <label for="webhook-url">URL</label>
+        <input
+          type="url"
+          id="webhook-url"
+          name="url"
+          required
+          maxlength="2048"
+          placeholder="https://example.com/webhooks"
+        />
+        <label for="webhook-description">Description</label>
+        <input type="text" id="webhook-description" name="description" maxlength="200" />
+        <fieldset>
+          <legend>Event types</legend>
+          ${eventTypeBoxes('webhook-add')}
+          <p class="hint">None checked: every type, including types added later.</p>
+        </fieldset>
+        <button type="submit">Add endpoint</button>
+        <button type="button" class="secondary" id="webhook-add-cancel">Cancel</button>
+      </form>
+      <form id="webhook-edit" class="subpanel" aria-labelledby="webhook-edit-title" hidden>
+        <h3 id="webhook-edit-title">Edit endpoint</h3>
+        <label for="webhook-edit-url">URL</label>
+        <input
+          type="url"
+          id="webhook-edit-url"
+          name="url"
+          required
+          maxlength="2048"
+          aria-describedby="webhook-edit-url-hint"
+        />
+        <p class="hint" id="webhook-edit-url-hint">A new URL is confirmed with your passkey.</p>
+        <label for="webhook-edit-description">Description</label>
+        <input type="text" id="webhook-edit-description" name="description" maxlength="200" />
+        <fieldset>
+          <legend>Event types</legend>
+          ${eventTypeBoxes('webhook-edit')}
+          <p class="hint">None checked: every type.</p>
+        </fieldset>
+        <button type="submit">Save endpoint</button>
+        <button type="button" class="secondary" id="webhook-edit-cancel">Cancel</button>
+      </form>
+      ${dataTable('webhooks-table', 'Webhook endpoints', [
+        'Endpoint',
+        'Event types',
+        'Status',
+        'Delivery',
+        'Actions',
+      ])}
+    </section>
+    <section class="panel" id="webhook-log" aria-labelledby="webhook-log-title" hidden>
+      <div class="page-head">
+        <h2 id="webhook-log-title">Delivery log</h2>
+        <button type="button" class="secondary" id="webhook-log-refresh">Refresh</button>
+      </div>
+      <p class="muted">
+        <span id="webhook-log-url" class="mono"></span>: the last 100 attempts, newest first.
+      </p>
+      ${alertBox('webhook-log-status')}
+      <form
+        id="webhook-replay"
+        class="subpanel filters replay"
+        aria-describedby="webhook-replay-hint"
+      >
+        <div>
+          <label for="replay-event">Replay from event id</label>
+          <input type="number" id="replay-event" name="fromEventId" min="1" step="1" />
+        </div>
+        <div>
+          <label for="replay-time">or from date and time</label>
+          <input type="datetime-local" id="replay-time" name="fromTime" step="1" />
+        </div>
+        <button type="submit">Replay</button>
+        <p class="hint" id="webhook-replay-hint">
+          The endpoint goes back to just before that event or time and receives the events from
+          there again, in order, with their original webhook-id.
+        </p>
+      </form>
+      ${dataTable('webhook-deliveries', 'Delivery attempts, newest first', [
+        'Time',
+        'Kind',
+        'Event',
+        'Result',
+        'Latency',
+        'Next retry',
+        'Actions',
+      ])}
+    </section>`,
 );
 
 const members = tabPanel(

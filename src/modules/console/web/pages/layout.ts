@@ -74,20 +74,21 @@ export const confirmDialog = html`<dialog id="confirm-dialog" aria-labelledby="c
   </form>
 </dialog>`;
 
+const SECRET_HINT =
+  'Copy it now and store it safely: it cannot be shown again. Only its first characters are kept.';
+
 /**
- * A secret shown once (API key plaintext, client secret) with a copy button; the script fills
- * the output and reveals the block.
+ * A secret shown once (API key plaintext, client secret, webhook signing secret) with a copy
+ * button; the script fills the output and reveals the block.
  */
-export function secretBlock(id: string, what: string): Html {
+export function secretBlock(id: string, what: string, hint: string = SECRET_HINT): Html {
   return html`<div class="secret" id="${id}" role="region" aria-label="${what}" hidden>
     <strong>${what}</strong>
     <div class="value">
       <output id="${id}-value" class="mono"></output>
       <button type="button" class="secondary" data-copy="${id}-value">Copy</button>
     </div>
-    <p class="hint" id="${id}-warning">
-      Copy it now and store it safely: it cannot be shown again. Only its first characters are kept.
-    </p>
+    <p class="hint" id="${id}-warning">${hint}</p>
     <button type="button" class="secondary small" data-dismiss="${id}">Done, hide it</button>
   </div>`;
 }
