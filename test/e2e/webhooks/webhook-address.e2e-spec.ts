@@ -1,10 +1,5 @@
-import { EventsService } from '../../../src/modules/events/events.service';
-import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
 import { WebhookEndpointsService } from '../../../src/modules/webhooks/webhook-endpoints.service';
-import { createApplication } from '../../factories';
-import { FixedClock } from '../../support/fixed-clock';
-import { createTestApp, TestApp } from '../../support/test-app';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookBed } from '../../support/webhook-bed';
 
 /**
  * The address rule at delivery (docs/webhooks.md, "Delivery addresses"): the host is resolved
@@ -16,38 +11,21 @@ describe.each([
   ['refused: no allow-list', '', false],
   ['allowed: WEBHOOKS_ALLOWED_PRIVATE_HOSTS=127.0.0.1', 'internal.example, 127.0.0.1', true],
 ])('webhooks: delivery addresses (%s)', (_name, allowList, allowed) => {
-  const clock = new FixedClock();
-  const receiver = new WebhookReceiver();
-  let t: TestApp;
-  let appId: number;
-
-  beforeAll(async () => {
-    await receiver.start();
-    t = await createTestApp({
-      clock,
-      env: { WEBHOOKS_ALLOW_INSECURE: 'false', WEBHOOKS_ALLOWED_PRIVATE_HOSTS: allowList },
-    });
+  const bed = useWebhookBed({
+    env: { WEBHOOKS_ALLOW_INSECURE: 'false', WEBHOOKS_ALLOWED_PRIVATE_HOSTS: allowList },
+    allVerified: false,
   });
-  afterAll(async () => {
-    await t?.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    receiver.reset();
-    clock.set(new Date('2026-05-01T00:00:00.000Z'));
-    appId = (await createApplication(t.app)).application.id;
-  });
+  const { clock, receiver, record, round } = bed;
 
   /**
    * An https endpoint, then pointed at `url` in the table: the URL rule is checked when an
    * endpoint is added, the address rule at every delivery, whatever the stored URL.
    */
   async function endpointAt(url: string, path = '/in'): Promise<number> {
-    const { endpoint, secret } = await t.app
+    const { endpoint, secret } = await bed.t.app
       .get(WebhookEndpointsService)
-      .create({ applicationId: appId, url: 'https://hooks.example/in', eventTypes: [] });
-    await t.dataSource.query('UPDATE webhook_endpoints SET url = $2 WHERE id = $1', [
+      .create({ applicationId: bed.appId, url: 'https://hooks.example/in', eventTypes: [] });
+    await bed.t.dataSource.query('UPDATE webhook_endpoints SET url = $2 WHERE id = $1', [
       endpoint.id,
       url,
     ]);
@@ -55,16 +33,8 @@ describe.each([
     return endpoint.id;
   }
 
-  const record = (): Promise<string> =>
-    t.dataSource.transaction((m) =>
-      t.app
-        .get(EventsService)
-        .record(m, { applicationId: appId, eventType: 'token_issued', userId: '7' }),
-    );
-  const round = async (): Promise<number> =>
-    (await t.app.get(WebhookDeliveryService).runRound()).served;
   const log = (id: number) =>
-    t.dataSource.query<{ status_code: number | null; error: string | null }[]>(
+    bed.t.dataSource.query<{ status_code: number | null; error: string | null }[]>(
       'SELECT status_code, error FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id',
       [id],
     );
@@ -83,7 +53,7 @@ describe.each([
     expect(await log(byIp)).toEqual([
       { status_code: null, error: 'address not allowed: 127.0.0.1 resolves to 127.0.0.1' },
     ]);
-    const [row] = await t.dataSource.query<
+    const [row] = await bed.t.dataSource.query<
       { attempts: number; next_attempt_at: Date | null; cursor: string; enabled: boolean }[]
     >('SELECT attempts, next_attempt_at, cursor, enabled FROM webhook_endpoints WHERE id = $1', [
       byIp,

@@ -1,15 +1,13 @@
 import type { QueryRunner } from 'typeorm';
 import { ShutdownState } from '../../../src/common/http/shutdown-state';
 import { EventsService } from '../../../src/modules/events/events.service';
-import type { EventType } from '../../../src/modules/events/event-types';
 import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
 import { WebhookEndpointsService } from '../../../src/modules/webhooks/webhook-endpoints.service';
 import { createApiKey, createApplication, createUser } from '../../factories';
 import { bearer, relate } from '../../factories/app-users';
-import { FixedClock } from '../../support/fixed-clock';
-import { createTestApp, TestApp } from '../../support/test-app';
+import { createTestApp } from '../../support/test-app';
 import { usingRealServices } from '../../support/test-env';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookBed } from '../../support/webhook-bed';
 
 const HOUR = 3600_000;
 
@@ -19,54 +17,23 @@ const HOUR = 3600_000;
  * moves with the injected clock, so nothing here waits on a timer.
  */
 describe('webhooks: delivery', () => {
-  const clock = new FixedClock();
-  const receiver = new WebhookReceiver();
-  let t: TestApp;
-  let appId: number;
-  const writers: QueryRunner[] = [];
-
-  beforeAll(async () => {
-    await receiver.start();
+  const bed = useWebhookBed({
     // Pool room for the concurrent writers below (PostgreSQL; the embedded pool is 1).
-    t = await createTestApp({
-      clock,
-      env: { WEBHOOKS_ALLOW_INSECURE: 'true', DATABASE_POOL_MAX: '30' },
-    });
+    env: { WEBHOOKS_ALLOW_INSECURE: 'true', DATABASE_POOL_MAX: '30' },
   });
-  afterAll(async () => {
-    await t?.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    receiver.reset();
-    clock.set(new Date('2026-05-01T00:00:00.000Z'));
-    appId = (await createApplication(t.app)).application.id;
-  });
+  const { clock, receiver, record, round } = bed;
+  const writers: QueryRunner[] = [];
   afterEach(async () => {
     for (const runner of writers.splice(0)) {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       if (!runner.isReleased) await runner.release();
     }
-    expect(receiver.rejected).toEqual([]);
   });
 
-  async function addEndpoint(path: string, eventTypes: string[] = []): Promise<number> {
-    const { endpoint, secret } = await t.app
-      .get(WebhookEndpointsService)
-      .create({ applicationId: appId, url: receiver.url(path), eventTypes });
-    receiver.trust(path, secret);
-    return endpoint.id;
-  }
-
-  const record = (type: EventType = 'token_issued'): Promise<string> =>
-    t.dataSource.transaction((m) =>
-      t.app.get(EventsService).record(m, { applicationId: appId, eventType: type, userId: '7' }),
-    );
-  const round = async (): Promise<number> =>
-    (await t.app.get(WebhookDeliveryService).runRound()).served;
+  const addEndpoint = async (path: string, eventTypes: string[] = []): Promise<number> =>
+    (await bed.addEndpoint(path, { eventTypes })).id;
   const endpointRow = async (id: number) => {
-    const [row] = await t.dataSource.query<
+    const [row] = await bed.t.dataSource.query<
       {
         enabled: boolean;
         disabled_reason: string | null;
@@ -86,8 +53,8 @@ describe('webhooks: delivery', () => {
     expect(await round()).toBe(1);
 
     expect(receiver.ids('/a')).toEqual([`evt_${first}`, `evt_${second}`]);
-    const key = await createApiKey(t.app, appId, ['user:read']);
-    const feed = await t
+    const key = await createApiKey(bed.t.app, bed.appId, ['user:read']);
+    const feed = await bed.t
       .http()
       .get('/api/v1/app/events?after=0')
       .set(...bearer(key.plaintext));
@@ -110,17 +77,17 @@ describe('webhooks: delivery', () => {
 
   it('carries the user the event names as GET /users/{userId} shows them at the attempt', async () => {
     await addEndpoint('/a');
-    const user = await createUser(t.app, { nickname: 'Ada' });
-    await relate(t, appId, user.id, { group: 't2' });
-    const sent = await t.dataSource.transaction((m) =>
-      t.app
+    const user = await createUser(bed.t.app, { nickname: 'Ada' });
+    await relate(bed.t, bed.appId, user.id, { group: 't2' });
+    const sent = await bed.t.dataSource.transaction((m) =>
+      bed.t.app
         .get(EventsService)
-        .record(m, { applicationId: appId, eventType: 'token_issued', userId: user.id }),
+        .record(m, { applicationId: bed.appId, eventType: 'token_issued', userId: user.id }),
     );
     await round();
 
-    const key = await createApiKey(t.app, appId, ['user:read']);
-    const view = await t
+    const key = await createApiKey(bed.t.app, bed.appId, ['user:read']);
+    const view = await bed.t
       .http()
       .get(`/api/v1/app/users/${user.id}`)
       .set(...bearer(key.plaintext))
@@ -135,9 +102,9 @@ describe('webhooks: delivery', () => {
   it('never sends an event whose transaction rolled back', async () => {
     await addEndpoint('/a');
     await expect(
-      t.dataSource.transaction(async (m) => {
-        await t.app.get(EventsService).record(m, {
-          applicationId: appId,
+      bed.t.dataSource.transaction(async (m) => {
+        await bed.t.app.get(EventsService).record(m, {
+          applicationId: bed.appId,
           eventType: 'token_issued',
           userId: '7',
         });
@@ -166,12 +133,12 @@ describe('webhooks: delivery', () => {
       expect(receiver.ids('/a')).toEqual([`evt_${early}`, `evt_${late}`]);
       return;
     }
-    const writer = t.dataSource.createQueryRunner();
+    const writer = bed.t.dataSource.createQueryRunner();
     writers.push(writer);
     await writer.connect();
     await writer.startTransaction();
-    const early = await t.app.get(EventsService).record(writer.manager, {
-      applicationId: appId,
+    const early = await bed.t.app.get(EventsService).record(writer.manager, {
+      applicationId: bed.appId,
       eventType: 'token_issued',
       userId: '7',
     });
@@ -218,7 +185,7 @@ describe('webhooks: delivery', () => {
     expect(row).toEqual(
       expect.objectContaining({ cursor: String(second), next_attempt_at: null, lease_owner: null }),
     );
-    const log = await t.dataSource.query<{ status_code: number }[]>(
+    const log = await bed.t.dataSource.query<{ status_code: number }[]>(
       'SELECT status_code FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id',
       [failing],
     );
@@ -241,7 +208,7 @@ describe('webhooks: delivery', () => {
       await receiver.start();
     }
     expect(receiver.received).toEqual([]);
-    const log = await t.dataSource.query<
+    const log = await bed.t.dataSource.query<
       { event_id: string; status_code: number | null; error: string }[]
     >(
       `SELECT event_id::text AS event_id, status_code, error FROM webhook_deliveries
@@ -273,11 +240,11 @@ describe('webhooks: delivery', () => {
   it(`sends exactly the committed events of concurrent writers, in ascending id order (${writersMode})`, async () => {
     await addEndpoint('/many');
     const rollsBack = (writer: number) => writer % 4 === 1;
-    const events = t.app.get(EventsService);
-    const event = { applicationId: appId, eventType: 'token_issued' as const, userId: '7' };
+    const events = bed.t.app.get(EventsService);
+    const event = { applicationId: bed.appId, eventType: 'token_issued' as const, userId: '7' };
     const committed: string[] = [];
     if (usingRealServices()) {
-      const open = Array.from({ length: 20 }, () => t.dataSource.createQueryRunner());
+      const open = Array.from({ length: 20 }, () => bed.t.dataSource.createQueryRunner());
       writers.push(...open);
       await Promise.all(
         open.map((runner) => runner.connect().then(() => runner.startTransaction())),
@@ -299,7 +266,7 @@ describe('webhooks: delivery', () => {
     } else {
       await Promise.all([
         ...Array.from({ length: 20 }, (_, writer) =>
-          t.dataSource
+          bed.t.dataSource
             .transaction(async (m) => {
               const id = await events.record(m, event);
               if (rollsBack(writer)) throw new Error(`writer ${writer} rolls back`);
@@ -328,7 +295,7 @@ describe('webhooks: delivery', () => {
     expect(receiver.ids('/moved')).toHaveLength(1);
     // The one request /target got is its own delivery, not a followed redirect.
     expect(receiver.ids('/target')).toHaveLength(1);
-    const log = await t.dataSource.query<{ status_code: number }[]>(
+    const log = await bed.t.dataSource.query<{ status_code: number }[]>(
       'SELECT status_code FROM webhook_deliveries WHERE endpoint_id = $1',
       [id],
     );
@@ -383,11 +350,11 @@ describe('webhooks: delivery', () => {
         disabled_reason: 'the endpoint answered 410 Gone',
       }),
     );
-    const audit = await t.dataSource.query<
+    const audit = await bed.t.dataSource.query<
       { action: string; target: string; application_id: number }[]
     >(`SELECT action, target, application_id FROM audit_log WHERE details->>'via' = 'delivery'`);
     expect(audit).toEqual([
-      { action: 'webhook.disable', target: `webhook:${id}`, application_id: appId },
+      { action: 'webhook.disable', target: `webhook:${id}`, application_id: bed.appId },
     ]);
     clock.advance(3 * HOUR);
     await round();
@@ -410,7 +377,7 @@ describe('webhooks: delivery', () => {
         disabled_reason: 'deliveries failed for 24 hours',
       }),
     );
-    const audit = await t.dataSource.query<{ action: string }[]>(
+    const audit = await bed.t.dataSource.query<{ action: string }[]>(
       `SELECT action FROM audit_log WHERE details->>'via' = 'delivery'`,
     );
     expect(audit).toEqual([{ action: 'webhook.disable' }]);
@@ -418,14 +385,14 @@ describe('webhooks: delivery', () => {
 
   it('keeps the last 100 attempts of an endpoint in the delivery log', async () => {
     const id = await addEndpoint('/log');
-    await t.dataSource.query(
+    await bed.t.dataSource.query(
       `INSERT INTO webhook_deliveries (endpoint_id, event_id, attempted_at, latency_ms)
        SELECT $1, n, now(), 1 FROM generate_series(1, 100) AS n`,
       [id],
     );
     const event = await record();
     await round();
-    const rows = await t.dataSource.query<{ event_id: string }[]>(
+    const rows = await bed.t.dataSource.query<{ event_id: string }[]>(
       'SELECT event_id::text AS event_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id',
       [id],
     );
@@ -436,12 +403,12 @@ describe('webhooks: delivery', () => {
 
   it('reports work left after a full batch of 50 events, none once the endpoint has caught up', async () => {
     await addEndpoint('/busy');
-    await t.dataSource.query(
+    await bed.t.dataSource.query(
       `INSERT INTO events (application_id, event_type, user_id, scope, description, created_at)
        SELECT $1, 'token_issued', '7', '', '', now() FROM generate_series(1, 60)`,
-      [appId],
+      [bed.appId],
     );
-    const delivery = t.app.get(WebhookDeliveryService);
+    const delivery = bed.t.app.get(WebhookDeliveryService);
     expect(await delivery.runRound()).toEqual({ served: 1, more: true });
     expect(receiver.ids('/busy')).toHaveLength(50);
     expect(await delivery.runRound()).toEqual({ served: 1, more: false });
@@ -451,17 +418,17 @@ describe('webhooks: delivery', () => {
   it('gives every endpoint its turn when more are due than one round claims (20)', async () => {
     const paths: string[] = [];
     for (const name of ['First', 'Second', 'Third']) {
-      const app = (await createApplication(t.app, { name })).application.id;
+      const app = (await createApplication(bed.t.app, { name })).application.id;
       for (let i = 0; i < 7; i += 1) {
         const path = `/turn/${name}/${i}`;
-        const { secret } = await t.app
+        const { secret } = await bed.t.app
           .get(WebhookEndpointsService)
           .create({ applicationId: app, url: receiver.url(path), eventTypes: [] });
         receiver.trust(path, secret);
         paths.push(path);
       }
-      await t.dataSource.transaction((m) =>
-        t.app
+      await bed.t.dataSource.transaction((m) =>
+        bed.t.app
           .get(EventsService)
           .record(m, { applicationId: app, eventType: 'token_issued', userId: '7' }),
       );

@@ -1,15 +1,12 @@
 import { Webhook } from 'standardwebhooks';
 import { EventsService } from '../../../src/modules/events/events.service';
-import type { EventType } from '../../../src/modules/events/event-types';
 import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
 import {
   BY_CLI,
   WebhookEndpointsService,
 } from '../../../src/modules/webhooks/webhook-endpoints.service';
 import { createApplication } from '../../factories';
-import { FixedClock } from '../../support/fixed-clock';
-import { createTestApp, TestApp } from '../../support/test-app';
-import { WebhookReceiver } from '../../support/webhook-receiver';
+import { useWebhookBed } from '../../support/webhook-bed';
 
 const HOUR = 3600_000;
 
@@ -20,48 +17,21 @@ const HOUR = 3600_000;
  * the failure state. The receiver verifies every request with the Standard Webhooks library.
  */
 describe('webhooks: replay, resend and test event', () => {
-  const clock = new FixedClock();
-  const receiver = new WebhookReceiver();
-  let t: TestApp;
-  let appId: number;
+  const bed = useWebhookBed();
+  const { clock, receiver, record, round } = bed;
+  /** The secret of the endpoint added last. */
   let secret: string;
 
-  beforeAll(async () => {
-    await receiver.start();
-    t = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    receiver.reset();
-    clock.set(new Date('2026-05-01T00:00:00.000Z'));
-    appId = (await createApplication(t.app)).application.id;
-  });
-  afterEach(() => expect(receiver.rejected).toEqual([]));
-
-  const endpoints = () => t.app.get(WebhookEndpointsService);
-  const delivery = () => t.app.get(WebhookDeliveryService);
-  async function addEndpoint(path: string, applicationId = appId): Promise<number> {
-    const created = await endpoints().create({
-      applicationId,
-      url: receiver.url(path),
-      eventTypes: [],
-    });
+  const endpoints = () => bed.t.app.get(WebhookEndpointsService);
+  const delivery = () => bed.t.app.get(WebhookDeliveryService);
+  async function addEndpoint(path: string, applicationId = bed.appId): Promise<number> {
+    const created = await bed.addEndpoint(path, { applicationId });
     secret = created.secret;
-    receiver.trust(path, created.secret);
-    return created.endpoint.id;
+    return created.id;
   }
-  const record = (type: EventType = 'token_issued', applicationId = appId): Promise<string> =>
-    t.dataSource.transaction((m) =>
-      t.app.get(EventsService).record(m, { applicationId, eventType: type, userId: '7' }),
-    );
-  const round = async (): Promise<number> => (await delivery().runRound()).served;
   const row = async (id: number) =>
     (
-      await t.dataSource.query<
+      await bed.t.dataSource.query<
         {
           cursor: string;
           generation: number;
@@ -77,13 +47,13 @@ describe('webhooks: replay, resend and test event', () => {
       )
     )[0];
   const log = (id: number) =>
-    t.dataSource.query<{ kind: string; event_id: string | null; status_code: number | null }[]>(
+    bed.t.dataSource.query<{ kind: string; event_id: string | null; status_code: number | null }[]>(
       `SELECT kind, event_id::text AS event_id, status_code FROM webhook_deliveries
        WHERE endpoint_id = $1 ORDER BY id`,
       [id],
     );
   const auditActions = () =>
-    t.dataSource.query<{ action: string; details: Record<string, unknown> }[]>(
+    bed.t.dataSource.query<{ action: string; details: Record<string, unknown> }[]>(
       'SELECT action, details FROM audit_log ORDER BY id',
     );
 
@@ -151,7 +121,7 @@ describe('webhooks: replay, resend and test event', () => {
     await round();
     expect(receiver.ids('/a')).toEqual([first, second, second, third].map((e) => `evt_${e}`));
 
-    const other = (await createApplication(t.app, { name: 'Other' })).application.id;
+    const other = (await createApplication(bed.t.app, { name: 'Other' })).application.id;
     const theirs = await record('token_issued', other);
     await expect(endpoints().replay(id, { fromEventId: theirs })).rejects.toMatchObject({
       code: 'not_found',
@@ -243,15 +213,15 @@ describe('webhooks: replay, resend and test event', () => {
     expect((await log(id)).map((r) => r.kind)).toEqual(['delivery', 'delivery', 'resend']);
 
     // Rolled back, of another application, or unknown: not one of its committed events.
-    const aborted = await t.dataSource
+    const aborted = await bed.t.dataSource
       .transaction(async (m) => {
-        const eventId = await t.app
+        const eventId = await bed.t.app
           .get(EventsService)
-          .record(m, { applicationId: appId, eventType: 'token_issued', userId: '7' });
+          .record(m, { applicationId: bed.appId, eventType: 'token_issued', userId: '7' });
         throw Object.assign(new Error('rolled back'), { eventId });
       })
       .catch((error: { eventId: string }) => error.eventId);
-    const other = (await createApplication(t.app, { name: 'Other' })).application.id;
+    const other = (await createApplication(bed.t.app, { name: 'Other' })).application.id;
     const theirs = await record('token_issued', other);
     for (const eventId of [aborted, theirs, '999999']) {
       await expect(delivery().resend(id, eventId, BY_CLI.actor)).rejects.toMatchObject({
@@ -275,7 +245,7 @@ describe('webhooks: replay, resend and test event', () => {
     expect(test.body).toEqual({
       type: 'webhook.test',
       timestamp: clock.now().toISOString(),
-      data: { applicationId: appId, endpointId: id },
+      data: { applicationId: bed.appId, endpointId: id },
     });
     expect(() => new Webhook(secret).verify(test.raw, test.headers as never)).not.toThrow();
 

@@ -1,12 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { runCommand } from '../../../src/cli/run-command';
-import { EventsService } from '../../../src/modules/events/events.service';
-import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
 import { WebhookEndpointsService } from '../../../src/modules/webhooks/webhook-endpoints.service';
-import { adminCommands, createApplication } from '../../factories';
-import { FixedClock } from '../../support/fixed-clock';
-import { createTestApp, TestApp } from '../../support/test-app';
-import { ReceivedWebhook, WebhookReceiver } from '../../support/webhook-receiver';
+import { adminCommands } from '../../factories';
+import type { ReceivedWebhook } from '../../support/webhook-receiver';
+import { useWebhookBed } from '../../support/webhook-bed';
 
 const HOUR = 3600_000;
 
@@ -17,36 +14,11 @@ const HOUR = 3600_000;
  * `Webhook.verify`).
  */
 describe('webhooks: secret rotation', () => {
-  const clock = new FixedClock();
-  const receiver = new WebhookReceiver();
-  let t: TestApp;
-  let appId: number;
-  const cli = (...argv: string[]) => runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  const bed = useWebhookBed();
+  const { clock, receiver, record, round } = bed;
+  const cli = (...argv: string[]) =>
+    runCommand(argv, () => Promise.resolve(adminCommands(bed.t.app)));
 
-  beforeAll(async () => {
-    await receiver.start();
-    t = await createTestApp({ clock, env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    receiver.reset();
-    clock.set(new Date('2026-05-01T00:00:00.000Z'));
-    appId = (await createApplication(t.app)).application.id;
-  });
-  afterEach(() => expect(receiver.rejected).toEqual([]));
-
-  const record = (): Promise<string> =>
-    t.dataSource.transaction((m) =>
-      t.app
-        .get(EventsService)
-        .record(m, { applicationId: appId, eventType: 'token_issued', userId: '7' }),
-    );
-  const round = async (): Promise<number> =>
-    (await t.app.get(WebhookDeliveryService).runRound()).served;
   const verifies = (secret: string, delivery: ReceivedWebhook): boolean => {
     try {
       new Webhook(secret).verify(delivery.raw, delivery.headers as Record<string, string>);
@@ -63,9 +35,9 @@ describe('webhooks: secret rotation', () => {
   }
 
   it('signs with the old and the new secret for 24 hours, then with the new one only', async () => {
-    const { endpoint, secret: oldSecret } = await t.app
+    const { endpoint, secret: oldSecret } = await bed.t.app
       .get(WebhookEndpointsService)
-      .create({ applicationId: appId, url: receiver.url('/in'), eventTypes: [] });
+      .create({ applicationId: bed.appId, url: receiver.url('/in'), eventTypes: [] });
     const rotated = await rotate(endpoint.id);
     const newSecret = String(rotated.secret);
     expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
@@ -90,9 +62,9 @@ describe('webhooks: secret rotation', () => {
   });
 
   it('keeps only the secret just replaced: a second rotation drops the first secret at once', async () => {
-    const { endpoint, secret: first } = await t.app
+    const { endpoint, secret: first } = await bed.t.app
       .get(WebhookEndpointsService)
-      .create({ applicationId: appId, url: receiver.url('/in'), eventTypes: [] });
+      .create({ applicationId: bed.appId, url: receiver.url('/in'), eventTypes: [] });
     const second = String((await rotate(endpoint.id)).secret);
     clock.advance(HOUR);
     const third = String((await rotate(endpoint.id)).secret);
@@ -106,23 +78,23 @@ describe('webhooks: secret rotation', () => {
   });
 
   it('is audited without the secret, stores it sealed, and refuses an unknown endpoint', async () => {
-    const { endpoint } = await t.app
+    const { endpoint } = await bed.t.app
       .get(WebhookEndpointsService)
-      .create({ applicationId: appId, url: receiver.url('/in'), eventTypes: [] });
-    const [before] = await t.dataSource.query<{ secret: string }[]>(
+      .create({ applicationId: bed.appId, url: receiver.url('/in'), eventTypes: [] });
+    const [before] = await bed.t.dataSource.query<{ secret: string }[]>(
       'SELECT secret FROM webhook_endpoints WHERE id = $1',
       [endpoint.id],
     );
     const rotated = await rotate(endpoint.id);
-    const [row] = await t.dataSource.query<{ secret: string; previous_secret: string }[]>(
+    const [row] = await bed.t.dataSource.query<{ secret: string; previous_secret: string }[]>(
       'SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1',
       [endpoint.id],
     );
     expect(row.previous_secret).toBe(before.secret);
     expect(row.secret).not.toContain(String(rotated.secret).slice(6));
-    const audit = await t.dataSource.query<{ action: string; target: string; details: object }[]>(
-      "SELECT action, target, details FROM audit_log WHERE action = 'webhook.rotate_secret'",
-    );
+    const audit = await bed.t.dataSource.query<
+      { action: string; target: string; details: object }[]
+    >("SELECT action, target, details FROM audit_log WHERE action = 'webhook.rotate_secret'");
     expect(audit).toEqual([
       {
         action: 'webhook.rotate_secret',
