@@ -11,8 +11,15 @@ import {
 import { OAuthError, PageError } from '../protocol/oauth-error';
 import { sendPage } from '../protocol/page-result';
 import { messagePage } from '../../../common/http/html';
-import { msg, render, type Text } from '../../../common/i18n/i18n';
+import { msg, render, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import { REFUSALS } from '../../rate-limit/throttlers';
 import { pageTranslator } from '../../../common/i18n/page-language';
+
+/** The page's words for the refusals of the sign-in routes' per-address quotas. */
+const QUOTA_MESSAGES = new Map<string, MessageKey>([
+  [REFUSALS['passkey-sign-in'].message, 'errors.tooManyPasskeySignIns'],
+  [REFUSALS['upstream-callback'].message, 'errors.tooManySignIns'],
+]);
 
 /** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
 @Catch()
@@ -38,7 +45,9 @@ export class PageExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof AppError && exception.code === ErrorCode.RateLimited) {
       // A per-address quota of a sign-in route (the rate limiter set Retry-After already).
-      return { status: 429, title: msg('errors.tooManySignInsTitle'), message: exception.message };
+      const key = QUOTA_MESSAGES.get(exception.message);
+      const message = key === undefined ? exception.message : msg(key);
+      return { status: 429, title: msg('errors.tooManySignInsTitle'), message };
     }
     if (exception instanceof OAuthError) {
       // The protocol's own words (English, as in its API answers), under a translated title.
