@@ -1,7 +1,17 @@
 const { availableParallelism } = require('node:os');
 
 /** @type {import('jest').Config} */
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+// The message formatter of the pages' catalogs (intl-messageformat and its parser) ships as ES
+// modules only, which Jest's require cannot load before Node 24.9: compiled to CommonJS here.
+const ESM_PACKAGES = ['intl-messageformat', '@formatjs'];
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+  [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: [
+    'ts-jest',
+    { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, diagnostics: false },
+  ],
+};
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
 
 // e2e files that must not share the machine with other test files: they make the load they test
 // (both cores spinning, bursts over two instances whose Redis windows expire in real time), so
@@ -20,6 +30,7 @@ const e2e = {
   roots: ['<rootDir>/test'],
   setupFiles: ['<rootDir>/test/support/worker-env.ts'],
   transform,
+  transformIgnorePatterns,
 };
 
 module.exports = {
@@ -31,6 +42,7 @@ module.exports = {
       roots: ['<rootDir>/src'],
       testMatch: ['**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       ...e2e,

@@ -29,12 +29,12 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
   });
   if (code !== 0) return undefined;
   // What `npm run build` copies beside the code; packages resolve from the repository's.
-  for (const feature of [
-    join('console', 'web'),
-    join('oauth', 'interaction'),
-    join('accounts', 'account-page'),
+  for (const assets of [
+    join('modules', 'console', 'web', 'assets'),
+    join('modules', 'oauth', 'interaction', 'assets'),
+    join('modules', 'accounts', 'account-page', 'assets'),
+    join('common', 'i18n', 'locales'),
   ]) {
-    const assets = join('modules', feature, 'assets');
     cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');

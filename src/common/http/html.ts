@@ -1,5 +1,13 @@
 // HTML for the server-rendered pages of oauth, upstream sign-in and the console: escaping, the
 // page shell and the shared stylesheet's URL. In src/common so the console does not import oauth.
+import { SUPPORTED_LOCALES, translator } from '../i18n/i18n';
+import {
+  LANGUAGE_SWITCH_PATH,
+  pageLocale,
+  pageTranslator,
+  switcherState,
+} from '../i18n/page-language';
+
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -46,10 +54,14 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
  */
 export const STYLESHEET_URL = '/console/assets/style.css';
 
-/** The page skeleton shared by login, consent, upstream and message pages. */
+/**
+ * The page skeleton shared by login, consent, upstream and message pages: in the language of
+ * the page (common/i18n/page-language.ts; English outside the translated routes), with the
+ * language switcher where it can change something.
+ */
 export function layout(title: string, body: Html): string {
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${pageLocale()}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -59,7 +71,7 @@ export function layout(title: string, body: Html): string {
       <body>
         <main class="narrow">
           <h1>${title}</h1>
-          ${body}
+          ${body} ${languageSwitcher()}
         </main>
       </body>
     </html>`.text;
@@ -68,4 +80,22 @@ export function layout(title: string, body: Html): string {
 /** An error or information page. */
 export function messagePage(title: string, message: string): string {
   return layout(title, html`<p>${message}</p>`);
+}
+
+/**
+ * One link per other language, each named in its own language: GET links, so the switcher
+ * works without JavaScript; the switch route sets the cookie and comes back to this page.
+ */
+function languageSwitcher(): Html {
+  const state = switcherState();
+  if (!state) return html``;
+  const links = SUPPORTED_LOCALES.filter((locale) => locale !== state.locale).map((locale) => {
+    const href = `${LANGUAGE_SWITCH_PATH}?locale=${encodeURIComponent(locale)}&return=${encodeURIComponent(state.returnTo)}`;
+    return html` <a href="${href}" hreflang="${locale}" lang="${locale}"
+      >${translator(locale).t('language.name')}</a
+    >`;
+  });
+  return html`<nav class="muted" aria-label="${pageTranslator().t('language.switcher')}">
+    <p>${links}</p>
+  </nav>`;
 }

@@ -1,6 +1,9 @@
 import { html, Html, layout, messagePage } from '../../common/http/html';
+import { msg, render, type Message, type MessageKey, type Text } from '../../common/i18n/i18n';
+import { pageTranslator } from '../../common/i18n/page-language';
 import { PageError } from '../oauth/protocol/oauth-error';
 import type { PageResult } from '../oauth/protocol/page-result';
+import type { PasswordWeakness } from '../users/password-policy';
 
 // The pages the sign-up and email verification flows share: the code form and a page with a
 // link onward. Server-rendered, no script: they work without JavaScript.
@@ -11,9 +14,9 @@ export interface FormBinding {
   csrfToken: string;
 }
 
-/** The error paragraph above a form (nothing without an error). */
-export const errorBox = (error: string | undefined): Html =>
-  error ? html`<p class="error" role="alert">${error}</p>` : html``;
+/** The error paragraph above a form (nothing without an error), in the page's language. */
+export const errorBox = (error: Text | undefined): Html =>
+  error ? html`<p class="error" role="alert">${render(error, pageTranslator().t)}</p>` : html``;
 
 export interface CodePageModel extends FormBinding {
   /** Where the form posts. */
@@ -25,7 +28,7 @@ export interface CodePageModel extends FormBinding {
   id: string;
   /** The code from the emailed link, filled in; the person still submits the form. */
   code?: string;
-  error?: string;
+  error?: Text;
   /** A way to ask for a new code or to start again. */
   again: { href: string; text: string };
 }
@@ -36,6 +39,7 @@ export interface CodePageModel extends FormBinding {
  * that opens links spends nothing.
  */
 export function codePage(model: CodePageModel): string {
+  const { t } = pageTranslator();
   return layout(
     model.title,
     html`${model.lead} ${errorBox(model.error)}
@@ -44,7 +48,7 @@ export function codePage(model: CodePageModel): string {
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <input type="hidden" name="id" value="${model.id}" />
         ${codeInput(model.code)}
-        <button type="submit">Continue</button>
+        <button type="submit">${t('common.continue')}</button>
       </form>
       <p class="muted"><a href="${model.again.href}">${model.again.text}</a></p>`,
   );
@@ -55,7 +59,7 @@ export function codePage(model: CodePageModel): string {
  * check ignores them), the browser's one-time-code autofill, the link's code filled in.
  */
 export function codeInput(code: string | undefined): Html {
-  return html`<label for="code">Code</label>
+  return html`<label for="code">${pageTranslator().t('code.label')}</label>
     <input
       type="text"
       id="code"
@@ -82,44 +86,53 @@ export function linkPage(
   );
 }
 
-const TOO_MANY = {
-  codes: 'Too many codes were asked for from this network, for this address or for this account.',
-  'sign-ups': 'Too many accounts were asked for from this network.',
+const TOO_MANY: Record<'codes' | 'sign-ups', MessageKey> = {
+  codes: 'code.tooManyCodes',
+  'sign-ups': 'code.tooManySignUps',
 };
 
 /** 429 with Retry-After: a limit of docs/accounts.md, "Limits". */
 export function tooMany(what: keyof typeof TOO_MANY, retryAfterSeconds: number): PageResult {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  const wait = `Wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`;
+  const { t } = pageTranslator();
   return {
     status: 429,
-    html: messagePage('Too many attempts', `${TOO_MANY[what]} ${wait}`),
+    html: messagePage(t('code.tooManyTitle'), t(TOO_MANY[what], { minutes })),
     retryAfterSeconds,
   };
 }
 
 /** The SMTP server did not take the email (docs/accounts.md, "Mail"). */
 export function mailNotSent(): PageError {
-  return new PageError(
-    503,
-    'Email not sent',
-    'The email could not be sent. Wait a few minutes and try again.',
-  );
+  return new PageError(503, msg('code.mailNotSentTitle'), msg('code.mailNotSent'));
 }
 
 /** The answer to a wrong, expired or spent code; the same words for each (docs/accounts.md). */
-export const WRONG_CODE = 'The code is wrong or has expired.';
+export const WRONG_CODE = msg('code.wrong');
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The id of a code page: a code's id, or a 400 page (the page is useless without it). */
 export function codeId(value: unknown): string {
   if (typeof value !== 'string' || !UUID.test(value)) {
-    throw new PageError(
-      400,
-      'Invalid link',
-      'This link is incomplete. Open the link from the email again, or start again.',
-    );
+    throw new PageError(400, msg('code.invalidLinkTitle'), msg('code.invalidLink'));
   }
   return value;
+}
+
+/**
+ * A refused password in the page's words. zxcvbn's reason is English only: it is shown in the
+ * English sentence and left out of the others.
+ */
+export function passwordProblemText(weakness: PasswordWeakness): Message {
+  switch (weakness.kind) {
+    case 'too_short':
+      return msg('password.tooShort', { min: weakness.min });
+    case 'too_long':
+      return msg('password.tooLong', { max: weakness.max });
+    case 'guessable':
+      return weakness.warning === undefined
+        ? msg('password.guessable')
+        : msg('password.guessableBecause', { reason: weakness.warning });
+  }
 }

@@ -38,6 +38,7 @@ import { TokenManagementController } from './token-management/token-management.c
 import { TokenBatches } from './token/token-batches';
 import { TokenService } from './token/token.service';
 import { UserinfoService } from './userinfo/userinfo.service';
+import { pageLanguage } from '../../common/i18n/page-language';
 
 /** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (docs/contract/oauth.md). */
 @Module({
@@ -91,7 +92,10 @@ import { UserinfoService } from './userinfo/userinfo.service';
 })
 export class OAuthModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    // Only the browser pages read cookies; the token and user endpoints never do.
-    consumer.apply(cookieParser()).forRoutes(OAuthPagesController, OidcPageAliasController);
+    // Only the browser pages read cookies and speak the visitor's language; the token and user
+    // endpoints never do.
+    consumer
+      .apply(cookieParser(), pageLanguage)
+      .forRoutes(OAuthPagesController, OidcPageAliasController);
   }
 }

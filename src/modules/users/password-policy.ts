@@ -51,28 +51,49 @@ export interface PasswordOwner {
   email: string;
 }
 
+/** Why a password is refused (the pages word it in their language, the APIs in English). */
+export type PasswordWeakness =
+  | { kind: 'too_short'; min: number }
+  | { kind: 'too_long'; max: number }
+  /** zxcvbn's warning, in English, when it has one. */
+  | { kind: 'guessable'; warning?: string };
+
 /**
  * The rule for every password a person chooses (sign-up, reset, change; docs/accounts.md,
  * "Passwords"): 8 to 256 characters, and a zxcvbn score of at least 3 with the person's
- * username and email counted as known words. Answers null when the password is acceptable, else
- * one sentence to show next to the field. Passwords set by an operator (CLI) are not checked.
+ * username and email counted as known words. Answers null when the password is acceptable.
+ * Passwords set by an operator (CLI) are not checked.
  */
-export async function passwordProblem(
+export async function passwordWeakness(
   password: string,
   owner: PasswordOwner,
-): Promise<string | null> {
+): Promise<PasswordWeakness | null> {
   const length = [...password].length;
-  if (length < MIN_PASSWORD_LENGTH) {
-    return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
-  }
-  if (length > MAX_PASSWORD_LENGTH) {
-    return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
-  }
+  if (length < MIN_PASSWORD_LENGTH) return { kind: 'too_short', min: MIN_PASSWORD_LENGTH };
+  if (length > MAX_PASSWORD_LENGTH) return { kind: 'too_long', max: MAX_PASSWORD_LENGTH };
   const localPart = owner.email.split('@')[0] ?? '';
   const result = (await strength()).check(password, [owner.username, owner.email, localPart]);
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   const warning = result.feedback.warning;
-  return `This password is too easy to guess${warning ? ` (${lowerFirst(warning)})` : ''}. Use a longer phrase, or add words that are not related to you.`;
+  return warning ? { kind: 'guessable', warning: lowerFirst(warning) } : { kind: 'guessable' };
+}
+
+/** passwordWeakness as one English sentence to show next to the field, or null. */
+export async function passwordProblem(
+  password: string,
+  owner: PasswordOwner,
+): Promise<string | null> {
+  const weakness = await passwordWeakness(password, owner);
+  switch (weakness?.kind) {
+    case undefined:
+      return null;
+    case 'too_short':
+      return `Use at least ${weakness.min} characters.`;
+    case 'too_long':
+      return `Use at most ${weakness.max} characters.`;
+    case 'guessable':
+      return `This password is too easy to guess${weakness.warning ? ` (${weakness.warning})` : ''}. Use a longer phrase, or add words that are not related to you.`;
+  }
 }
 
 function lowerFirst(text: string): string {

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { CODE_SENT_NOTICE } from '../../../src/modules/accounts/password-reset/password-reset.pages';
+import { DEFAULT_LOCALE, translator } from '../../../src/common/i18n/i18n';
+import { CODE_TTL_SECONDS } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
 import { launchChromium } from '../../support/chromium';
 import {
   authorizeParams,
@@ -12,6 +13,11 @@ import {
 } from '../../support/oauth';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
+
+/** The reset page's line, the same whether or not an account uses the address. */
+const CODE_SENT_NOTICE = translator(DEFAULT_LOCALE).t('passwordReset.codeSent', {
+  minutes: CODE_TTL_SECONDS / 60,
+});
 
 // A forgotten password in a real browser: Debian's Chromium driven by playwright-core, without
 // JavaScript (the pages need none), the email read from a real SMTP server on loopback, as in

@@ -9,6 +9,7 @@ import { PendingInteractions } from '../pending-interaction';
 import { EmailVerificationService } from './email-verification.service';
 import { VerifyEmailController } from './verify-email.controller';
 import { VerifyEmailPages } from './verify-email-pages.service';
+import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Proving an address is a signed-in user's (docs/accounts.md, "Email verification"):
@@ -29,6 +30,6 @@ import { VerifyEmailPages } from './verify-email-pages.service';
 })
 export class EmailVerificationModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser()).forRoutes(VerifyEmailController);
+    consumer.apply(cookieParser(), pageLanguage).forRoutes(VerifyEmailController);
   }
 }

@@ -9,6 +9,8 @@ import { codeId, codePage, linkPage, mailNotSent, tooMany, WRONG_CODE } from '..
 import { PendingInteractions, type Interaction } from '../pending-interaction';
 import { EmailVerificationService } from './email-verification.service';
 import { verifyEmailPage } from './verify-email.page';
+import { BOLD, msg, type Text } from '../../../common/i18n/i18n';
+import { pageTranslator } from '../../../common/i18n/page-language';
 
 export const VERIFY_EMAIL_PATH = '/oauth2/verify-email';
 export const VERIFY_EMAIL_CODE_PATH = '/oauth2/verify-email/code';
@@ -64,7 +66,7 @@ export class VerifyEmailPages {
           location: this.interactions.path(VERIFY_EMAIL_CODE_PATH, interaction, { id: outcome.id }),
         };
       case 'invalid_email':
-        return this.render(interaction, user, browser, 400, 'Enter a valid email address.', typed);
+        return this.render(interaction, user, browser, 400, msg('verifyEmail.invalidEmail'), typed);
       case 'throttled':
         return tooMany('codes', outcome.retryAfterSeconds);
       case 'not_sent':
@@ -98,10 +100,12 @@ export class VerifyEmailPages {
         return {
           status: 409,
           html: linkPage(
-            'Address in use',
-            'This email address belongs to another account, so it was not verified for yours. ' +
-              'Sign in with that account, or use another address.',
-            { href: this.interactions.path(VERIFY_EMAIL_PATH, interaction), text: 'Back' },
+            pageTranslator().t('verifyEmail.addressInUseTitle'),
+            pageTranslator().t('verifyEmail.addressInUse'),
+            {
+              href: this.interactions.path(VERIFY_EMAIL_PATH, interaction),
+              text: pageTranslator().t('common.back'),
+            },
           ),
         };
     }
@@ -126,7 +130,7 @@ export class VerifyEmailPages {
     user: User,
     browser: BrowserContext,
     status: number,
-    error?: string,
+    error?: Text,
     typedEmail?: string,
   ): PageResult {
     const { token, cookies } = this.interactions.form(browser, interaction);
@@ -148,15 +152,15 @@ export class VerifyEmailPages {
     status: number,
     id: string,
     code?: string,
-    error?: string,
+    error?: Text,
   ): PageResult {
     const { token, cookies } = this.interactions.form(browser, interaction);
+    const { t, rich } = pageTranslator();
     const page = codePage({
       action: VERIFY_EMAIL_CODE_PATH,
-      title: 'Check your email',
+      title: t('code.checkEmailTitle'),
       lead: html`<p>
-        Enter the code we emailed you to verify your address for
-        <strong>${interaction.application.name}</strong>.
+        ${rich('verifyEmail.codeLead', { application: interaction.application.name }, BOLD)}
       </p>`,
       requestId: interaction.pending.sealed,
       csrfToken: token,
@@ -165,7 +169,7 @@ export class VerifyEmailPages {
       error,
       again: {
         href: this.interactions.path(VERIFY_EMAIL_PATH, interaction),
-        text: 'Send a new code',
+        text: t('verifyEmail.sendNewCode'),
       },
     });
     // The form may lead straight on to the client (CSP form-action follows redirects).

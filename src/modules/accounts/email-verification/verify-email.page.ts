@@ -1,4 +1,6 @@
 import { html, layout } from '../../../common/http/html';
+import { BOLD, type Text } from '../../../common/i18n/i18n';
+import { pageTranslator } from '../../../common/i18n/page-language';
 import { errorBox, type FormBinding } from '../account-pages';
 
 export interface VerifyEmailPageModel extends FormBinding {
@@ -8,7 +10,7 @@ export interface VerifyEmailPageModel extends FormBinding {
   email: string;
   /** What the person typed, shown again after a refusal. */
   typedEmail?: string;
-  error?: string;
+  error?: Text;
 }
 
 /**
@@ -16,10 +18,11 @@ export interface VerifyEmailPageModel extends FormBinding {
  * hidden `request` and `csrf_token`, and input `email` when the account has no email).
  */
 export function verifyEmailPage(model: VerifyEmailPageModel): string {
+  const { t, rich } = pageTranslator();
   const address =
     model.email !== ''
-      ? html`<p>We will send a code to <strong>${model.email}</strong>.</p>`
-      : html`<label for="email">Email</label>
+      ? html`<p>${rich('verifyEmail.sendTo', { email: model.email }, BOLD)}</p>`
+      : html`<label for="email">${t('verifyEmail.email')}</label>
           <input
             type="email"
             id="email"
@@ -30,17 +33,20 @@ export function verifyEmailPage(model: VerifyEmailPageModel): string {
             value="${model.typedEmail ?? ''}"
           />`;
   return layout(
-    'Verify your email',
+    t('verifyEmail.title'),
     html`<p>
-        <strong>${model.applicationName}</strong> needs a verified email address for your account
-        <strong>${model.username}</strong>.
+        ${rich(
+          'verifyEmail.lead',
+          { application: model.applicationName, username: model.username },
+          BOLD,
+        )}
       </p>
       ${errorBox(model.error)}
       <form method="post" action="/oauth2/verify-email">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         ${address}
-        <button type="submit">Send a code</button>
+        <button type="submit">${t('verifyEmail.submit')}</button>
       </form>`,
   );
 }

@@ -19,6 +19,7 @@ import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { forgotPasswordPage } from './password-reset.pages';
 import { pathWith, RESET_PASSWORD_PATH, signInPath } from './reset-links';
+import { msg, type Text } from '../../../common/i18n/i18n';
 
 /** The CSRF purpose of the forgot-password form shown without an authorization request. */
 export const FORGOT_PASSWORD_PURPOSE = 'password-reset';
@@ -60,7 +61,7 @@ export class ForgotPasswordService {
     }
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
-      return this.render(pending, browser, 400, 'Enter the email address of your account.', email);
+      return this.render(pending, browser, 400, msg('passwordReset.enterEmail'), email);
     }
     const started = floorStart();
     const userId = await this.accounts.findByAddress(email);
@@ -75,7 +76,7 @@ export class ForgotPasswordService {
     await answerFloor(started);
     if (outcome.kind === 'throttled') {
       const minutes = Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60));
-      const message = `Too many codes were asked for. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+      const message = msg('passwordReset.tooManyCodes', { minutes });
       const page = this.render(pending, browser, 429, message, email);
       return { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
@@ -107,7 +108,7 @@ export class ForgotPasswordService {
     pending: Pending | null,
     browser: BrowserContext,
     status: number,
-    error?: string,
+    error?: Text,
     email?: string,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, pending?.id ?? FORGOT_PASSWORD_PURPOSE);
@@ -136,8 +137,8 @@ export class ForgotPasswordService {
     if (!offered.password) {
       throw new PageError(
         400,
-        'Password sign-in not offered',
-        'This application does not offer sign-in with a password. Go back and choose another sign-in method.',
+        msg('errors.passwordNotOfferedTitle'),
+        msg('errors.passwordNotOffered'),
       );
     }
     return pending;

@@ -12,6 +12,7 @@ import { ForgotPasswordService } from './forgot-password.service';
 import { MailAfterAnswer } from './mail-after-answer';
 import { PasswordResetController } from './password-reset.controller';
 import { ResetPasswordService } from './reset-password.service';
+import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Password reset by an emailed code (docs/accounts.md, "Password reset"): the forgot-password
@@ -33,6 +34,6 @@ import { ResetPasswordService } from './reset-password.service';
 })
 export class PasswordResetModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser()).forRoutes(PasswordResetController);
+    consumer.apply(cookieParser(), pageLanguage).forRoutes(PasswordResetController);
   }
 }

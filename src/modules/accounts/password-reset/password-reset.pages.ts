@@ -1,11 +1,8 @@
 import { html, Html, layout } from '../../../common/http/html';
+import { render, type Text } from '../../../common/i18n/i18n';
+import { pageTranslator } from '../../../common/i18n/page-language';
 import { codeInput } from '../account-pages';
 import { CODE_TTL_SECONDS } from '../one-time-codes/one-time-codes.service';
-
-/** The line the reset page shows, whether or not an account uses the address (one answer). */
-export const CODE_SENT_NOTICE =
-  'If an account uses this address, we sent it a code. It works for ' +
-  `${CODE_TTL_SECONDS / 60} minutes.`;
 
 export interface ForgotPasswordPageModel {
   /** The sealed authorization request, when the person came from a login page. */
@@ -14,22 +11,20 @@ export interface ForgotPasswordPageModel {
   /** Where "Back to sign in" goes: the login page of the request, or the account page's. */
   signInUrl: string;
   email?: string;
-  error?: string;
+  error?: Text;
 }
 
 /** Form contract: input `email`, hidden `csrf_token` and (from a login page) `request`. */
 export function forgotPasswordPage(model: ForgotPasswordPageModel): string {
+  const { t } = pageTranslator();
   return layout(
-    'Reset your password',
-    html`<p>
-        Enter the email address of your account. If an account uses it, we send it a code to choose
-        a new password.
-      </p>
+    t('passwordReset.forgotTitle'),
+    html`<p>${t('passwordReset.forgotLead')}</p>
       ${errorLine(model.error)}
       <form method="post" action="/oauth2/forgot-password">
         ${requestInput(model.requestId)}
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        <label for="email">Email address</label>
+        <label for="email">${t('passwordReset.emailAddress')}</label>
         <input
           type="email"
           id="email"
@@ -38,9 +33,9 @@ export function forgotPasswordPage(model: ForgotPasswordPageModel): string {
           required
           value="${model.email ?? ''}"
         />
-        <button type="submit">Send the code</button>
+        <button type="submit">${t('passwordReset.sendCode')}</button>
       </form>
-      <p><a href="${model.signInUrl}">Back to sign in</a></p>`,
+      <p><a href="${model.signInUrl}">${t('passwordReset.backToSignIn')}</a></p>`,
   );
 }
 
@@ -53,7 +48,7 @@ export interface ResetPasswordPageModel {
   code?: string;
   /** Where "ask for a new code" goes (the forgot-password page, for the same request). */
   newCodeUrl: string;
-  error?: string;
+  error?: Text;
 }
 
 /**
@@ -61,21 +56,24 @@ export interface ResetPasswordPageModel {
  * (from a login page) `request`.
  */
 export function resetPasswordPage(model: ResetPasswordPageModel): string {
+  const { t } = pageTranslator();
   const newCode = html`<p>
-    <a href="${model.newCodeUrl}">No code, or a wrong one? Ask for a new code.</a>
+    <a href="${model.newCodeUrl}">${t('passwordReset.askNewCode')}</a>
   </p>`;
+  // The same line whether or not an account uses the address (one answer).
+  const sent = t('passwordReset.codeSent', { minutes: CODE_TTL_SECONDS / 60 });
   return layout(
-    'Choose a new password',
-    html`<p>${CODE_SENT_NOTICE}</p>
+    t('passwordReset.resetTitle'),
+    html`<p>${sent}</p>
       ${errorLine(model.error)}
       <form method="post" action="/oauth2/reset-password">
         <input type="hidden" name="id" value="${model.id}" />
         ${requestInput(model.requestId)}
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         ${codeInput(model.code)}
-        <label for="password">New password</label>
+        <label for="password">${t('passwordReset.newPassword')}</label>
         <input type="password" id="password" name="password" autocomplete="new-password" required />
-        <label for="password_repeat">New password, again</label>
+        <label for="password_repeat">${t('passwordReset.newPasswordAgain')}</label>
         <input
           type="password"
           id="password_repeat"
@@ -83,7 +81,7 @@ export function resetPasswordPage(model: ResetPasswordPageModel): string {
           autocomplete="new-password"
           required
         />
-        <button type="submit">Set the new password</button>
+        <button type="submit">${t('passwordReset.setPassword')}</button>
       </form>
       ${newCode}`,
   );
@@ -91,18 +89,18 @@ export function resetPasswordPage(model: ResetPasswordPageModel): string {
 
 /** After a reset whose authorization request expired meanwhile: signed in, nowhere to go on. */
 export function passwordChangedPage(): string {
+  const { t } = pageTranslator();
   return layout(
-    'Password changed',
-    html`<p>
-        Your new password is set and you are signed in. The sign-in request of the application
-        expired in the meantime: return to the application and sign in again.
-      </p>
-      <p><a href="/account">Your account</a></p>`,
+    t('passwordReset.changedTitle'),
+    html`<p>${t('passwordReset.changed')}</p>
+      <p><a href="/account">${t('common.yourAccount')}</a></p>`,
   );
 }
 
-function errorLine(error: string | undefined): Html {
-  return error ? html`<p class="error" role="alert">${error}</p>` : html``;
+function errorLine(error: Text | undefined): Html {
+  return error
+    ? html`<p class="error" role="alert">${render(error, pageTranslator().t)}</p>`
+    : html``;
 }
 
 function requestInput(requestId: string | undefined): Html {

@@ -22,7 +22,8 @@ import { hashPassword } from '../../users/password';
 import {
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
-  passwordProblem,
+  passwordWeakness,
+  type PasswordWeakness,
 } from '../../users/password-policy';
 import type { User } from '../../users/user.entity';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
@@ -32,9 +33,11 @@ import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';
 import { ACCOUNT_PATH, FORGOT_PASSWORD_PATH, pathWith } from './reset-links';
+import { msg, type Text } from '../../../common/i18n/i18n';
+import { passwordProblemText } from '../account-pages';
 
 /** What the reset page says for a code that is wrong, expired, spent or unknown (one answer). */
-export const CODE_REFUSED = 'The code is wrong or has expired.';
+const CODE_REFUSED = msg('code.wrong');
 /** The audit action of a password reset by email (docs/console.md, "Audit log"). */
 export const PASSWORD_RESET_ACTION = 'user.password_reset';
 
@@ -46,7 +49,11 @@ const CODE_TEXT = /^[0-9 ]{1,12}$/;
 const resetPurpose = (id: string): string => `password-reset:${id}`;
 
 /** Refused by the password rule once the account is known: the transaction rolls back. */
-class RefusedPassword extends Error {}
+class RefusedPassword extends Error {
+  constructor(readonly weakness: PasswordWeakness) {
+    super(weakness.kind);
+  }
+}
 
 type ResetOutcome =
   | { kind: 'refused' }
@@ -105,14 +112,14 @@ export class ResetPasswordService {
     if (!this.csrf.verify(browser, resetPurpose(form.id), body.csrf_token)) throw formExpired();
     const password = typeof body.password === 'string' ? body.password : '';
     if (password !== body.password_repeat) {
-      return this.render(form, browser, 400, 'The two passwords are not the same.');
+      return this.render(form, browser, 400, msg('passwordReset.notSame'));
     }
     // The length, before the code is tried; the strength estimate (CPU-heavy, and it needs the
     // person's names) only for the holder of the right code, below.
     const length = [...password].length;
     if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
-      const problem = (await passwordProblem(password, { username: '', email: '' })) ?? '';
-      return this.render(form, browser, 400, problem);
+      const weakness = await passwordWeakness(password, { username: '', email: '' });
+      return this.render(form, browser, 400, weakness ? passwordProblemText(weakness) : '');
     }
     const started = floorStart();
     let outcome: ResetOutcome;
@@ -121,7 +128,9 @@ export class ResetPasswordService {
         this.reset(manager, form, password, browser.ip),
       );
     } catch (error) {
-      if (error instanceof RefusedPassword) return this.render(form, browser, 400, error.message);
+      if (error instanceof RefusedPassword) {
+        return this.render(form, browser, 400, passwordProblemText(error.weakness));
+      }
       throw error;
     }
     if (outcome.kind === 'refused') {
@@ -152,8 +161,8 @@ export class ResetPasswordService {
     // The address may have left the account since the code was sent: the code is spent, for nothing.
     const account = await this.accounts.lockForReset(manager, userId, email);
     if (!account) return { kind: 'refused' };
-    const problem = await passwordProblem(password, { username: account.user.username, email });
-    if (problem) throw new RefusedPassword(problem);
+    const weakness = await passwordWeakness(password, { username: account.user.username, email });
+    if (weakness) throw new RefusedPassword(weakness);
     const firstPassword = account.user.passwordHash === null;
     const hash = await hashPassword(password, this.config.passwordHashCost);
     const emailVerified = await this.accounts.setPassword(manager, account, hash, this.clock.now());
@@ -228,7 +237,7 @@ export class ResetPasswordService {
     form: ResetForm,
     browser: BrowserContext,
     status: number,
-    error?: string,
+    error?: Text,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, resetPurpose(form.id));
     const html = resetPasswordPage({
@@ -253,8 +262,8 @@ export class ResetPasswordService {
     if (!UUID.test(id)) {
       throw new PageError(
         400,
-        'Incomplete link',
-        'This link to reset a password is incomplete. Copy the whole link from the email, or ask for a new code.',
+        msg('passwordReset.incompleteLinkTitle'),
+        msg('passwordReset.incompleteLink'),
       );
     }
     const code =

@@ -12,6 +12,7 @@ import { PendingInteractions } from '../pending-interaction';
 import { SignUpAttempts } from './sign-up-attempts';
 import { SignUpController } from './sign-up.controller';
 import { SignUpService } from './sign-up.service';
+import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Sign-up on the login pages (docs/accounts.md, "Sign-up"): the form, the emailed code, the new
@@ -32,6 +33,6 @@ import { SignUpService } from './sign-up.service';
 })
 export class SignUpModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser()).forRoutes(SignUpController);
+    consumer.apply(cookieParser(), pageLanguage).forRoutes(SignUpController);
   }
 }

@@ -1,4 +1,6 @@
 import { html, layout } from '../../../common/http/html';
+import { BOLD, type Text } from '../../../common/i18n/i18n';
+import { pageTranslator } from '../../../common/i18n/page-language';
 import { errorBox, type FormBinding } from '../account-pages';
 
 export interface SignUpPageModel extends FormBinding {
@@ -6,7 +8,7 @@ export interface SignUpPageModel extends FormBinding {
   /** What the person typed, shown again after a refusal (never the password). */
   username?: string;
   email?: string;
-  error?: string;
+  error?: Text;
   /** GET /oauth2/login?request=… */
   loginUrl: string;
 }
@@ -16,14 +18,15 @@ export interface SignUpPageModel extends FormBinding {
  * `csrf_token`), with the autocomplete tokens that let a password manager save the new account.
  */
 export function signUpPage(model: SignUpPageModel): string {
+  const { t, rich } = pageTranslator();
   return layout(
-    'Create an account',
-    html`<p>to continue to <strong>${model.applicationName}</strong></p>
+    t('signUp.title'),
+    html`<p>${rich('common.continueTo', { application: model.applicationName }, BOLD)}</p>
       ${errorBox(model.error)}
       <form method="post" action="/oauth2/signup">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        <label for="username">Username</label>
+        <label for="username">${t('signUp.username')}</label>
         <input
           type="text"
           id="username"
@@ -37,10 +40,8 @@ export function signUpPage(model: SignUpPageModel): string {
           value="${model.username ?? ''}"
           aria-describedby="username-hint"
         />
-        <p class="hint" id="username-hint">
-          3 to 64 letters, digits, "_", "." or "-", starting with a letter or digit.
-        </p>
-        <label for="email">Email</label>
+        <p class="hint" id="username-hint">${t('signUp.usernameHint')}</p>
+        <label for="email">${t('signUp.email')}</label>
         <input
           type="email"
           id="email"
@@ -51,8 +52,8 @@ export function signUpPage(model: SignUpPageModel): string {
           value="${model.email ?? ''}"
           aria-describedby="email-hint"
         />
-        <p class="hint" id="email-hint">We send a code to this address to confirm it is yours.</p>
-        <label for="password">Password</label>
+        <p class="hint" id="email-hint">${t('signUp.emailHint')}</p>
+        <label for="password">${t('signUp.password')}</label>
         <input
           type="password"
           id="password"
@@ -63,11 +64,11 @@ export function signUpPage(model: SignUpPageModel): string {
           maxlength="256"
           aria-describedby="password-hint"
         />
-        <p class="hint" id="password-hint">
-          At least 8 characters; a few unrelated words make a good one.
-        </p>
-        <button type="submit">Create account</button>
+        <p class="hint" id="password-hint">${t('signUp.passwordHint')}</p>
+        <button type="submit">${t('signUp.submit')}</button>
       </form>
-      <p class="muted">Already have an account? <a href="${model.loginUrl}">Sign in</a></p>`,
+      <p class="muted">
+        ${rich('signUp.haveAccount', {}, { a: (text) => html`<a href="${model.loginUrl}">${text}</a>` })}
+      </p>`,
   );
 }

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { html, messagePage } from '../../../common/http/html';
+import { BOLD, msg, type Text } from '../../../common/i18n/i18n';
+import { pageTranslator } from '../../../common/i18n/page-language';
 import { AppConfig } from '../../../config/app-config';
 import { MailNotSent } from '../../mail/mail-message';
 import { Mailer } from '../../mail/mailer';
@@ -17,14 +19,22 @@ import {
   PasswordQueueFull,
 } from '../../sessions/password-check-queue';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
-import { EMAIL_RULE, isValidUsername, normalEmail, USERNAME_RULE } from '../../users/account-names';
+import { isValidUsername, normalEmail } from '../../users/account-names';
 import { addressHeldByAnother, claimsNameOrAddress } from '../../users/address-holder';
 import { hashPassword } from '../../users/password';
-import { passwordProblem } from '../../users/password-policy';
+import { passwordWeakness } from '../../users/password-policy';
 import { UserEmail } from '../../users/user-email.entity';
 import { User } from '../../users/user.entity';
 import { answerFloor, floorStart } from '../answer-floor';
-import { codeId, codePage, linkPage, mailNotSent, tooMany, WRONG_CODE } from '../account-pages';
+import {
+  codeId,
+  codePage,
+  linkPage,
+  mailNotSent,
+  passwordProblemText,
+  tooMany,
+  WRONG_CODE,
+} from '../account-pages';
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import { PendingInteractions, type Interaction } from '../pending-interaction';
@@ -44,7 +54,7 @@ interface SignUpPayload {
 }
 
 /** The form's checks passed (with the address as stored), or the page's status and reason. */
-type FormCheck = { kind: 'ok'; email: string } | { kind: 'refused'; status: number; error: string };
+type FormCheck = { kind: 'ok'; email: string } | { kind: 'refused'; status: number; error: Text };
 
 /** The form as submitted, trimmed; the password is never shown again. */
 interface SignUpForm {
@@ -136,10 +146,10 @@ export class SignUpService {
       return this.renderCode(interaction, browser, 400, id, undefined, WRONG_CODE);
     }
     if (outcome.kind === 'taken') {
+      const { t } = pageTranslator();
       const html = linkPage(
-        'Account not created',
-        'An account with this username or email address was created in the meantime, so no ' +
-          'account was made. Start again with another username, or sign in.',
+        t('signUp.notCreatedTitle'),
+        t('signUp.notCreated'),
         this.startAgain(interaction),
       );
       return { status: 409, html };
@@ -155,37 +165,37 @@ export class SignUpService {
    */
   private async accountReady(user: User, browser: BrowserContext): Promise<PageResult> {
     const session = await this.sessions.create(user.id, 'password', browser);
-    const html = linkPage(
-      'Your account is ready',
-      'Your account was created and you are signed in. The application stopped waiting in the ' +
-        'meantime: return to it and sign in again.',
-      { href: '/account', text: 'Go to your account' },
-    );
+    const { t } = pageTranslator();
+    const html = linkPage(t('signUp.readyTitle'), t('signUp.ready'), {
+      href: '/account',
+      text: t('common.goToYourAccount'),
+    });
     return { status: 200, html, cookies: [sessionCookie(session)] };
   }
 
   /** Where "Start again" leads: the form of the request, or the account page's sign-in without one. */
   private startAgain(interaction: Interaction | null): { href: string; text: string } {
+    const { t } = pageTranslator();
     return interaction
-      ? { href: this.interactions.path(SIGN_UP_PATH, interaction), text: 'Start again' }
-      : { href: '/account/login', text: 'Sign in' };
+      ? { href: this.interactions.path(SIGN_UP_PATH, interaction), text: t('common.startAgain') }
+      : { href: '/account/login', text: t('common.signIn') };
   }
 
   /** The form's rules, in the order the page reports them; the address as stored. */
   private async check(form: SignUpForm): Promise<FormCheck> {
-    const refused = (status: number, error: string): FormCheck => ({
+    const refused = (status: number, error: Text): FormCheck => ({
       kind: 'refused',
       status,
       error,
     });
-    if (!isValidUsername(form.username)) return refused(400, capitalized(USERNAME_RULE));
+    if (!isValidUsername(form.username)) return refused(400, msg('signUp.usernameRule'));
     const email = normalEmail(form.email);
-    if (email === null) return refused(400, capitalized(EMAIL_RULE));
-    const problem = await passwordProblem(form.password, { username: form.username, email });
-    if (problem !== null) return refused(400, problem);
+    if (email === null) return refused(400, msg('signUp.emailRule'));
+    const weakness = await passwordWeakness(form.password, { username: form.username, email });
+    if (weakness !== null) return refused(400, passwordProblemText(weakness));
     // A sign-up form must say that a username is taken (docs/accounts.md, "Sign-up").
     if (await this.usernameTaken(this.dataSource.manager, form.username)) {
-      return refused(409, `The username ${form.username} is taken. Choose another one.`);
+      return refused(409, msg('signUp.usernameTaken', { username: form.username }));
     }
     return { kind: 'ok', email };
   }
@@ -352,7 +362,7 @@ export class SignUpService {
     interaction: Interaction,
     browser: BrowserContext,
     status: number,
-    error?: string,
+    error?: Text,
     form?: SignUpForm,
   ): PageResult {
     const { token, cookies } = this.interactions.form(browser, interaction);
@@ -374,20 +384,18 @@ export class SignUpService {
     status: number,
     id: string,
     code?: string,
-    error?: string,
+    error?: Text,
   ): PageResult {
     // Bound to the code, not to the request: the code still counts once the request expired.
     const { token, cookies } = this.interactions.formFor(browser, codeFormPurpose(id));
-    const forApplication = interaction
-      ? html` for <strong>${interaction.application.name}</strong>`
-      : html``;
+    const { t, rich } = pageTranslator();
+    const lead = interaction
+      ? rich('signUp.codeLeadFor', { application: interaction.application.name }, BOLD)
+      : html`${t('signUp.codeLead')}`;
     const page = codePage({
       action: SIGN_UP_CODE_PATH,
-      title: 'Check your email',
-      lead: html`<p>
-        We sent an email to the address you gave. Enter the code from it to finish creating your
-        account${forApplication}.
-      </p>`,
+      title: t('code.checkEmailTitle'),
+      lead: html`<p>${lead}</p>`,
       requestId: interaction?.pending.sealed ?? '',
       csrfToken: token,
       id,
@@ -423,18 +431,17 @@ function asPayload(value: Record<string, unknown> | null): SignUpPayload | null 
     : null;
 }
 
-function capitalized(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
-}
-
 function notOffered(): PageError {
-  return new PageError(404, 'Not found', 'Creating an account is not offered here.');
+  return new PageError(404, msg('errors.notFoundTitle'), msg('signUp.notOffered'));
 }
 
 function busy(): PageResult {
   return {
     status: 503,
-    html: messagePage('Busy', 'Too many sign-ins at this moment. Try again in a moment.'),
+    html: messagePage(
+      pageTranslator().t('errors.busyTitle'),
+      pageTranslator().t('login.refused.busy'),
+    ),
     retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
   };
 }

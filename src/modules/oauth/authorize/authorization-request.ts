@@ -1,3 +1,4 @@
+import type { Locale } from '../../../common/i18n/i18n';
 import type { IssuerPath } from '../../signing-keys/issuers';
 import type { OidcParams } from './checks/check-oidc-params';
 
@@ -26,4 +27,9 @@ export interface AuthorizationRequest extends OidcParams {
    * PUBLIC_BASE_URL, so such requests seal as before.
    */
   issuerPath?: IssuerPath;
+  /**
+   * The language its pages speak: the first supported tag of ui_locales (docs/languages.md).
+   * Absent when ui_locales named none: the browser's own preference then.
+   */
+  uiLocale?: Locale;
 }

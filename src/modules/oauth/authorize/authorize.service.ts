@@ -27,6 +27,9 @@ import { checkScope } from './checks/check-scope';
 import { checkState } from './checks/check-state';
 import type { Params } from '../protocol/params';
 import { readUpstreamProviders } from './checks/upstream-providers';
+import { msg } from '../../../common/i18n/i18n';
+import { fromUiLocales } from '../../../common/i18n/negotiation';
+import { useUiLocales } from '../../../common/i18n/page-language';
 
 /**
  * GET /oauth2/authorize (docs/contract/oauth.md#authorization-request): validates the request step by step, then sends the
@@ -90,6 +93,8 @@ export class AuthorizeService {
     status: 302 | 303 = 302,
     issuerPath: IssuerPath | null = null,
   ): Promise<{ application: Application; request: AuthorizationRequest } | PageResult> {
+    // The pages from here on (errors included) speak the language ui_locales asks for.
+    useUiLocales(query.ui_locales);
     // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
     const application = await checkClient(query, this.applications);
     const redirectUri = checkRedirectUri(query, application);
@@ -266,7 +271,14 @@ function validate(
     ...prompt,
     upstreamProviders: readUpstreamProviders(query),
     ...oidc,
+    ...uiLocaleOf(query),
   };
+}
+
+/** ui_locales (OIDC Core 3.1.2.1): the first supported tag, kept for the request's pages. */
+function uiLocaleOf(query: Params): Pick<AuthorizationRequest, 'uiLocale'> {
+  const locale = fromUiLocales(query.ui_locales);
+  return locale === undefined ? {} : { uiLocale: locale };
 }
 
 /** interaction_required is a prompt=none answer; in the interactive flow the user is denied. */
@@ -277,9 +289,5 @@ function interactive(error: OAuthError): OAuthError {
 }
 
 export function requestGone(): PageError {
-  return new PageError(
-    400,
-    'Request expired',
-    'This sign-in request has expired or was already used. Return to the application and start again.',
-  );
+  return new PageError(400, msg('errors.requestExpiredTitle'), msg('errors.requestExpired'));
 }

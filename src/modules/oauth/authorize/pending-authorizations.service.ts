@@ -8,6 +8,8 @@ import { PageError } from '../protocol/oauth-error';
 import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { MAX_SEALED_LENGTH, RequestSealer } from './sealed-request';
+import { msg } from '../../../common/i18n/i18n';
+import { useRequestLocale } from '../../../common/i18n/page-language';
 
 /** How long a user has to sign in and consent before the request must be started again. */
 export const PENDING_TTL_SECONDS = 600;
@@ -44,12 +46,15 @@ export class PendingAuthorizationsService {
     const sealed = this.sealer.seal({ id: newOpaqueToken(), exp, request });
     if (sealed.length > MAX_SEALED_LENGTH) {
       // Only an unusually long registered redirect_uri can get here: state is capped before.
-      throw new PageError(400, 'Invalid request', 'This authorization request is too large.');
+      throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.requestTooLarge'));
     }
     return sealed;
   }
 
-  /** The pending request, or null when it is not ours, has expired or was already answered. */
+  /**
+   * The pending request, or null when it is not ours, has expired or was already answered.
+   * Found, it sets the page's language to the one its ui_locales chose.
+   */
   async find(sealed: unknown): Promise<Pending | null> {
     const opened = this.sealer.open(sealed);
     if (!opened || opened.exp * 1000 <= this.clock.now().getTime()) return null;
@@ -58,12 +63,21 @@ export class PendingAuthorizationsService {
       [sha256Hex(opened.id)],
     );
     if (spent.length > 0) return null;
+    useRequestLocale(opened.request.uiLocale);
     return {
       sealed: sealed as string,
       id: opened.id,
       expiresAt: new Date(opened.exp * 1000),
       request: opened.request,
     };
+  }
+
+  /**
+   * Sets the page's language to the one a sealed request carries, without checking that it is
+   * still live (the upstream callback's failures come before that check).
+   */
+  useLanguageOf(sealed: unknown): void {
+    useRequestLocale(this.sealer.open(sealed)?.request.uiLocale);
   }
 
   /**

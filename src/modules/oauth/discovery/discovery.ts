@@ -1,4 +1,5 @@
 import { ACR_VALUE } from '../protocol/oidc-claims';
+import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
 import { OAUTH_SCOPES } from '../protocol/scopes';
 import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
@@ -54,5 +55,7 @@ export function providerMetadata(
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     claims_parameter_supported: true,
+    // The languages of the pages, for ui_locales (docs/languages.md).
+    ui_locales_supported: [...SUPPORTED_LOCALES],
   };
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import {
   CLAIMS_SUPPORTED,
   INTROSPECTION_AUTH_METHODS,
@@ -85,4 +86,11 @@ export class ProviderMetadata {
 
   @ApiProperty({ description: 'Always true: the claims parameter (OIDC Core 5.5) is read' })
   claims_parameter_supported!: boolean;
+
+  @ApiProperty({
+    enum: SUPPORTED_LOCALES,
+    isArray: true,
+    description: 'The languages of the pages, for ui_locales (OIDC Discovery 1.0 section 3)',
+  })
+  ui_locales_supported!: string[];
 }

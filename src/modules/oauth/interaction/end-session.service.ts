@@ -9,6 +9,7 @@ import { SigningKeysService } from '../../signing-keys/signing-keys.service';
 import { PageError } from '../protocol/oauth-error';
 import { checkState } from '../authorize/checks/check-state';
 import { nonEmptyParam, type Params } from '../protocol/params';
+import { msg } from '../../../common/i18n/i18n';
 
 /** A validated RP-initiated logout request (OpenID Connect RP-Initiated Logout 1.0 section 2). */
 export interface EndSessionRequest {
@@ -34,7 +35,7 @@ const SEALED_TTL_SECONDS = 600;
 const HKDF_INFO = 'idsvc oauth2 logout request aes-256-gcm v1';
 
 const refuse = (message: string): PageError =>
-  new PageError(400, 'Invalid logout request', message);
+  new PageError(400, msg('errors.invalidLogoutTitle'), message);
 
 interface Hint {
   sub: string;
@@ -65,7 +66,6 @@ export class EndSessionService {
     const clientId = clientOf(hint, nonEmptyParam(params, 'client_id'));
     const redirectUri = nonEmptyParam(params, 'post_logout_redirect_uri');
     const state = checkState(params);
-    // ui_locales is accepted and ignored: the pages have one language (section 2 makes it optional).
     const application = clientId === undefined ? undefined : await this.application(clientId);
     if (redirectUri === undefined) return { hintSubject: hint?.sub };
     // Section 3: without the client there is no list to match the URI against.

@@ -9,6 +9,7 @@ import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../authorize/grant.service';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
+import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
 import { OAuthError, formExpired, PageError } from '../protocol/oauth-error';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import type { BrowserContext } from '../../sessions/cookies';
@@ -24,10 +25,7 @@ import { SessionService } from '../../sessions/session.service';
 import { jsonField, type Params } from '../protocol/params';
 import { offeredSignIn, type OfferedSignIn } from '../authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
-import {
-  PASSKEY_SIGN_IN_FAILED,
-  PasskeySignInService,
-} from '../../console/passkeys/passkey-sign-in.service';
+import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 
 /** The login and consent pages of a pending authorization. */
@@ -60,7 +58,8 @@ export class InteractionService {
     const password = typeof body.password === 'string' ? body.password : '';
     const outcome = await this.login.authenticate(username, password, browser.ip);
     if (outcome.kind !== 'ok') {
-      const [status, message] = LOGIN_REFUSALS[outcome.kind];
+      const [status] = LOGIN_REFUSALS[outcome.kind];
+      const message = msg(REFUSAL_KEYS[outcome.kind]);
       const page = await this.renderLogin(pending, browser, status, message, username);
       return outcome.kind === 'failed'
         ? page
@@ -96,7 +95,7 @@ export class InteractionService {
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
     const userId = await this.passkeys.verify(body.ceremony_id, jsonField(body.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(pending, browser, 401, PASSKEY_SIGN_IN_FAILED);
+    if (!user) return this.renderLogin(pending, browser, 401, msg('passkey.failed'));
     return this.signIn(pending, user, 'passkey', browser);
   }
 
@@ -170,7 +169,7 @@ export class InteractionService {
       };
     const decision = body.decision;
     if (decision !== 'approve' && decision !== 'deny') {
-      throw new PageError(400, 'Invalid request', 'Choose approve or deny.');
+      throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.chooseDecision'));
     }
     if (!(await this.pending.take(pending))) throw requestGone();
     const { redirectUri, state } = pending.request;
@@ -192,7 +191,7 @@ export class InteractionService {
     pending: Pending,
     browser: BrowserContext,
     status: number,
-    error?: string,
+    error?: Text,
     username?: string,
   ): Promise<PageResult> {
     const application = await this.application(pending);
@@ -265,18 +264,21 @@ export class InteractionService {
   }
 }
 
+/** The login page's words for each refusal of LoginService (same status as LOGIN_REFUSALS). */
+const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
+  failed: 'login.refused.failed',
+  throttled: 'login.refused.throttled',
+  busy: 'login.refused.busy',
+};
+
 function noPasskeyLogin(): PageError {
-  return new PageError(
-    400,
-    'Passkey sign-in not offered',
-    'This application does not offer sign-in with a passkey. Go back and choose another sign-in method.',
-  );
+  return new PageError(400, msg('errors.passkeyNotOfferedTitle'), msg('errors.passkeyNotOffered'));
 }
 
 function noPasswordLogin(): PageError {
   return new PageError(
     400,
-    'Password sign-in not offered',
-    'This application does not offer sign-in with a password. Go back and choose another sign-in method.',
+    msg('errors.passwordNotOfferedTitle'),
+    msg('errors.passwordNotOffered'),
   );
 }

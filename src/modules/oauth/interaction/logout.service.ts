@@ -7,6 +7,8 @@ import { cspSourceOf, type PageResult } from '../protocol/page-result';
 import { logoutPage, signedOutPage } from './pages/logout.page';
 import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../protocol/params';
+import { msg } from '../../../common/i18n/i18n';
+import { useUiLocales } from '../../../common/i18n/page-language';
 
 /**
  * What the logout CSRF token is bound to besides the browser cookie. Request ids are 256-bit
@@ -43,6 +45,8 @@ export class LogoutService {
     browser: BrowserContext,
     status: 302 | 303 = 302,
   ): Promise<PageResult> {
+    // RP-Initiated Logout 1.0 section 2: ui_locales chooses this page's language.
+    useUiLocales(params.ui_locales);
     const request = await this.endSession.validate(params);
     const link = returnLink(request);
     if (request.hintSubject !== undefined) {
@@ -68,11 +72,7 @@ export class LogoutService {
       return this.show(body, browser, 303);
     }
     if (!this.csrf.verify(browser, LOGOUT_PURPOSE, body.csrf_token)) {
-      throw new PageError(
-        403,
-        'Form expired',
-        'The sign-out form could not be verified. Open the sign-out page and try again.',
-      );
+      throw new PageError(403, msg('errors.formExpiredTitle'), msg('errors.logoutFormExpired'));
     }
     let link: ReturnLink | undefined;
     if (body.logout_request !== undefined) {
@@ -80,8 +80,8 @@ export class LogoutService {
       if (link === undefined) {
         throw new PageError(
           400,
-          'Request expired',
-          'This sign-out request has expired. Return to the application and sign out again.',
+          msg('errors.requestExpiredTitle'),
+          msg('errors.logoutRequestExpired'),
         );
       }
     }

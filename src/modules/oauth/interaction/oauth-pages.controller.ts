@@ -41,7 +41,10 @@ import {
   SubmitLoginDocs,
   SubmitPasskeyLoginDocs,
   PasskeyScriptDocs,
+  SwitchLanguageDocs,
 } from './pages.openapi';
+import { languageCookieOptions, languageSwitch } from './language-switch';
+import { LANGUAGE_COOKIE } from '../../../common/i18n/page-language';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import { sendPage, type PageResult } from '../protocol/page-result';
 import { formOf } from '../protocol/params';
@@ -122,6 +125,14 @@ export class OAuthPagesController {
   @PasskeyScriptDocs()
   passkeyScript(@Req() req: Request, @Res() res: Response): void {
     sendPasskeyScript(res, req.query.v);
+  }
+
+  @Get('language')
+  @SwitchLanguageDocs()
+  switchLanguage(@Req() req: Request, @Res() res: Response): void {
+    const { locale, returnTo } = languageSwitch(req.query);
+    res.cookie(LANGUAGE_COOKIE, locale, languageCookieOptions(this.secure));
+    this.send(res, { status: 303, location: returnTo });
   }
 
   @Get('consent')

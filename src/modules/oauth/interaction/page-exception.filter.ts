@@ -11,6 +11,15 @@ import {
 import { OAuthError, PageError } from '../protocol/oauth-error';
 import { sendPage } from '../protocol/page-result';
 import { messagePage } from '../../../common/http/html';
+import { msg, render, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import { REFUSALS } from '../../rate-limit/throttlers';
+import { pageTranslator } from '../../../common/i18n/page-language';
+
+/** The page's words for the refusals of the sign-in routes' per-address quotas. */
+const QUOTA_MESSAGES = new Map<string, MessageKey>([
+  [REFUSALS['passkey-sign-in'].message, 'errors.tooManyPasskeySignIns'],
+  [REFUSALS['upstream-callback'].message, 'errors.tooManySignIns'],
+]);
 
 /** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
 @Catch()
@@ -28,28 +37,39 @@ export class PageExceptionFilter implements ExceptionFilter {
 
   private describe(exception: unknown, request: Request): ErrorPage {
     if (exception instanceof PageError) {
-      return { status: exception.status, title: exception.title, message: exception.message };
+      return {
+        status: exception.status,
+        title: exception.titleText,
+        message: exception.messageText,
+      };
     }
     if (exception instanceof AppError && exception.code === ErrorCode.RateLimited) {
       // A per-address quota of a sign-in route (the rate limiter set Retry-After already).
-      return { status: 429, title: 'Too many sign-ins', message: exception.message };
+      const key = QUOTA_MESSAGES.get(exception.message);
+      const message = key === undefined ? exception.message : msg(key);
+      return { status: 429, title: msg('errors.tooManySignInsTitle'), message };
     }
     if (exception instanceof OAuthError) {
-      return { status: 400, title: 'Invalid request', message: exception.description };
+      // The protocol's own words (English, as in its API answers), under a translated title.
+      return {
+        status: 400,
+        title: msg('errors.invalidRequestTitle'),
+        message: exception.description,
+      };
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       return {
         status: exception.getStatus(),
-        title: 'Invalid request',
-        message: 'The request could not be processed.',
+        title: msg('errors.invalidRequestTitle'),
+        message: msg('errors.notProcessed'),
       };
     }
     if (isDatabaseUnavailable(exception)) {
       logDatabaseUnavailable(this.logger, exception, request);
       return {
         status: 503,
-        title: 'Temporarily unavailable',
-        message: 'The service is temporarily unavailable. Please try again in a moment.',
+        title: msg('errors.unavailableTitle'),
+        message: msg('errors.unavailable'),
       };
     }
     const id = (request as Request & { id?: unknown }).id;
@@ -57,18 +77,20 @@ export class PageExceptionFilter implements ExceptionFilter {
       { err: exception, requestId: id, route: `${request.method} ${request.path}` },
       'Page failed',
     );
-    return { status: 500, title: 'Something went wrong', message: 'Please try again later.' };
+    return { status: 500, title: msg('errors.internalTitle'), message: msg('errors.internal') };
   }
 }
 
 export interface ErrorPage {
   status: number;
-  title: string;
-  message: string;
+  title: Text;
+  message: Text;
 }
 
 /** Writes an HTML error page (also used for bodies refused before routing). */
 export function sendErrorPage(response: Response, page: ErrorPage, secure: boolean): void {
   if (page.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-  sendPage(response, { status: page.status, html: messagePage(page.title, page.message) }, secure);
+  const { t } = pageTranslator();
+  const html = messagePage(render(page.title, t), render(page.message, t));
+  sendPage(response, { status: page.status, html }, secure);
 }

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import {
   formBody as form,
   formRefusalPages,
@@ -83,6 +84,12 @@ export const AuthorizeDocs = (): MethodDecorator =>
       false,
       '`none`: silent authentication, never a page. With `openid` in scope also `login`, `consent`, `select_account` (space-separated; never with `none`), OIDC Core 3.1.2.1',
       { type: 'string', example: 'none' },
+    ),
+    query(
+      'ui_locales',
+      false,
+      'Space-separated BCP 47 tags in order of preference (OIDC Core 3.1.2.1): the first supported one (`en`, `zh-CN`) is the language of every page of this request, the upstream round trip included; unsupported tags are ignored (docs/languages.md)',
+      { type: 'string', example: 'zh-CN en' },
     ),
     query(
       'claims',
@@ -276,6 +283,23 @@ export const PasskeyScriptDocs = (): MethodDecorator =>
     }),
   );
 
+/** GET /oauth2/language: the pages' language switcher (docs/languages.md). */
+export const SwitchLanguageDocs = (): MethodDecorator =>
+  applyDecorators(
+    ApiOperation({
+      summary: "The pages' language switcher",
+      description:
+        'Remembers the language in the ui_locale cookie (a year, SameSite=Lax) and sends the browser back to the page it came from. The pages of an authorization request that named ui_locales keep that language.',
+    }),
+    query('locale', true, 'A supported language', { type: 'string', enum: [...SUPPORTED_LOCALES] }),
+    query('return', true, 'The path of the page to return to (this site only)', {
+      type: 'string',
+      example: '/oauth2/login?request=v1.abc',
+    }),
+    redirect(303, 'To `return`, with the cookie set'),
+    html(400, 'Unsupported language, or a return path that is not of this site'),
+  );
+
 export const ShowSelectAccountDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({ summary: 'Account choice page for prompt=select_account (HTML)' }),
@@ -347,7 +371,12 @@ const endSessionParams = (): MethodDecorator =>
       maxLength: MAX_STATE_LENGTH,
     }),
     query('client_id', false, "Must equal the hint's aud when both are sent", { type: 'string' }),
-    query('ui_locales', false, 'Accepted and ignored', { type: 'string' }),
+    query(
+      'ui_locales',
+      false,
+      'Space-separated BCP 47 tags in order of preference: the first supported one (`en`, `zh-CN`) is the language of this page (docs/languages.md)',
+      { type: 'string', example: 'zh-CN en' },
+    ),
   );
 
 const LOGOUT_REFUSALS =

@@ -5,6 +5,7 @@ import { browserContext } from '../../sessions/cookies';
 import { PageError } from '../protocol/oauth-error';
 import { formOf } from '../protocol/params';
 import { InteractionService } from './interaction.service';
+import { msg } from '../../../common/i18n/i18n';
 
 /**
  * The own checks of POST /oauth2/login/passkey/options, before its per-address quota counts
@@ -40,6 +41,6 @@ export class PasskeyOptionsGuard implements CanActivate {
 export function refuseCrossOrigin(req: Request, origin: string): void {
   const sent = req.headers.origin;
   if (sent !== undefined && sent !== origin) {
-    throw new PageError(403, 'Cross-origin request', 'Cross-origin requests are refused.');
+    throw new PageError(403, msg('errors.crossOriginTitle'), msg('errors.crossOrigin'));
   }
 }

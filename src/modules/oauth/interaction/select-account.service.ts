@@ -14,6 +14,7 @@ import {
 } from '../authorize/pending-authorizations.service';
 import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../protocol/params';
+import { msg } from '../../../common/i18n/i18n';
 
 /**
  * prompt=select_account (OIDC Core 3.1.2.1): the signed-in user continues as themselves, or
@@ -49,7 +50,7 @@ export class SelectAccountService {
     if (!this.csrf.verify(browser, pending.id, body.csrf_token)) throw formExpired();
     const decision = body.decision;
     if (decision !== 'continue' && decision !== 'switch') {
-      throw new PageError(400, 'Invalid request', 'Choose an account.');
+      throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.chooseAccount'));
     }
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (decision === 'switch' || !signedIn) {

@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, msg, render, translator, type Text } from '../../../common/i18n/i18n';
+
 /** Error codes of RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1 and OIDC silent auth (docs/contract/oauth.md#silent-authentication). */
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -84,23 +86,24 @@ export class RefusedRequestError extends OAuthError {
  * or consent page: shown as an HTML page, never redirected (RFC 6749 section 4.1.2.1).
  */
 export class PageError extends Error {
+  /** The title in English (logs, tests); the page shows `titleText` in its own language. */
+  readonly title: string;
+
   constructor(
     readonly status: number,
-    readonly title: string,
-    message: string,
+    readonly titleText: Text,
+    readonly messageText: Text,
   ) {
-    super(message);
+    const english = translator(DEFAULT_LOCALE).t;
+    super(render(messageText, english));
+    this.title = render(titleText, english);
     this.name = 'PageError';
   }
 }
 
 /** A page's form whose CSRF token is not the one this browser was shown for it (403). */
 export function formExpired(): PageError {
-  return new PageError(
-    403,
-    'Form expired',
-    'The form could not be verified. Go back, reload the page and try again.',
-  );
+  return new PageError(403, msg('errors.formExpiredTitle'), msg('errors.formExpired'));
 }
 
 export const invalidGrant = (description: string): OAuthError =>

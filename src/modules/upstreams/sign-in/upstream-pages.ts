@@ -1,5 +1,7 @@
 import { PageError } from '../../oauth/protocol/oauth-error';
 import { html, layout } from '../../../common/http/html';
+import { msg } from '../../../common/i18n/i18n';
+import { pageTranslator } from '../../../common/i18n/page-language';
 
 export type UpstreamFailure =
   | 'denied'
@@ -12,67 +14,64 @@ export type UpstreamFailure =
   | 'email_taken'
   | 'bound_elsewhere';
 
-const AGAIN = 'Return to the application and start again.';
-
 /** The clear page each failure of an upstream sign-in ends on (docs/upstreams.md, "Errors"). */
-export function upstreamFailure(
-  failure: UpstreamFailure,
-  providerName = 'the provider',
-): PageError {
+export function upstreamFailure(failure: UpstreamFailure, providerName?: string): PageError {
+  // The provider's name where known, else the page's words for "the provider".
+  const provider = providerName ?? msg('upstream.theProvider');
   switch (failure) {
     case 'bound_elsewhere':
       return new PageError(
         409,
-        'Already bound to another account',
-        `This ${providerName} account is bound to another account here. Sign in to that account to unbind it first.`,
+        msg('upstream.failure.boundElsewhereTitle'),
+        msg('upstream.failure.boundElsewhere', { provider }),
       );
     case 'denied':
       return new PageError(
         403,
-        'Sign-in cancelled',
-        `Sign-in at the provider was cancelled or refused. ${AGAIN}`,
+        msg('upstream.failure.deniedTitle'),
+        msg('upstream.failure.denied'),
       );
     case 'invalid_response':
       return new PageError(
         502,
-        'Sign-in failed',
-        `The provider's answer could not be verified. ${AGAIN}`,
+        msg('upstream.failure.failedTitle'),
+        msg('upstream.failure.invalidResponse'),
       );
     case 'unavailable':
       return new PageError(
         503,
-        'Provider unavailable',
-        `The provider did not answer in time. Try again in a moment.`,
+        msg('upstream.failure.unavailableTitle'),
+        msg('upstream.failure.unavailable'),
       );
     case 'invalid_state':
       return new PageError(
         400,
-        'Sign-in failed',
-        `This answer does not belong to the sign-in started in this browser. ${AGAIN}`,
+        msg('upstream.failure.failedTitle'),
+        msg('upstream.failure.invalidState'),
       );
     case 'replayed':
       return new PageError(
         400,
-        'Sign-in already used',
-        `This sign-in answer was already used. ${AGAIN}`,
+        msg('upstream.failure.replayedTitle'),
+        msg('upstream.failure.replayed'),
       );
     case 'no_attempt':
       return new PageError(
         400,
-        'Sign-in expired',
-        `No sign-in with this provider is in progress in this browser, or it has expired. ${AGAIN}`,
+        msg('upstream.failure.noAttemptTitle'),
+        msg('upstream.failure.noAttempt'),
       );
     case 'not_offered':
       return new PageError(
         403,
-        'Sign-in method not offered',
-        `This application does not offer this sign-in method. ${AGAIN}`,
+        msg('upstream.failure.notOfferedTitle'),
+        msg('upstream.failure.notOffered'),
       );
     case 'email_taken':
       return new PageError(
         409,
-        'Account already exists',
-        `An account with the email address of your ${providerName} account already exists. Sign in to that account, then bind ${providerName} from its account page.`,
+        msg('upstream.failure.emailTakenTitle'),
+        msg('upstream.failure.emailTaken', { provider }),
       );
   }
 }
@@ -83,9 +82,10 @@ export function upstreamFailure(
  * redirects that follow a form submission, so a 302 to the provider would be blocked.
  */
 export function continueToProviderPage(location: string): string {
+  const { t } = pageTranslator();
   return layout(
-    'Continue to the provider',
+    t('upstream.continueTitle'),
     html`<meta http-equiv="refresh" content="0;url=${location}" />
-      <p><a class="button" href="${location}">Continue</a></p>`,
+      <p><a class="button" href="${location}">${t('common.continue')}</a></p>`,
   );
 }

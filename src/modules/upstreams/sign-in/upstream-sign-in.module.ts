@@ -10,6 +10,7 @@ import { UpstreamIdentitiesModule } from '../identities/upstream-identities.modu
 import { UpstreamProvidersModule } from '../providers/upstream-providers.module';
 import { UpstreamSignInController } from './upstream-sign-in.controller';
 import { UpstreamSignInService } from './upstream-sign-in.service';
+import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Sign-in through upstream providers, direct entry and the required-upstream bind page. It
@@ -34,6 +35,6 @@ import { UpstreamSignInService } from './upstream-sign-in.service';
 })
 export class UpstreamSignInModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser()).forRoutes(UpstreamSignInController);
+    consumer.apply(cookieParser(), pageLanguage).forRoutes(UpstreamSignInController);
   }
 }

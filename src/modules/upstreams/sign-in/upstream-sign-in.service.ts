@@ -36,6 +36,7 @@ import {
   type UpstreamAttempt,
 } from './upstream-attempt';
 import { upstreamFailure } from './upstream-pages';
+import { msg } from '../../../common/i18n/i18n';
 
 /**
  * Upstream callbacks that record a spent state (one oauth_spent_authorization_requests row
@@ -126,7 +127,7 @@ export class UpstreamSignInService {
     const pending = await this.pending.find(form.request);
     if (!pending) throw requestGone();
     if (!this.csrf.verify(browser, pending.id, form.csrf_token)) {
-      throw new PageError(403, 'Form expired', 'Go back, reload the page and try again.');
+      throw new PageError(403, msg('errors.formExpiredTitle'), msg('errors.formExpiredShort'));
     }
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (!user) throw upstreamFailure('no_attempt');
@@ -176,8 +177,8 @@ export class UpstreamSignInService {
     if (!query) {
       throw new PageError(
         400,
-        'Invalid request',
-        'redirect must be an authorization request URL of this service (/oauth2/authorize).',
+        msg('errors.invalidRequestTitle'),
+        msg('upstream.directNotAuthorize'),
       );
     }
     const checked = await this.authorize.check(query);
@@ -319,6 +320,8 @@ export class UpstreamSignInService {
     if (!attempt || attempt.exp <= now || attempt.providerId !== providerId) {
       throw upstreamFailure('no_attempt');
     }
+    // The callback's pages speak the language of the request the attempt continues.
+    this.pending.useLanguageOf(attempt.request);
     return attempt;
   }
 

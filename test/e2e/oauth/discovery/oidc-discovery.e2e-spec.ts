@@ -54,6 +54,7 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
       request_parameter_supported: false,
       request_uri_parameter_supported: false,
       claims_parameter_supported: true,
+      ui_locales_supported: ['en', 'zh-CN'],
       ...extensions,
     });
   });

@@ -2,6 +2,7 @@ import type { Repository } from 'typeorm';
 import { Application } from '../../../applications/application.entity';
 import { PageError } from '../../protocol/oauth-error';
 import type { Params } from '../../protocol/params';
+import { msg } from '../../../../common/i18n/i18n';
 
 /**
  * First step of /oauth2/authorize: the client must be known before anything can be redirected
@@ -13,11 +14,15 @@ export async function checkClient(
 ): Promise<Application> {
   const clientId = params.client_id;
   if (typeof clientId !== 'string' || clientId === '') {
-    throw new PageError(400, 'Invalid request', 'The client_id parameter is missing or repeated.');
+    throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.clientIdMissing'));
   }
   const application = clientId.length <= 64 ? await applications.findOneBy({ clientId }) : null;
   if (!application) {
-    throw new PageError(400, 'Unknown application', 'No application has this client_id.');
+    throw new PageError(
+      400,
+      msg('errors.unknownApplicationTitle'),
+      msg('errors.unknownApplication'),
+    );
   }
   return application;
 }

@@ -2,6 +2,7 @@ import type { Application } from '../../../applications/application.entity';
 import { redirectUriMatches } from '../../../applications/redirect-uri';
 import { PageError } from '../../protocol/oauth-error';
 import type { Params } from '../../protocol/params';
+import { msg } from '../../../../common/i18n/i18n';
 
 /**
  * The redirect_uri must equal one registered URI character for character (RFC 9700 section
@@ -13,18 +14,14 @@ import type { Params } from '../../protocol/params';
 export function checkRedirectUri(params: Params, application: Application): string {
   const redirectUri = params.redirect_uri;
   if (typeof redirectUri !== 'string' || redirectUri === '') {
-    throw new PageError(
-      400,
-      'Invalid request',
-      'The redirect_uri parameter is missing or repeated.',
-    );
+    throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.redirectUriMissing'));
   }
   const { redirectUris, clientAuthMethod } = application;
   if (!redirectUris.some((uri) => redirectUriMatches(uri, redirectUri, clientAuthMethod))) {
     throw new PageError(
       400,
-      'Invalid redirect URI',
-      'The redirect_uri is not registered for this application.',
+      msg('errors.invalidRedirectUriTitle'),
+      msg('errors.invalidRedirectUri'),
     );
   }
   return redirectUri;

@@ -5,7 +5,8 @@
 //     <input type="hidden" name="…" value="…" />   (the page's own fields: request, csrf_token…)
 //     <input type="hidden" name="ceremony_id" />   <input type="hidden" name="assertion" />
 //     <button type="submit">Sign in with a passkey</button>
-//     <p data-passkey-error hidden></p>
+//     <p data-passkey-error data-message-cancelled="…" data-message-busy="…"
+//        data-message-failed="…" hidden></p>   (the page's words for the script's messages)
 //   </form>
 //
 // The form is shown only where WebAuthn exists. Its button asks the browser's passkey prompt:
@@ -21,11 +22,6 @@
   const forms = [...document.querySelectorAll('form[data-passkey-options]')];
   if (forms.length === 0 || typeof window.PublicKeyCredential !== 'function') return;
 
-  const MESSAGES = {
-    cancelled: 'No passkey was used: the prompt was closed, timed out or refused. Try again.',
-    busy: 'Too many passkey sign-ins from this address. Wait a few minutes and try again.',
-    failed: 'Passkey sign-in could not start. Reload the page and try again.',
-  };
   const OWN_FIELDS = new Set(['ceremony_id', 'assertion']);
 
   /** The options route refused: its HTTP status. */
@@ -105,10 +101,18 @@
     return response.json();
   }
 
-  function messageOf(error) {
-    if (error instanceof StartRefused)
-      return error.status === 429 ? MESSAGES.busy : MESSAGES.failed;
-    return error && error.name === 'NotAllowedError' ? MESSAGES.cancelled : MESSAGES.failed;
+  /** The page's words for what went wrong: its error box's data-message-* (from its catalog). */
+  function messageOf(form, error) {
+    const kind =
+      error instanceof StartRefused
+        ? error.status === 429
+          ? 'busy'
+          : 'failed'
+        : error && error.name === 'NotAllowedError'
+          ? 'cancelled'
+          : 'failed';
+    const box = form.querySelector('[data-passkey-error]');
+    return (box && box.getAttribute(`data-message-${kind}`)) || '';
   }
 
   /**
@@ -136,7 +140,7 @@
     } catch (error) {
       // An aborted request was replaced by another; a conditional one fails silently (the
       // button is still there to try with the prompt).
-      if (modal && !controller.signal.aborted) showError(form, messageOf(error));
+      if (modal && !controller.signal.aborted) showError(form, messageOf(form, error));
     } finally {
       if (current === controller) current = null;
       if (modal && button) button.disabled = false;

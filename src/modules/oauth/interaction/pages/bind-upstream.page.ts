@@ -1,4 +1,6 @@
 import { html, Html, layout } from '../../../../common/http/html';
+import { BOLD } from '../../../../common/i18n/i18n';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 
 export interface BindUpstreamPageModel {
   applicationName: string;
@@ -11,31 +13,34 @@ export interface BindUpstreamPageModel {
 
 /** Required upstream: the application needs an upstream account bound to this user first. */
 export function bindUpstreamPage(model: BindUpstreamPageModel): string {
+  const { t, rich } = pageTranslator();
   const forms: Html[] = model.providers.map(
     (provider) =>
       html`<li>
         <form method="post" action="${provider.action}">
           <input type="hidden" name="request" value="${model.requestId}" />
           <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-          <button type="submit" class="secondary">Bind ${provider.displayName}</button>
+          <button type="submit" class="secondary">
+            ${t('bindUpstream.bind', { provider: provider.displayName })}
+          </button>
         </form>
       </li>`,
   );
   const body =
     forms.length > 0
-      ? html`<p>Bind one of these accounts to continue:</p>
+      ? html`<p>${t('bindUpstream.choose')}</p>
           <ul class="providers">
             ${forms}
           </ul>`
-      : html`<p class="error" role="alert">
-          None of the sign-in providers it requires is available here. Contact the application's
-          developer.
-        </p>`;
+      : html`<p class="error" role="alert">${t('bindUpstream.noneAvailable')}</p>`;
   return layout(
-    'Bind an account',
+    t('bindUpstream.title'),
     html`<p>
-        <strong>${model.applicationName}</strong> requires your account
-        <strong>${model.username}</strong> to be bound to another sign-in provider.
+        ${rich(
+          'bindUpstream.lead',
+          { application: model.applicationName, username: model.username },
+          BOLD,
+        )}
       </p>
       ${body}`,
   );

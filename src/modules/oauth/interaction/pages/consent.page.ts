@@ -1,5 +1,7 @@
-import { SCOPE_DESCRIPTIONS, splitScope, type OAuthScope } from '../../protocol/scopes';
+import { splitScope, type OAuthScope } from '../../protocol/scopes';
 import { html, layout } from '../../../../common/http/html';
+import { BOLD, type MessageKey } from '../../../../common/i18n/i18n';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 
 export interface ConsentPageModel {
   applicationName: string;
@@ -10,6 +12,14 @@ export interface ConsentPageModel {
   csrfToken: string;
 }
 
+/** What each scope lets the application do, in the page's words (protocol/scopes.ts). */
+const SCOPE_KEYS: Record<OAuthScope, MessageKey> = {
+  openid: 'scopes.openid',
+  read: 'scopes.read',
+  profile: 'scopes.profile',
+  email: 'scopes.email',
+};
+
 /** Only absolute http(s) logos are shown; anything else (javascript:, data:) is dropped. */
 export function safeLogo(logo: string): string | null {
   return /^https?:\/\//i.test(logo) && URL.canParse(logo) ? logo : null;
@@ -17,16 +27,20 @@ export function safeLogo(logo: string): string | null {
 
 /** The consent form (contract: buttons `name="decision"` with values `approve` and `deny`). */
 export function consentPage(model: ConsentPageModel): string {
+  const { t, rich } = pageTranslator();
   const logo = safeLogo(model.logo);
   const scopes = splitScope(model.scope).map(
-    (scope) => html`<li><code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope as OAuthScope]}</li>`,
+    (scope) => html`<li><code>${scope}</code>: ${t(SCOPE_KEYS[scope as OAuthScope])}</li>`,
   );
   return layout(
-    'Authorize access',
+    t('consent.title'),
     html`${logo ? html`<img class="logo" src="${logo}" alt="" />` : html``}
       <p>
-        <strong>${model.applicationName}</strong> wants to access your account
-        <strong>${model.username}</strong>:
+        ${rich(
+          'consent.lead',
+          { application: model.applicationName, username: model.username },
+          BOLD,
+        )}
       </p>
       <ul>
         ${scopes}
@@ -34,8 +48,10 @@ export function consentPage(model: ConsentPageModel): string {
       <form method="post" action="/oauth2/consent">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        <button type="submit" name="decision" value="approve">Approve</button>
-        <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+        <button type="submit" name="decision" value="approve">${t('consent.approve')}</button>
+        <button type="submit" name="decision" value="deny" class="secondary">
+          ${t('consent.deny')}
+        </button>
       </form>`,
   );
 }

@@ -1,4 +1,6 @@
 import { html, Html, layout } from '../../../../common/http/html';
+import { BOLD, render, type Text } from '../../../../common/i18n/i18n';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 import { passkeySignInForm } from './passkey-sign-in-form';
 
 export interface LoginPageProvider {
@@ -12,7 +14,7 @@ export interface LoginPageModel {
   requestId: string;
   csrfToken: string;
   username?: string;
-  error?: string;
+  error?: Text;
   /** False when upstream_providers leaves the password form out. */
   passwordLogin: boolean;
   /** Offer "Sign in with a passkey" (and passkeys in the username's autofill) with the form. */
@@ -29,18 +31,21 @@ export interface LoginPageModel {
  * request allows.
  */
 export function loginPage(model: LoginPageModel): string {
-  const error = model.error ? html`<p class="error" role="alert">${model.error}</p>` : html``;
+  const { t, rich } = pageTranslator();
+  const error = model.error
+    ? html`<p class="error" role="alert">${render(model.error, t)}</p>`
+    : html``;
   const providers: Html[] = model.providers.map(
     (provider) =>
       html`<li>
         <a class="button secondary" href="${provider.startUrl}"
-          >Sign in with ${provider.displayName}</a
+          >${t('login.signInWith', { provider: provider.displayName })}</a
         >
       </li>`,
   );
   const upstream =
     providers.length > 0
-      ? html`${model.passwordLogin ? html`<p class="muted">Or sign in with:</p>` : html``}
+      ? html`${model.passwordLogin ? html`<p class="muted">${t('login.orSignInWith')}</p>` : html``}
           <ul class="providers">
             ${providers}
           </ul>`
@@ -51,7 +56,7 @@ export function loginPage(model: LoginPageModel): string {
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         ${usernameAndPassword(model.username, passkey)}
-        <button type="submit">Sign in</button>
+        <button type="submit">${t('login.submit')}</button>
       </form>`
     : html``;
   const passkeyForm = passkey
@@ -61,19 +66,22 @@ export function loginPage(model: LoginPageModel): string {
         fields: { request: model.requestId, csrf_token: model.csrfToken },
       })
     : html``;
+  const signUpUrl = model.signUpUrl ?? '';
   const signUp = model.signUpUrl
-    ? html`<p class="muted">New here? <a href="${model.signUpUrl}">Create an account</a></p>`
+    ? html`<p class="muted">
+        ${rich('login.newHere', {}, { a: (text) => html`<a href="${signUpUrl}">${text}</a>` })}
+      </p>`
     : html``;
   const forgot = model.passwordLogin
     ? html`<p>
         <a href="/oauth2/forgot-password?request=${encodeURIComponent(model.requestId)}"
-          >Forgot your password?</a
+          >${t('login.forgotPassword')}</a
         >
       </p>`
     : html``;
   return layout(
-    'Sign in',
-    html`<p>to continue to <strong>${model.applicationName}</strong></p>
+    t('login.title'),
+    html`<p>${rich('common.continueTo', { application: model.applicationName }, BOLD)}</p>
       ${error} ${form} ${forgot} ${passkeyForm} ${upstream} ${signUp}`,
   );
 }
@@ -84,7 +92,8 @@ export function loginPage(model: LoginPageModel): string {
  * passkeys offered the username also lists them in its autofill (WebAuthn conditional UI).
  */
 export function usernameAndPassword(username: string | undefined, passkeyAutofill: boolean): Html {
-  return html`<label for="username">Username or email</label>
+  const { t } = pageTranslator();
+  return html`<label for="username">${t('login.usernameOrEmail')}</label>
     <input
       type="text"
       id="username"
@@ -93,7 +102,7 @@ export function usernameAndPassword(username: string | undefined, passkeyAutofil
       required
       value="${username ?? ''}"
     />
-    <label for="password">Password</label>
+    <label for="password">${t('login.password')}</label>
     <input
       type="password"
       id="password"

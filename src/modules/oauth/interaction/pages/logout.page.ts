@@ -1,21 +1,23 @@
 import { html, layout } from '../../../../common/http/html';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 
 /**
  * The sign-out confirmation (contract: hidden `csrf_token`, POST /oauth2/logout); with an
  * RP-initiated request, also the sealed `logout_request` that names where to go afterwards.
  */
 export function logoutPage(csrfToken: string, sealedRequest?: string): string {
+  const { t } = pageTranslator();
   const request =
     sealedRequest === undefined
       ? html``
       : html`<input type="hidden" name="logout_request" value="${sealedRequest}" />`;
   return layout(
-    'Sign out',
-    html`<p>Sign out of your account on this browser?</p>
+    t('logout.title'),
+    html`<p>${t('logout.question')}</p>
       <form method="post" action="/oauth2/logout">
         <input type="hidden" name="csrf_token" value="${csrfToken}" />
         ${request}
-        <button type="submit">Sign out</button>
+        <button type="submit">${t('logout.submit')}</button>
       </form>`,
   );
 }
@@ -26,15 +28,20 @@ export function logoutPage(csrfToken: string, sealedRequest?: string): string {
  * the visitor chooses to follow it, so the endpoint is no redirector for whoever sends a link.
  */
 export function signedOutPage(link?: { redirectTo: string; applicationName?: string }): string {
+  const { t } = pageTranslator();
   const back =
+    link?.applicationName === undefined
+      ? t('logout.returnToTheApplication')
+      : t('logout.returnTo', { application: link.applicationName });
+  const backLink =
     link === undefined
       ? html``
       : html`<p>
-          <a href="${link.redirectTo}">Return to ${link.applicationName ?? 'the application'}</a>
+          <a href="${link.redirectTo}">${back}</a>
         </p>`;
   return layout(
-    'Signed out',
-    html`<p>You are signed out.</p>
-      ${back}`,
+    t('logout.signedOutTitle'),
+    html`<p>${t('logout.signedOut')}</p>
+      ${backLink}`,
   );
 }

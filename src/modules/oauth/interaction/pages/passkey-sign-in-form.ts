@@ -1,5 +1,6 @@
 import { html, Html } from '../../../../common/http/html';
 import { PASSKEY_SCRIPT_URL } from '../passkey-script';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 
 export interface PasskeySignInFormModel {
   /** Where the form POSTs the ceremony id and the assertion (a normal form submission). */
@@ -14,8 +15,10 @@ export interface PasskeySignInFormModel {
  * "Sign in with a passkey" for any server-rendered sign-in page: the form the passkey script
  * (assets/passkey-sign-in.js) acts on, hidden until the script finds WebAuthn, and the script's
  * tag. A page using it answers with PageResult.ownScript, which lets its CSP run the script.
+ * The script's own messages come from the page's catalog, as data attributes of its error box.
  */
 export function passkeySignInForm(model: PasskeySignInFormModel): Html {
+  const { t } = pageTranslator();
   const fields = Object.entries(model.fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
   );
@@ -29,8 +32,16 @@ export function passkeySignInForm(model: PasskeySignInFormModel): Html {
       ${fields}
       <input type="hidden" name="ceremony_id" value="" />
       <input type="hidden" name="assertion" value="" />
-      <button type="submit" class="secondary">Sign in with a passkey</button>
-      <p class="error" role="alert" data-passkey-error hidden></p>
+      <button type="submit" class="secondary">${t('passkey.signIn')}</button>
+      <p
+        class="error"
+        role="alert"
+        data-passkey-error
+        data-message-cancelled="${t('passkey.script.cancelled')}"
+        data-message-busy="${t('passkey.script.busy')}"
+        data-message-failed="${t('passkey.script.failed')}"
+        hidden
+      ></p>
     </form>
     <script src="${PASSKEY_SCRIPT_URL}" defer></script>`;
 }

@@ -1,4 +1,6 @@
 import { html, layout } from '../../../../common/http/html';
+import { BOLD } from '../../../../common/i18n/i18n';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 
 export interface SelectAccountPageModel {
   applicationName: string;
@@ -13,17 +15,18 @@ export interface SelectAccountPageModel {
  * and `csrf_token`).
  */
 export function selectAccountPage(model: SelectAccountPageModel): string {
+  const { t, rich } = pageTranslator();
   return layout(
-    'Choose an account',
-    html`<p>to continue to <strong>${model.applicationName}</strong></p>
+    t('selectAccount.title'),
+    html`<p>${rich('common.continueTo', { application: model.applicationName }, BOLD)}</p>
       <form method="post" action="/oauth2/select-account">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <button type="submit" name="decision" value="continue">
-          Continue as ${model.username}
+          ${t('selectAccount.continueAs', { username: model.username })}
         </button>
         <button type="submit" name="decision" value="switch" class="secondary">
-          Use another account
+          ${t('selectAccount.useAnother')}
         </button>
       </form>`,
   );

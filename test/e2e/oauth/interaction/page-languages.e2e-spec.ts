@@ -1,0 +1,273 @@
+import { catalogs, DEFAULT_LOCALE } from '../../../../src/common/i18n/i18n';
+import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
+import { createApplication } from '../../../factories';
+import {
+  authorizeParams,
+  authorizePath,
+  browser,
+  expectStatus,
+  hiddenInput,
+  ISSUER,
+  oauthSetup,
+  PASSWORD,
+  pkce,
+  REDIRECT_URI,
+  type Agent,
+} from '../../../support/oauth';
+import { visitUpstream } from '../../../support/upstream-standins/browser';
+import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
+import { createTestApp, type TestApp } from '../../../support/test-app';
+
+// The pages' languages (docs/languages.md): ui_locales of the authorization request, then the
+// switcher's cookie, then Accept-Language, then English; each page in the chosen language, with
+// no catalog key left showing.
+
+const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
+
+/** A catalog key where words should be: `login.title`, `errors.formExpired`… */
+const RAW_KEY = new RegExp(
+  `\\b(${Object.keys(catalogs().get(DEFAULT_LOCALE)!).join('|')})\\.[a-zA-Z.]+\\b`,
+);
+
+function expectPage(text: string, lang: string, ...words: string[]): void {
+  expect(text).toContain(`<html lang="${lang}">`);
+  for (const word of words) expect(text).toContain(word);
+  expect(text).not.toMatch(RAW_KEY);
+}
+
+const unescape = (value: string): string => value.replace(/&amp;/g, '&');
+
+describe('page languages', () => {
+  let t: TestApp;
+  let upstream: OidcStandIn;
+  beforeAll(async () => {
+    t = await createTestApp();
+    upstream = await startOidcStandIn([CALLBACK]);
+  });
+  afterAll(async () => {
+    await upstream?.close();
+    await t?.close();
+  });
+  beforeEach(async () => {
+    await t.truncate();
+    upstream.account = {
+      sub: 'corp-7',
+      email: 'wei@corp.example',
+      email_verified: true,
+      preferred_username: 'wei',
+    };
+  });
+
+  /** /oauth2/authorize with `extra` → the page it leads to. */
+  async function start(agent: Agent, clientId: string, extra: Record<string, string> = {}) {
+    const res = await agent.get(
+      authorizePath({ ...authorizeParams({ clientId, challenge: pkce().challenge }), ...extra }),
+    );
+    expectStatus(res, 302);
+    return res.headers.location;
+  }
+
+  it('lists the languages in discovery', async () => {
+    const res = await t.http().get('/.well-known/openid-configuration');
+    expect(res.body.ui_locales_supported).toEqual(['en', 'zh-CN']);
+  });
+
+  it('keeps the first supported ui_locales tag for every page of the request, over the browser', async () => {
+    const { application } = await oauthSetup(t.app);
+    const agent = browser(t.app);
+    const login = await start(agent, application.clientId, { ui_locales: 'fr zh-Hans en' });
+    const page = await agent.get(login).set('Accept-Language', 'en');
+    expectStatus(page, 200);
+    expectPage(page.text, 'zh-CN', '<title>登录</title>', '以继续使用 <strong>Demo App</strong>');
+    // The request fixed the language: no switcher.
+    expect(page.text).not.toContain('/oauth2/language');
+    // The passkey script's messages come from the same catalog.
+    expect(page.text).toContain('data-message-cancelled="未使用通行密钥');
+
+    const fields = {
+      request: hiddenInput(page.text, 'request'),
+      csrf_token: hiddenInput(page.text, 'csrf_token'),
+    };
+    const wrong = await agent
+      .post('/oauth2/login')
+      .type('form')
+      .send({ ...fields, username: 'alice', password: 'not it' });
+    expectStatus(wrong, 401);
+    expectPage(wrong.text, 'zh-CN', '用户名或密码错误。');
+
+    const expired = await agent
+      .post('/oauth2/login')
+      .type('form')
+      .send({ ...fields, csrf_token: 'forged', username: 'alice', password: PASSWORD });
+    expectStatus(expired, 403);
+    expectPage(expired.text, 'zh-CN', '表单已过期');
+
+    const signedIn = await agent
+      .post('/oauth2/login')
+      .type('form')
+      .send({ ...fields, username: 'alice', password: PASSWORD });
+    expectStatus(signedIn, 303);
+    const consent = await agent.get(signedIn.headers.location).set('Accept-Language', 'en');
+    expectStatus(consent, 200);
+    expectPage(consent.text, 'zh-CN', '授权访问', '>允许</button>', '拒绝', 'Demo App');
+  });
+
+  it('answers ui_locales naming no supported language with the browser language', async () => {
+    const { application } = await oauthSetup(t.app);
+    const agent = browser(t.app);
+    const login = await start(agent, application.clientId, { ui_locales: 'fr de' });
+    const page = await agent.get(login).set('Accept-Language', 'zh-CN');
+    expectPage(page.text, 'zh-CN', '用户名或邮箱');
+    const english = await agent.get(login).set('Accept-Language', 'fr');
+    expectPage(english.text, 'en', 'Username or email');
+  });
+
+  it('renders the error page of the authorization request in the ui_locales language', async () => {
+    const res = await t
+      .http()
+      .get(authorizePath({ client_id: 'nobody', response_type: 'code', ui_locales: 'zh-CN' }));
+    expectStatus(res, 400);
+    expectPage(res.text, 'zh-CN', '未知应用');
+  });
+
+  it('carries ui_locales through the upstream provider and back', async () => {
+    const { application } = await oauthSetup(t.app);
+    await t.app.get(UpstreamProvidersService).create({
+      id: 'corp',
+      displayName: 'Corp SSO',
+      kind: 'oidc',
+      clientId: upstream.clientId,
+      clientSecret: upstream.clientSecret,
+      settings: { issuer: upstream.issuer },
+    });
+    const agent = browser(t.app);
+    const login = await agent.get(
+      await start(agent, application.clientId, { ui_locales: 'zh-CN' }),
+    );
+    expectPage(login.text, 'zh-CN', '使用 Corp SSO 登录');
+    const href = /href="(\/api\/auth\/upstream\/corp\/start\?request=[^"]+)"/.exec(login.text);
+    const trip = await agent.get(unescape(href![1]));
+    expectStatus(trip, 302);
+    const cookie = (trip.headers['set-cookie'] as unknown as string[])
+      .map((line) => line.split(';')[0])
+      .find((pair) => pair.startsWith('idsvc_upstream='));
+    const callback = await visitUpstream(trip.headers.location, ISSUER);
+    const back = await agent.get(callback).set('Accept-Language', 'en');
+    expectStatus(back, 302);
+    const consent = await agent.get(back.headers.location).set('Accept-Language', 'en');
+    expectPage(consent.text, 'zh-CN', '授权访问');
+    // The callback's own failure pages too (here a replayed answer).
+    const replay = await t
+      .http()
+      .get(callback)
+      .set('Cookie', cookie ?? '')
+      .set('Accept-Language', 'en');
+    expectStatus(replay, 400);
+    expectPage(replay.text, 'zh-CN', '登录响应已使用');
+  });
+
+  it('remembers the language picked with the switcher in a cookie, over Accept-Language', async () => {
+    const { application } = await oauthSetup(t.app);
+    const agent = browser(t.app);
+    const login = await start(agent, application.clientId);
+    const english = await agent.get(login).set('Accept-Language', 'en-US,en;q=0.9');
+    expectPage(english.text, 'en', '<title>Sign in</title>');
+    const link =
+      /<a href="(\/oauth2\/language\?[^"]+)" hreflang="zh-CN" lang="zh-CN"\s*>简体中文<\/a/.exec(
+        english.text,
+      );
+    expect(link).not.toBeNull();
+
+    const switched = await agent.get(unescape(link![1]));
+    expectStatus(switched, 303);
+    expect(switched.headers.location).toBe(login);
+    const [setCookie] = switched.headers['set-cookie'] as unknown as string[];
+    expect(setCookie.split('; ').sort()).toEqual(
+      expect.arrayContaining([
+        'HttpOnly',
+        'Max-Age=31536000',
+        'Path=/',
+        'SameSite=Lax',
+        'ui_locale=zh-CN',
+      ]),
+    );
+    expect(setCookie).not.toContain('Secure');
+
+    const chinese = await agent.get(login).set('Accept-Language', 'en-US,en;q=0.9');
+    expectPage(chinese.text, 'zh-CN', '<title>登录</title>', 'hreflang="en" lang="en"');
+    // ui_locales still wins over the cookie.
+    const fixed = await agent.get(await start(agent, application.clientId, { ui_locales: 'en' }));
+    expectPage(fixed.text, 'en', '<title>Sign in</title>');
+  });
+
+  it('switches only to a supported language and back to a page of this site', async () => {
+    const refused = [
+      '/oauth2/language?locale=fr&return=%2Foauth2%2Flogout',
+      '/oauth2/language?locale=zh-CN&return=%2F%2Fevil.example%2F',
+      '/oauth2/language?locale=zh-CN&return=%2F%5Cevil.example',
+      '/oauth2/language?locale=zh-CN&return=https%3A%2F%2Fevil.example%2F',
+      '/oauth2/language?locale=zh-CN',
+    ];
+    for (const path of refused) {
+      const res = await t.http().get(path);
+      expectStatus(res, 400);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['zh-CN', 'zh-CN'],
+    ['zh', 'zh-CN'],
+    ['zh-Hans', 'zh-CN'],
+    ['zh-SG', 'zh-CN'],
+    ['zh-TW,zh;q=0.8', 'zh-CN'],
+    ['zh-TW,en;q=0.5', 'en'],
+    ['zh-Hant', 'en'],
+    ['de, zh-cn;q=0.3, en;q=0.2', 'zh-CN'],
+    ['zh-CN;q=0, en', 'en'],
+    ['de', 'en'],
+    ['', 'en'],
+  ])('reads Accept-Language %p as %s', async (header, lang) => {
+    const res = await t.http().get('/oauth2/logout').set('Accept-Language', header);
+    expectStatus(res, 200);
+    expectPage(res.text, lang);
+  });
+
+  it('translates the sign-up and password reset pages', async () => {
+    const { application } = await createApplication(t.app, {
+      name: 'Demo App',
+      authMethod: 'none',
+      redirectUris: [REDIRECT_URI],
+      signUpEnabled: true,
+    });
+    const agent = browser(t.app);
+    const login = await agent.get(
+      await start(agent, application.clientId, { ui_locales: 'zh-CN' }),
+    );
+    const signUpHref = /<a href="(\/oauth2\/signup\?request=[^"]+)">注册<\/a>/.exec(login.text);
+    expect(signUpHref).not.toBeNull();
+    const signUp = await agent.get(unescape(signUpHref![1]));
+    expectPage(signUp.text, 'zh-CN', '<title>注册账号</title>', '已有账号？');
+    const refused = await agent
+      .post('/oauth2/signup')
+      .type('form')
+      .send({
+        request: hiddenInput(signUp.text, 'request'),
+        csrf_token: hiddenInput(signUp.text, 'csrf_token'),
+        username: 'x',
+        email: 'x@example.org',
+        password: 'violet kettle marching north',
+      });
+    expectStatus(refused, 400);
+    expectPage(refused.text, 'zh-CN', '用户名须为 3 到 64 个字母');
+
+    const forgotHref = /href="(\/oauth2\/forgot-password\?request=[^"]+)"/.exec(login.text);
+    const forgot = await agent.get(unescape(forgotHref![1]));
+    expectPage(forgot.text, 'zh-CN', '<title>重置密码</title>', '发送验证码');
+    const reset = await t
+      .http()
+      .get('/oauth2/reset-password?id=00000000-0000-4000-8000-000000000000')
+      .set('Accept-Language', 'zh-CN');
+    expectPage(reset.text, 'zh-CN', '15 分钟内有效', '再次输入新密码');
+  });
+});
