@@ -234,6 +234,20 @@ describe('cookies and CSRF', () => {
       }
     }
 
+    it("sets the language switcher's ui_locale cookie Secure, HttpOnly, SameSite=Lax, host-only: the one cookie without __Host-, a preference that grants nothing", async () => {
+      const res = await t.http().get('/oauth2/language?locale=zh-CN&return=%2Faccount');
+      expectStatus(res, 303);
+      expect(res.headers.location).toBe('/account');
+      const lines = res.headers['set-cookie'] as unknown as string[];
+      expect(lines).toHaveLength(1);
+      const [pair, ...attributes] = lines[0].split(';').map((part) => part.trim().toLowerCase());
+      expect(pair).toBe('ui_locale=zh-cn');
+      expect(attributes).toEqual(
+        expect.arrayContaining(['secure', 'path=/', 'httponly', 'samesite=lax']),
+      );
+      expect(attributes.some((attribute) => attribute.startsWith('domain'))).toBe(false);
+    });
+
     it('sets only __Host- cookies through login, consent and console sign-in/out, and the flow works with them', async () => {
       const { application } = await oauthSetup(t.app);
       const jar = new Jar();
