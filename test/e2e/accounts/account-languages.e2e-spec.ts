@@ -85,6 +85,16 @@ describe('Account page: languages', () => {
 
     const saved = await agent.get('/account?done=profile');
     expectPageIn(saved.text, 'zh-CN', '你的个人资料已保存。');
+    const refused = await postAccountForm(agent, '/account/profile', {
+      nickname: 'Alice',
+      avatar: 'ftp://example.org/a.png',
+    });
+    expectStatus(refused, 400);
+    expectPageIn(
+      refused.text,
+      'zh-CN',
+      '头像必须是 https:// URL（仅 localhost 可用 http://），最多 2000 个字符。',
+    );
     const english = await (await accountBrowser(t.app)).get('/account');
     expectPageIn(english.text, 'en', '<title>Your account</title>', 'Recent sign-ins');
     expect(english.text).toMatch(/<time datetime="[^"]+">\w{3} \d{1,2}, \d{4}, \d{2}:\d{2} UTC/);
