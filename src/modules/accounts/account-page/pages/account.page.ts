@@ -1,5 +1,5 @@
 import { html, Html } from '../../../../common/http/html';
-import type { MessageKey, Text } from '../../../../common/i18n/i18n';
+import { render, type MessageKey, type Text } from '../../../../common/i18n/i18n';
 import { pageTranslator } from '../../../../common/i18n/page-language';
 import { safeLogo, SCOPE_KEYS } from '../../../oauth/interaction/pages/consent.page';
 import { splitScope, type OAuthScope } from '../../../oauth/protocol/scopes';
@@ -97,9 +97,9 @@ export function accountPage(model: AccountPageModel): string {
   });
 }
 
+/** The notice after a change, in the page's language. */
 function formNotice(notice: Text): Html {
-  const text = typeof notice === 'string' ? notice : pageTranslator().t(notice.key);
-  return html`<p class="alert ok" role="status">${text}</p>`;
+  return html`<p class="alert ok" role="status">${render(notice, pageTranslator().t)}</p>`;
 }
 
 /**
