@@ -95,9 +95,9 @@ export async function startMailbox(): Promise<TestMailbox> {
   };
 }
 
-/** The six-digit code of a code email (from its plain-text part). */
+/** The six-digit code of a code email (from its plain-text part, English or Chinese). */
 export function codeOf(mail: ReceivedMail): string {
-  const match = /Your code: (\d{6})/.exec(mail.text);
+  const match = /(?:Your code: |你的验证码：)(\d{6})/.exec(mail.text);
   if (!match) throw new Error(`no code in the email "${mail.subject}"`);
   return match[1];
 }

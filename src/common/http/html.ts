@@ -86,7 +86,7 @@ export function messagePage(title: string, message: string): string {
  * One link per other language, each named in its own language: GET links, so the switcher
  * works without JavaScript; the switch route sets the cookie and comes back to this page.
  */
-function languageSwitcher(): Html {
+export function languageSwitcher(): Html {
   const state = switcherState();
   if (!state) return html``;
   const links = SUPPORTED_LOCALES.filter((locale) => locale !== state.locale).map((locale) => {

@@ -1,3 +1,4 @@
+import { msg, type Message } from '../../common/i18n/i18n';
 import { isAllowedWebUrl } from '../applications/web-url';
 
 /** users.nickname is varchar(64). */
@@ -13,8 +14,8 @@ export interface ProfileChange {
   avatar: string;
 }
 
-/** Why a profile change is refused, per field; empty when it is fine. */
-export type ProfileProblems = Partial<Record<keyof ProfileChange, string>>;
+/** Why a profile change is refused, per field (in the page's language); empty when it is fine. */
+export type ProfileProblems = Partial<Record<keyof ProfileChange, Message>>;
 
 /**
  * The rules of a profile change, on trimmed values: a nickname of at most 64 characters without
@@ -24,14 +25,13 @@ export type ProfileProblems = Partial<Record<keyof ProfileChange, string>>;
 export function profileProblems(change: ProfileChange): ProfileProblems {
   const problems: ProfileProblems = {};
   if (change.nickname.length > NICKNAME_MAX || CONTROL.test(change.nickname)) {
-    problems.nickname = `The nickname must be at most ${NICKNAME_MAX} characters, without control characters.`;
+    problems.nickname = msg('account.profile.nicknameRule', { max: NICKNAME_MAX });
   }
   if (
     change.avatar !== '' &&
     (change.avatar.length > AVATAR_URL_MAX || !isAllowedWebUrl(change.avatar))
   ) {
-    problems.avatar =
-      'The avatar must be an https:// URL (http:// only on localhost), at most 2000 characters.';
+    problems.avatar = msg('account.profile.avatarRule', { max: String(AVATAR_URL_MAX) });
   }
   return problems;
 }

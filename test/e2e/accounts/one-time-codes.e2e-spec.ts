@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
 import { DataSource } from 'typeorm';
 import { codeMail } from '../../../src/modules/accounts/one-time-codes/code-mail';
 import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
@@ -60,6 +61,7 @@ describe('one-time codes and mail', () => {
     await t.app.get(Mailer).send(
       codeMail('password_reset', {
         to: 'Carol@Example.test',
+        locale: DEFAULT_LOCALE,
         site: 'id.example.test',
         code: '042917',
         link: 'https://id.example.test/oauth2/reset-password?code=042917',
@@ -79,6 +81,7 @@ describe('one-time codes and mail', () => {
   it('escapes what it puts into the HTML part', () => {
     const message = codeMail('email_verification', {
       to: 'dave@example.test',
+      locale: DEFAULT_LOCALE,
       site: 'id.example.test',
       code: '111111',
       link: 'https://id.example.test/x',

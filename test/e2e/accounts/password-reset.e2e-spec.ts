@@ -23,6 +23,7 @@ import {
   type Agent,
 } from '../../support/oauth';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import { expectMailIn } from '../../support/languages';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 const { t } = translator(DEFAULT_LOCALE);
@@ -183,6 +184,38 @@ describe('password reset', () => {
     expect(notice.subject).toBe('Your password at 127.0.0.1:3000 was changed');
     expect(notice.text).toContain('with a code sent to alice@example.org');
     expect(notice.text).toContain('http://127.0.0.1:3000/oauth2/forgot-password');
+  });
+
+  it('mails the code and the notice in the language of the page (the switcher cookie)', async () => {
+    await oauthSetup(t.app);
+    const agent = browser(t.app);
+    expectStatus(
+      await agent.get('/oauth2/language?locale=zh-CN&return=/oauth2/forgot-password'),
+      303,
+    );
+    expectStatus(await askForCode(agent, 'alice@example.org'), 303);
+    const mail = await mailbox.next('alice@example.org');
+    expectMailIn(
+      mail,
+      'zh-CN',
+      `${codeOf(mail)} 是你在 127.0.0.1:3000 重置密码的验证码`,
+      '为你在 127.0.0.1:3000 的账号设置新密码',
+      '15 分钟内有效',
+      '不要把验证码告诉任何人',
+    );
+    expectStatus(await submitReset(agent, pathOf(linkOf(mail))), 303);
+    const notice = await mailbox.next('alice@example.org');
+    expectMailIn(
+      notice,
+      'zh-CN',
+      '你在 127.0.0.1:3000 的密码已更改',
+      '的密码已于 ',
+      '使用的是发送到 alice@example.org 的验证码',
+      '如果是你本人，无需任何操作。',
+    );
+    expect(notice.html).toContain('>重置我的密码</a>');
+    // The date as Chinese writes it, in UTC.
+    expect(notice.text).toMatch(/\d{4}年\d{1,2}月\d{1,2}日 UTC \d{2}:\d{2}/);
   });
 
   it('answers an unknown address exactly as a known one, and sends it nothing', async () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
 import { AppConfig } from '../../../src/config/app-config';
 import { codeMail } from '../../../src/modules/accounts/one-time-codes/code-mail';
 import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
@@ -19,6 +20,7 @@ import {
   type Agent,
 } from '../../support/oauth';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import { expectMailIn } from '../../support/languages';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 // Sign-up on the login pages, over HTTP, with a real SMTP server on loopback: verify-first (the
@@ -207,6 +209,35 @@ describe('sign-up', () => {
     expectStatus(signIn, 303);
   });
 
+  it('mails the code and the notice in the language of the page that asked (Accept-Language)', async () => {
+    const application = await newApp();
+    await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
+    for (const [username, email] of [
+      ['nora', 'nora@example.org'],
+      ['someone', 'alice@example.org'],
+    ]) {
+      const agent = browser(t.app);
+      const form = await signUpForm(agent, application.clientId);
+      const sent = await submit(agent, form, { username, email, password: STRONG }).set(
+        'Accept-Language',
+        'zh-CN,en;q=0.5',
+      );
+      expectStatus(sent, 303);
+    }
+    const code = await mailbox.next('nora@example.org');
+    expectMailIn(
+      code,
+      'zh-CN',
+      `${codeOf(code)} 是你在 127.0.0.1:3000 注册账号的验证码`,
+      '以继续使用 Demo App',
+      '15 分钟内有效',
+      '完成注册账号',
+    );
+    const notice = await mailbox.next('alice@example.org');
+    expectMailIn(notice, 'zh-CN', '你在 127.0.0.1:3000 已经有账号了', '这个邮箱已属于一个账号');
+    expect(linkOf(notice).pathname).toBe('/oauth2/login');
+  });
+
   it('answers an address that has an account exactly as a new one, and mails a notice instead of a code', async () => {
     const application = await newApp();
     await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
@@ -238,6 +269,7 @@ describe('sign-up', () => {
     expect(notice.text).toBe(
       codeMail('sign_up_existing', {
         to: 'alice@example.org',
+        locale: DEFAULT_LOCALE,
         site: '127.0.0.1:3000',
         link: linkOf(notice).toString(),
         applicationName: 'Demo App',

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { msg, type Message } from '../../../common/i18n/i18n';
 import { AppConfig } from '../../../config/app-config';
 import { normalEmail } from '../../users/account-names';
 import type { User } from '../../users/user.entity';
@@ -16,7 +17,7 @@ export const CONFIRM_EMAIL_PATH = '/account/emails/confirm';
 
 export type SendCodeOutcome =
   | { kind: 'sent'; id: string }
-  | { kind: 'refused'; message: string }
+  | { kind: 'refused'; message: Message }
   | { kind: 'throttled'; retryAfterSeconds: number }
   /** The SMTP server did not take the message. */
   | { kind: 'not_sent' };
@@ -48,12 +49,12 @@ export class AccountEmails {
    */
   async sendCode(user: User, rawEmail: string, clientAddress: string): Promise<SendCodeOutcome> {
     const email = normalEmail(rawEmail);
-    if (email === null) return refused('Enter a valid email address.');
+    if (email === null) return refused(msg('account.emails.invalid'));
     const mine = await this.users.emailsOf(user);
     const entry = mine.find((row) => row.email.toLowerCase() === email);
-    if (entry?.verified) return refused('This address is verified already.');
+    if (entry?.verified) return refused(msg('account.emails.alreadyVerified'));
     if (!entry && mine.length >= MAX_EMAILS_PER_ACCOUNT) {
-      return refused(`An account may have at most ${MAX_EMAILS_PER_ACCOUNT} addresses.`);
+      return refused(msg('account.emails.tooMany', { max: MAX_EMAILS_PER_ACCOUNT }));
     }
     const sent = await this.verification.send({
       userId: user.id,
@@ -66,7 +67,7 @@ export class AccountEmails {
         return link.toString();
       },
     });
-    if (sent.kind === 'invalid_email') return refused('Enter a valid email address.');
+    if (sent.kind === 'invalid_email') return refused(msg('account.emails.invalid'));
     return sent.kind === 'sent' ? { kind: 'sent', id: sent.id } : sent;
   }
 
@@ -84,6 +85,6 @@ export class AccountEmails {
   }
 }
 
-function refused(message: string): SendCodeOutcome {
+function refused(message: Message): SendCodeOutcome {
   return { kind: 'refused', message };
 }

@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
+import { pageLanguage } from '../../../common/i18n/page-language';
 import { ApplicationsModule } from '../../applications/applications.module';
 import { AuditModule } from '../../audit/audit.module';
 import { PasskeySignInModule } from '../../console/passkeys/passkey-sign-in.module';
@@ -39,6 +40,6 @@ import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 export class AccountPageModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     // The pages read the session and CSRF cookies.
-    consumer.apply(cookieParser()).forRoutes(AccountPageController);
+    consumer.apply(cookieParser(), pageLanguage).forRoutes(AccountPageController);
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { AppError } from '../../../common/errors/app-error';
+import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AppConfig } from '../../../config/app-config';
 import { ApplicationsService } from '../../applications/applications.service';
@@ -15,10 +16,7 @@ import { jsonField, type Params } from '../../oauth/protocol/params';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
-import {
-  PASSKEY_SIGN_IN_FAILED,
-  PasskeySignInService,
-} from '../../console/passkeys/passkey-sign-in.service';
+import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 import { passkeySignInForm } from '../../oauth/interaction/pages/passkey-sign-in-form';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
@@ -29,7 +27,8 @@ import { AppUsersService } from '../../users/app-users.service';
 import { hashPassword } from '../../users/password';
 import type { ProfileProblems } from '../../users/profile';
 import { UsersService } from '../../users/users.service';
-import { passwordProblem } from '../../users/password-policy';
+import { passwordWeakness } from '../../users/password-policy';
+import { passwordProblemText } from '../account-pages';
 import { AccountEmails, CONFIRM_EMAIL_PATH } from './account-emails';
 import { confirmEmailPage } from './pages/confirm-email.page';
 import {
@@ -56,16 +55,29 @@ const FORGOT_PASSWORD_PAGE = '/oauth2/forgot-password';
  * The notices of `?done=` after a change (the forms' redirects, the script's reloads, the
  * provider's return): fixed texts, so the query string never puts words on the page.
  */
-const NOTICES: Record<string, string> = {
-  profile: 'Your profile was saved.',
-  password: 'Your password was changed. Your other browsers were signed out.',
-  revoked: "The application's access was revoked. It will ask for your consent again.",
-  passkey_added: 'The passkey was added.',
-  passkey_removed: 'The passkey was removed.',
-  upstream_connected: 'The account was connected.',
-  upstream_disconnected: 'The account was disconnected.',
-  email_verified: 'The email address was verified.',
+const NOTICES: Record<string, MessageKey> = {
+  profile: 'account.notice.profile',
+  password: 'account.notice.password',
+  revoked: 'account.notice.revoked',
+  passkey_added: 'account.notice.passkeyAdded',
+  passkey_removed: 'account.notice.passkeyRemoved',
+  upstream_connected: 'account.notice.upstreamConnected',
+  upstream_disconnected: 'account.notice.upstreamDisconnected',
+  email_verified: 'account.notice.emailVerified',
 };
+
+/** The sign-in form's words for each refusal of LoginService (same status as LOGIN_REFUSALS). */
+const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
+  failed: 'login.refused.failed',
+  throttled: 'login.refused.throttled',
+  busy: 'login.refused.busy',
+};
+
+/** What a step-up is for, in the refusal that asks to sign in again. */
+const STEP_UP_KEYS = {
+  password: 'account.password.stepUpSet',
+  email: 'account.password.stepUpEmail',
+} as const satisfies Record<string, MessageKey>;
 
 /** A form of /account, or the code form of the email verification page. */
 type FormPurpose = AccountForm | 'email_confirm';
@@ -75,11 +87,11 @@ const CODE_IN_LINK = /^[0-9]{6}$/;
 
 /** What one rendering of the account page changes from the stored state. */
 interface RenderOptions {
-  notice?: string;
+  notice?: Text;
   profile?: { nickname: string; avatar: string; problems: ProfileProblems };
-  passwordError?: string;
+  passwordError?: Text;
   /** A refused "Send a verification code", with the address typed. */
-  email?: { error: string; typed: string };
+  email?: { error: Text; typed: string };
 }
 
 /** Application ids are positive integers (applications.id is a serial: a 32-bit integer). */
@@ -130,8 +142,8 @@ export class AccountPageService {
     const username = text(form.username);
     const outcome = await this.login.authenticate(username, text(form.password), browser.ip);
     if (outcome.kind !== 'ok') {
-      const [status, message] = LOGIN_REFUSALS[outcome.kind];
-      const page = this.renderLogin(browser, status, message, username);
+      const [status] = LOGIN_REFUSALS[outcome.kind];
+      const page = this.renderLogin(browser, status, msg(REFUSAL_KEYS[outcome.kind]), username);
       return outcome.kind === 'failed'
         ? page
         : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
@@ -171,7 +183,7 @@ export class AccountPageService {
     if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
     const userId = await this.passkeySignIn.verify(form.ceremony_id, jsonField(form.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(browser, 401, PASSKEY_SIGN_IN_FAILED);
+    if (!user) return this.renderLogin(browser, 401, msg('passkey.failed'));
     return this.startSession(user.id, 'passkey', browser);
   }
 
@@ -186,7 +198,8 @@ export class AccountPageService {
   async show(browser: BrowserContext, done: unknown): Promise<PageResult> {
     const current = await this.sessions.current(browser.sessionCookie);
     if (!current) return { status: 302, location: LOGIN_PAGE };
-    const notice = typeof done === 'string' && Object.hasOwn(NOTICES, done) ? NOTICES[done] : '';
+    const notice =
+      typeof done === 'string' && Object.hasOwn(NOTICES, done) ? msg(NOTICES[done]) : undefined;
     return this.render(current, browser, 200, notice ? { notice } : {});
   }
 
@@ -211,15 +224,15 @@ export class AccountPageService {
   async changePassword(form: Params, browser: BrowserContext): Promise<PageResult> {
     return this.withSession(browser, form, 'password', async (current) => {
       const { user, session } = current;
-      const refuse = (status: number, passwordError: string): Promise<PageResult> =>
+      const refuse = (status: number, passwordError: Text): Promise<PageResult> =>
         this.render(current, browser, status, { passwordError });
       const newPassword = text(form.new_password);
       if (newPassword !== text(form.repeat_password)) {
-        return refuse(400, 'The two new passwords differ.');
+        return refuse(400, msg('account.password.differ'));
       }
-      const problem = await passwordProblem(newPassword, user);
-      if (problem) return refuse(400, problem);
-      const stepUp = await this.stepUp(current, form, browser, 'set a password');
+      const weakness = await passwordWeakness(newPassword, user);
+      if (weakness) return refuse(400, passwordProblemText(weakness));
+      const stepUp = await this.stepUp(current, form, browser, 'password');
       if (stepUp) {
         const page = await refuse(stepUp.status, stepUp.message);
         return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
@@ -255,10 +268,10 @@ export class AccountPageService {
   async sendEmailCode(form: Params, browser: BrowserContext): Promise<PageResult> {
     return this.withSession(browser, form, 'email_code', async (current) => {
       const typed = text(form.email);
-      const refuse = (status: number, error: string): Promise<PageResult> =>
+      const refuse = (status: number, error: Text): Promise<PageResult> =>
         this.render(current, browser, status, { email: { error, typed } });
       if (await this.emails.isNew(current.user, typed)) {
-        const stepUp = await this.stepUp(current, form, browser, 'add the address');
+        const stepUp = await this.stepUp(current, form, browser, 'email');
         if (stepUp) {
           const page = await refuse(stepUp.status, stepUp.message);
           return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
@@ -272,11 +285,11 @@ export class AccountPageService {
           return refuse(400, sent.message);
         case 'throttled':
           return {
-            ...(await refuse(429, 'Too many codes were sent. Try again later.')),
+            ...(await refuse(429, msg('account.emails.throttled'))),
             retryAfterSeconds: sent.retryAfterSeconds,
           };
         case 'not_sent':
-          return refuse(503, 'The email could not be sent. Try again in a moment.');
+          return refuse(503, msg('account.emails.notSent'));
       }
     });
   }
@@ -297,15 +310,15 @@ export class AccountPageService {
   async confirmEmail(form: Params, browser: BrowserContext): Promise<PageResult> {
     return this.withSession(browser, form, 'email_confirm', async ({ user }) => {
       const outcome = await this.emails.confirm(user, form.id, form.code);
-      const again = (status: number, error: string): PageResult =>
+      const again = (status: number, error: Text): PageResult =>
         this.renderConfirmEmail(browser, status, text(form.id), '', error);
       switch (outcome.kind) {
         case 'verified':
           return done('email_verified');
         case 'refused':
-          return again(400, 'This code is wrong or no longer valid. Ask for a new one.');
+          return again(400, msg('account.confirmEmail.wrong'));
         case 'taken':
-          return again(409, 'This address belongs to another account.');
+          return again(409, msg('account.confirmEmail.taken'));
       }
     });
   }
@@ -361,19 +374,22 @@ export class AccountPageService {
     current: CurrentSession,
     form: Params,
     browser: BrowserContext,
-    what: string,
-  ): Promise<{ status: number; message: string; retryAfterSeconds?: number } | null> {
+    what: keyof typeof STEP_UP_KEYS,
+  ): Promise<{ status: number; message: Text; retryAfterSeconds?: number } | null> {
     const { user } = current;
     if (!user.passwordHash) {
       if (this.maySetPassword(current)) return null;
-      return { status: 403, message: `Sign in again, then ${what} within 5 minutes.` };
+      return { status: 403, message: msg(STEP_UP_KEYS[what]) };
     }
     const check = await this.login.checkPassword(user, text(form.current_password), browser.ip);
     if (check.kind === 'ok') return null;
-    if (check.kind === 'failed')
-      return { status: 401, message: 'The current password is incorrect.' };
-    const [status, message] = LOGIN_REFUSALS[check.kind];
-    return { status, message, retryAfterSeconds: check.retryAfterSeconds };
+    if (check.kind === 'failed') return { status: 401, message: msg('account.password.incorrect') };
+    const [status] = LOGIN_REFUSALS[check.kind];
+    return {
+      status,
+      message: msg(REFUSAL_KEYS[check.kind]),
+      retryAfterSeconds: check.retryAfterSeconds,
+    };
   }
 
   /** The rule of a first passkey (console/passkeys/recent-sign-in.ts) for a first password. */
@@ -387,7 +403,7 @@ export class AccountPageService {
   private renderLogin(
     browser: BrowserContext,
     status: number,
-    error?: string,
+    error?: Text,
     username?: string,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, LOGIN_PURPOSE);
@@ -412,7 +428,7 @@ export class AccountPageService {
     status: number,
     id: string,
     code: string,
-    error?: string,
+    error?: Text,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, 'account:email_confirm');
     return { status, html: confirmEmailPage({ csrfToken: token, id, code, error }), cookies };
@@ -517,5 +533,5 @@ function done(notice: keyof typeof NOTICES): PageResult {
 }
 
 function notAuthorized(): PageError {
-  return new PageError(404, 'Not found', 'You have not authorized this application.');
+  return new PageError(404, msg('errors.notFoundTitle'), msg('account.applications.notAuthorized'));
 }

@@ -9,6 +9,7 @@ import { UserEmail } from '../../users/user-email.entity';
 import { User } from '../../users/user.entity';
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
+import { pageLocale } from '../../../common/i18n/page-language';
 
 /** A code to send to a signed-in user, to prove an address is theirs. */
 export interface VerificationRequest {
@@ -77,6 +78,7 @@ export class EmailVerificationService {
     if (issued.kind === 'throttled') return issued;
     const message = codeMail('email_verification', {
       to: email,
+      locale: pageLocale(),
       site: request.site,
       code: issued.code,
       link: request.link(issued.id, issued.code),

@@ -1,4 +1,5 @@
 import { html, Html } from '../../../common/http/html';
+import { translator, type Locale, type MessageKey } from '../../../common/i18n/i18n';
 import type { MailMessage } from '../../mail/mail-message';
 import { CODE_TTL_SECONDS } from './one-time-codes.service';
 
@@ -7,6 +8,8 @@ export type CodeMailKind = 'sign_up' | 'sign_up_existing' | 'email_verification'
 
 export interface CodeMailModel {
   to: string;
+  /** The language of the page that caused the email (docs/languages.md). */
+  locale: Locale;
   /** The host people know the service by (the public base URL's). */
   site: string;
   /** The six digits; absent for `sign_up_existing`. */
@@ -18,76 +21,78 @@ export interface CodeMailModel {
 }
 
 interface Wording {
-  subject: string;
-  lead: string;
-  action: string;
+  subject: MessageKey;
+  lead: MessageKey;
+  /** The lead naming the application the person was signing in to. */
+  leadFor?: MessageKey;
+  action: MessageKey;
+  notMe: MessageKey;
 }
 
 const MINUTES = CODE_TTL_SECONDS / 60;
 
-function wording(kind: CodeMailKind, model: CodeMailModel): Wording {
-  const forApp = model.applicationName ? ` to continue to ${model.applicationName}` : '';
-  switch (kind) {
-    case 'sign_up':
-      return {
-        subject: `${model.code} is your code to create an account at ${model.site}`,
-        lead: `Enter this code to finish creating your account at ${model.site}${forApp}.`,
-        action: 'Finish creating my account',
-      };
-    case 'sign_up_existing':
-      return {
-        subject: `You already have an account at ${model.site}`,
-        lead:
-          `Someone asked to create an account at ${model.site} with this address. ` +
-          'This address already belongs to an account, so no new account was made. If it was you, ' +
-          'sign in, or reset your password if you have forgotten it.',
-        action: 'Sign in',
-      };
-    case 'email_verification':
-      return {
-        subject: `${model.code} is your code to verify your email at ${model.site}`,
-        lead: `Enter this code to verify this address for your account at ${model.site}${forApp}.`,
-        action: 'Verify my email',
-      };
-    case 'password_reset':
-      return {
-        subject: `${model.code} is your code to reset your password at ${model.site}`,
-        lead: `Enter this code to choose a new password for your account at ${model.site}.`,
-        action: 'Reset my password',
-      };
-  }
-}
+const WORDING: Record<CodeMailKind, Wording> = {
+  sign_up: {
+    subject: 'mail.signUp.subject',
+    lead: 'mail.signUp.lead',
+    leadFor: 'mail.signUp.leadFor',
+    action: 'mail.signUp.action',
+    notMe: 'mail.code.notMe',
+  },
+  sign_up_existing: {
+    subject: 'mail.signUpExisting.subject',
+    lead: 'mail.signUpExisting.lead',
+    action: 'mail.signUpExisting.action',
+    notMe: 'mail.signUpExisting.notMe',
+  },
+  email_verification: {
+    subject: 'mail.verification.subject',
+    lead: 'mail.verification.lead',
+    leadFor: 'mail.verification.leadFor',
+    action: 'mail.verification.action',
+    notMe: 'mail.code.notMe',
+  },
+  password_reset: {
+    subject: 'mail.reset.subject',
+    lead: 'mail.reset.lead',
+    action: 'mail.reset.action',
+    notMe: 'mail.code.notMe',
+  },
+};
 
 /**
- * The email of a one-time code (docs/accounts.md, "What each email contains"): the code in the
- * subject and the body, a link to the page where it is entered, how long it lasts, and what to do
- * if the person did not ask for it. Plain text and HTML say the same; the HTML escapes every value.
+ * The email of a one-time code (docs/accounts.md, "What each email contains"), in the language
+ * of the page that asked for it: the code in the subject and the body, a link to the page where
+ * it is entered, how long it lasts, and what to do if the person did not ask for it. Plain text
+ * and HTML say the same; the HTML escapes every value.
  */
 export function codeMail(kind: CodeMailKind, model: CodeMailModel): MailMessage {
-  const words = wording(kind, model);
-  const notMe =
-    kind === 'sign_up_existing'
-      ? 'If it was not you, you can ignore this email: nothing has changed.'
-      : 'If you did not ask for this code, ignore this email: nothing changes until the code is entered. Never give the code to anyone.';
-  const codeLines = model.code
-    ? [`Your code: ${model.code}`, `It works once, for ${MINUTES} minutes.`, '']
-    : [];
-  const text = [words.lead, '', ...codeLines, `${words.action}: ${model.link}`, '', notMe, ''].join(
-    '\n',
-  );
+  const { t } = translator(model.locale);
+  const words = WORDING[kind];
+  const values = {
+    site: model.site,
+    code: model.code ?? '',
+    application: model.applicationName ?? '',
+  };
+  const lead = t(model.applicationName && words.leadFor ? words.leadFor : words.lead, values);
+  const action = t(words.action);
+  const notMe = t(words.notMe);
+  const lasts = t('mail.code.lasts', { minutes: MINUTES });
+  const codeLines = model.code ? [t('mail.code.line', { code: model.code }), lasts, ''] : [];
+  const text = [lead, '', ...codeLines, `${action}: ${model.link}`, '', notMe, ''].join('\n');
   const codeBlock: Html = model.code
-    ? html`<p>Your code:</p>
+    ? html`<p>${t('mail.code.label')}</p>
         <p style="font-size:24px;font-weight:bold;letter-spacing:4px">${model.code}</p>
-        <p>It works once, for ${MINUTES} minutes.</p>`
+        <p>${lasts}</p>`
     : html``;
   const body = html`<!doctype html>
-    <html lang="en">
+    <html lang="${model.locale}">
       <body>
-        <p>${words.lead}</p>
+        <p>${lead}</p>
         ${codeBlock}
-        <p><a href="${model.link}">${words.action}</a></p>
+        <p><a href="${model.link}">${action}</a></p>
         <p style="color:#555">${notMe}</p>
       </body>
     </html>`;
-  return { to: model.to, subject: words.subject, text, html: body.text };
+  return { to: model.to, subject: t(words.subject, values), text, html: body.text };
 }

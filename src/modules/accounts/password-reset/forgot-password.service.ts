@@ -20,6 +20,7 @@ import { MailAfterAnswer } from './mail-after-answer';
 import { forgotPasswordPage } from './password-reset.pages';
 import { pathWith, RESET_PASSWORD_PATH, signInPath } from './reset-links';
 import { msg, type Text } from '../../../common/i18n/i18n';
+import { pageLocale } from '../../../common/i18n/page-language';
 
 /** The CSRF purpose of the forgot-password form shown without an authorization request. */
 export const FORGOT_PASSWORD_PURPOSE = 'password-reset';
@@ -92,6 +93,7 @@ export class ForgotPasswordService {
       this.mail.send(
         codeMail('password_reset', {
           to: email,
+          locale: pageLocale(),
           site: this.site,
           code: outcome.code,
           link: link.href,

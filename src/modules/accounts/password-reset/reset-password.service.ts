@@ -34,6 +34,7 @@ import { MailAfterAnswer } from './mail-after-answer';
 import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';
 import { ACCOUNT_PATH, FORGOT_PASSWORD_PATH, pathWith } from './reset-links';
 import { msg, type Text } from '../../../common/i18n/i18n';
+import { pageLocale } from '../../../common/i18n/page-language';
 import { passwordProblemText } from '../account-pages';
 
 /** What the reset page says for a code that is wrong, expired, spent or unknown (one answer). */
@@ -190,6 +191,7 @@ export class ResetPasswordService {
       this.mail.send(
         passwordChangedMail({
           to,
+          locale: pageLocale(),
           site: this.site,
           username: user.username,
           codeSentTo: outcome.email,

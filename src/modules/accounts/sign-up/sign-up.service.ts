@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { html, messagePage } from '../../../common/http/html';
 import { BOLD, msg, type Text } from '../../../common/i18n/i18n';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import { pageTranslator, pageLocale } from '../../../common/i18n/page-language';
 import { AppConfig } from '../../../config/app-config';
 import { MailNotSent } from '../../mail/mail-message';
 import { Mailer } from '../../mail/mailer';
@@ -259,6 +259,7 @@ export class SignUpService {
     await this.send(
       codeMail('sign_up', {
         to: email,
+        locale: pageLocale(),
         site: this.interactions.site,
         code: issued.code,
         link,
@@ -279,6 +280,7 @@ export class SignUpService {
     await this.send(
       codeMail('sign_up_existing', {
         to: email,
+        locale: pageLocale(),
         site: this.interactions.site,
         link: this.interactions.url('/oauth2/login', interaction),
         applicationName: interaction.application.name,

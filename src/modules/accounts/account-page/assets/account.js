@@ -3,7 +3,8 @@
 // passkey needs a password sign-in within 5 minutes, later ones and removals a passkey
 // confirmation; connecting needs an upstream.bind confirmation (or, without a passkey, a recent
 // sign-in), disconnecting an upstream.unbind one (docs/accounts.md). The lists themselves are
-// rendered by the server; after a change the page is loaded again with its notice.
+// rendered by the server; after a change the page is loaded again with its notice. Its words
+// come from the page's catalog: the status boxes' data-message-* and each button's data-confirm.
 import {
   $,
   $$,
@@ -25,10 +26,17 @@ const reload = (done) => location.assign(`/account?done=${done}`);
 
 const passkeyCount = () => $$('#passkeys tr[data-passkey-id]').length;
 
-/** The refusals a person can act on, said for this page; the rest as the console says them. */
-function message(error) {
+/**
+ * The refusals a person can act on, in the words `box` carries; the rest as the console says
+ * them.
+ */
+function message(box, error) {
+  const words = $(box).dataset;
   if (error instanceof ApiError && error.code === 'recent_sign_in_required') {
-    return 'Sign out and sign in again with your password, then do this within 5 minutes.';
+    return words.messageRecentSignIn;
+  }
+  if (error instanceof DOMException && error.name === 'NotAllowedError') {
+    return words.messageNotConfirmed;
   }
   return errorText(error);
 }
@@ -49,34 +57,31 @@ async function addPasskey(form) {
       passkeyCount() === 0
         ? await register({})
         : await confirmed(
-            `Add the passkey "${name}" to your account.`,
+            $('#passkeys-status').dataset.messageConfirmAdd.split('{name}').join(name),
             { action: 'passkey.register' },
             (token) => register(confirmationHeader(token)),
           );
     if (added) reload('passkey_added');
   } catch (error) {
-    say('#passkeys-status', message(error), 'error');
+    say('#passkeys-status', message('#passkeys-status', error), 'error');
   }
 }
 
-async function removePasskey(row) {
-  const { passkeyId, passkeyName } = row.dataset;
-  const done = await confirmed(
-    `Remove the passkey "${passkeyName}". It can no longer sign you in or confirm operations.`,
-    { action: 'passkey.remove', passkeyId },
-    async (token) => {
-      await api('DELETE', `${PASSKEYS}/${encodeURIComponent(passkeyId)}`, {
-        headers: confirmationHeader(token),
-      });
-      return true;
-    },
-  );
+async function removePasskey(button) {
+  const { passkeyId } = button.closest('tr').dataset;
+  const { confirm } = button.dataset;
+  const done = await confirmed(confirm, { action: 'passkey.remove', passkeyId }, async (token) => {
+    await api('DELETE', `${PASSKEYS}/${encodeURIComponent(passkeyId)}`, {
+      headers: confirmationHeader(token),
+    });
+    return true;
+  });
   if (done) reload('passkey_removed');
 }
 
 /** The API answers the provider's URL; the provider returns to /account?done=upstream_connected. */
 async function connect(button) {
-  const { connect: providerId, providerName } = button.dataset;
+  const { connect: providerId, confirm } = button.dataset;
   say('#upstreams-status', '');
   const bind = (headers) =>
     api('POST', `${UPSTREAMS}/${encodeURIComponent(providerId)}/bind?returnTo=account`, {
@@ -86,26 +91,25 @@ async function connect(button) {
     const result =
       passkeyCount() === 0
         ? await bind({})
-        : await confirmed(
-            `Connect a ${providerName} account: it will be able to sign you in.`,
-            { action: 'upstream.bind', providerId },
-            (token) => bind(confirmationHeader(token)),
+        : await confirmed(confirm, { action: 'upstream.bind', providerId }, (token) =>
+            bind(confirmationHeader(token)),
           );
     if (result) location.assign(result.location);
   } catch (error) {
-    say('#upstreams-status', message(error), 'error');
+    say('#upstreams-status', message('#upstreams-status', error), 'error');
   }
 }
 
-async function disconnect(row) {
-  const { upstreamId, upstreamProvider } = row.dataset;
+async function disconnect(button) {
+  const { upstreamId } = button.closest('tr').dataset;
+  const { confirm } = button.dataset;
   if (passkeyCount() === 0) {
-    say('#upstreams-status', 'Disconnecting is confirmed with a passkey: add one first.', 'error');
+    say('#upstreams-status', $('#upstreams-status').dataset.messageNeedsPasskey, 'error');
     return;
   }
   // The server's refusal (the last way to sign in) is shown in the dialog, where it happened.
   const done = await confirmed(
-    `Disconnect your ${upstreamProvider} account. It can no longer sign you in.`,
+    confirm,
     { action: 'upstream.unbind', upstreamIdentityId: Number(upstreamId) },
     async (token) => {
       await api('DELETE', `${UPSTREAMS}/${encodeURIComponent(upstreamId)}`, {
@@ -128,13 +132,13 @@ async function start() {
     void addPasskey(event.currentTarget);
   });
   for (const button of $$('[data-remove-passkey]')) {
-    button.addEventListener('click', () => removePasskey(button.closest('tr')));
+    button.addEventListener('click', () => removePasskey(button));
   }
   for (const button of $$('[data-connect]')) {
     button.addEventListener('click', () => connect(button));
   }
   for (const button of $$('[data-disconnect]')) {
-    button.addEventListener('click', () => disconnect(button.closest('tr')));
+    button.addEventListener('click', () => disconnect(button));
   }
   for (const hidden of $$('.scripted, [data-remove-passkey], [data-disconnect]')) {
     hidden.hidden = false;

@@ -1,4 +1,7 @@
-import { html, Html, STYLESHEET_URL } from '../../../../common/http/html';
+import { html, Html, languageSwitcher, STYLESHEET_URL } from '../../../../common/http/html';
+import { formatDateTime } from '../../../../common/i18n/dates';
+import { render, type Text } from '../../../../common/i18n/i18n';
+import { pageLocale, pageTranslator } from '../../../../common/i18n/page-language';
 
 /** URL prefix of the account page's own static files (its script). */
 export const ACCOUNT_ASSETS_PATH = '/account/assets';
@@ -16,14 +19,15 @@ export interface AccountShell {
 }
 
 /**
- * The page skeleton of /account: the stylesheet the OAuth pages and the console share, no inline
+ * The page skeleton of /account, in the page's language (docs/languages.md) with the language
+ * switcher where it can change something: the stylesheet the OAuth pages and the console share, no inline
  * script or style (the CSP forbids both), and `data-sign-in` for the console's shared script
  * module, which goes there when the session has ended.
  */
 export function accountLayout(page: AccountShell): string {
   const script = page.script ? html`<script type="module" src="${page.script}"></script>` : html``;
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${pageLocale()}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -34,19 +38,20 @@ export function accountLayout(page: AccountShell): string {
       </head>
       <body data-sign-in="/account/login">
         ${page.header ?? html``}
-        <main class="${page.width}">${page.body}</main>
+        <main class="${page.width}">${page.body} ${languageSwitcher()}</main>
       </body>
     </html>`.text;
 }
 
-/** A timestamp for people, in UTC, with the exact RFC 3339 value in `datetime`. */
-export function utcTime(date: Date | null, never = 'never'): Html {
-  if (date === null) return html`<span class="muted">${never}</span>`;
-  const iso = date.toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+/** A timestamp for people in the page's language, in UTC, the exact RFC 3339 value in `datetime`. */
+export function localTime(date: Date | null): Html {
+  if (date === null) return html`<span class="muted">${pageTranslator().t('account.never')}</span>`;
+  return html`<time datetime="${date.toISOString()}">${formatDateTime(date, pageLocale())}</time>`;
 }
 
-/** An error line of a form section (announced by screen readers). */
-export function formError(message: string | undefined): Html {
-  return message ? html`<p class="alert error" role="alert">${message}</p>` : html``;
+/** An error line of a form section (announced by screen readers), in the page's language. */
+export function formError(message: Text | undefined): Html {
+  return message
+    ? html`<p class="alert error" role="alert">${render(message, pageTranslator().t)}</p>`
+    : html``;
 }

@@ -1,11 +1,12 @@
 import { html, Html } from '../../../../common/http/html';
-import { confirmDialog } from '../../../console/web/pages/layout';
-import { safeLogo } from '../../../oauth/interaction/pages/consent.page';
-import { SCOPE_DESCRIPTIONS, splitScope, type OAuthScope } from '../../../oauth/protocol/scopes';
+import { render, type MessageKey, type Text } from '../../../../common/i18n/i18n';
+import { pageTranslator } from '../../../../common/i18n/page-language';
+import { safeLogo, SCOPE_KEYS } from '../../../oauth/interaction/pages/consent.page';
+import { splitScope, type OAuthScope } from '../../../oauth/protocol/scopes';
 import type { SessionAuthMethod } from '../../../sessions/oauth-session.entity';
 import type { AccountEmail } from '../../../users/users.service';
 import type { ProfileProblems } from '../../../users/profile';
-import { ACCOUNT_ASSETS_PATH, accountLayout, formError, utcTime } from './account-layout';
+import { ACCOUNT_ASSETS_PATH, accountLayout, formError, localTime } from './account-layout';
 
 /** The forms of the account page, each with its own CSRF purpose. */
 export const ACCOUNT_FORMS = ['profile', 'email_code', 'password', 'revoke', 'logout'] as const;
@@ -16,7 +17,7 @@ export interface PasswordSection {
   hasPassword: boolean;
   /** Without a password: a primary sign-in within 5 minutes allows setting one. */
   maySet: boolean;
-  error?: string;
+  error?: Text;
 }
 
 export interface PasskeyRow {
@@ -58,11 +59,11 @@ export interface SignInRow {
 export interface AccountPageModel {
   user: { username: string; email: string; nickname: string; avatar: string };
   /** A fixed message after a change (never text from the request). */
-  notice?: string;
+  notice?: Text;
   csrf: Record<AccountForm, string>;
   /** The values shown in the profile form (the submitted ones after a refusal). */
   profile: { nickname: string; avatar: string; problems: ProfileProblems };
-  emails: { list: AccountEmail[]; error?: string; typed?: string };
+  emails: { list: AccountEmail[]; error?: Text; typed?: string };
   password: PasswordSection;
   passkeys: PasskeyRow[];
   upstreams: UpstreamRow[];
@@ -80,29 +81,54 @@ export const ACCOUNT_SCRIPT = `${ACCOUNT_ASSETS_PATH}/account.js`;
  * connected accounts are changed by ACCOUNT_SCRIPT, whose controls stay hidden without it.
  */
 export function accountPage(model: AccountPageModel): string {
+  const { t } = pageTranslator();
   return accountLayout({
-    title: 'Your account',
+    title: t('common.yourAccount'),
     width: 'wide',
     script: ACCOUNT_SCRIPT,
     header: topBar(model),
-    body: html`<h1>Your account</h1>
-      ${model.notice ? html`<p class="alert ok" role="status">${model.notice}</p>` : html``}
-      ${profileSection(model)}
+    body: html`<h1>${t('common.yourAccount')}</h1>
+      ${model.notice ? formNotice(model.notice) : html``} ${profileSection(model)}
       ${emailsSection(model.emails, model.csrf.email_code, model.password.hasPassword)}
       ${passwordSection(model.password, model.csrf.password)} ${passkeysSection(model.passkeys)}
       ${upstreamsSection(model.upstreams, model.connectable)}
       ${applicationsSection(model.applications, model.csrf.revoke)} ${signInsSection(model.signIns)}
-      ${confirmDialog}`,
+      ${confirmDialog()}`,
   });
+}
+
+/** The notice after a change, in the page's language. */
+function formNotice(notice: Text): Html {
+  return html`<p class="alert ok" role="status">${render(notice, pageTranslator().t)}</p>`;
+}
+
+/**
+ * The passkey prompt of core.js `confirmed` (the console's dialog, same ids), in the page's
+ * language.
+ */
+function confirmDialog(): Html {
+  const { t } = pageTranslator();
+  return html`<dialog id="confirm-dialog" aria-labelledby="confirm-title">
+    <form method="dialog" id="confirm-form">
+      <h2 id="confirm-title">${t('account.confirm.title')}</h2>
+      <p id="confirm-text"></p>
+      <p class="muted">${t('account.confirm.lead')}</p>
+      <div class="alert error" id="confirm-error" role="alert" hidden></div>
+      <button type="submit" id="confirm-go">${t('account.confirm.go')}</button>
+      <button type="button" class="secondary" id="confirm-cancel">
+        ${t('account.confirm.cancel')}
+      </button>
+    </form>
+  </dialog>`;
 }
 
 function topBar(model: AccountPageModel): Html {
   return html`<header class="topbar">
-    <span class="brand">Account</span>
+    <span class="brand">${pageTranslator().t('account.brand')}</span>
     <span class="who">${model.user.username}</span>
     <form method="post" action="/account/logout">
       <input type="hidden" name="csrf_token" value="${model.csrf.logout}" />
-      <button type="submit">Sign out</button>
+      <button type="submit">${pageTranslator().t('logout.submit')}</button>
     </form>
   </header>`;
 }
@@ -142,22 +168,23 @@ function table(caption: string, headings: string[], rows: Html[], empty: string)
 }
 
 function profileSection(model: AccountPageModel): Html {
+  const { t } = pageTranslator();
   const { profile } = model;
   const avatar = safeLogo(model.user.avatar);
   return section(
     'profile',
-    'Profile',
-    html`${avatar ? html`<img class="logo" src="${avatar}" alt="Your avatar" />` : html``}
+    t('account.profile.title'),
+    html`${avatar ? html`<img class="logo" src="${avatar}" alt="${t('account.profile.avatarAlt')}" />` : html``}
       <dl class="details">
-        <dt>Username</dt>
+        <dt>${t('account.profile.username')}</dt>
         <dd>${model.user.username}</dd>
-        <dt>Email</dt>
+        <dt>${t('account.profile.email')}</dt>
         <dd>${model.user.email || '—'}</dd>
       </dl>
       ${formError(profile.problems.nickname)} ${formError(profile.problems.avatar)}
       <form method="post" action="/account/profile">
         <input type="hidden" name="csrf_token" value="${model.csrf.profile}" />
-        <label for="nickname">Nickname</label>
+        <label for="nickname">${t('account.profile.nickname')}</label>
         <input
           type="text"
           id="nickname"
@@ -166,7 +193,7 @@ function profileSection(model: AccountPageModel): Html {
           autocomplete="nickname"
           value="${profile.nickname}"
         />
-        <label for="avatar">Avatar URL</label>
+        <label for="avatar">${t('account.profile.avatar')}</label>
         <input
           type="url"
           id="avatar"
@@ -175,8 +202,8 @@ function profileSection(model: AccountPageModel): Html {
           placeholder="https://…"
           value="${profile.avatar}"
         />
-        <p class="hint">An https:// address of an image; leave empty for none.</p>
-        <button type="submit">Save profile</button>
+        <p class="hint">${t('account.profile.avatarHint')}</p>
+        <button type="submit">${t('account.profile.save')}</button>
       </form>`,
   );
 }
@@ -186,10 +213,11 @@ function emailsSection(
   csrfToken: string,
   hasPassword: boolean,
 ): Html {
+  const { t } = pageTranslator();
   // A new address is a new way into the account (a password reset): it takes the current
   // password, or for an account without one a sign-in within the last 5 minutes.
   const stepUp = hasPassword
-    ? html`<label for="new-email-password">Current password</label>
+    ? html`<label for="new-email-password">${t('account.emails.currentPassword')}</label>
         <input
           type="password"
           id="new-email-password"
@@ -197,12 +225,12 @@ function emailsSection(
           autocomplete="current-password"
           required
         />`
-    : html`<p class="hint">Adding an address needs a sign-in within the last 5 minutes.</p>`;
+    : html`<p class="hint">${t('account.emails.recentSignIn')}</p>`;
   const sendCode = (email: string): Html =>
     html`<form method="post" action="/account/emails/code">
       <input type="hidden" name="csrf_token" value="${csrfToken}" />
       <input type="hidden" name="email" value="${email}" />
-      <button type="submit" class="small secondary">Send a verification code</button>
+      <button type="submit" class="small secondary">${t('account.emails.sendCode')}</button>
     </form>`;
   const rows = emails.list.map(
     (entry) =>
@@ -211,22 +239,29 @@ function emailsSection(
         <td>
           ${
             entry.verified
-              ? html`<span class="badge ok">Verified</span>`
-              : html`<span class="badge warn">Not verified</span>`
+              ? html`<span class="badge ok">${t('account.emails.verified')}</span>`
+              : html`<span class="badge warn">${t('account.emails.notVerified')}</span>`
           }
         </td>
-        <td>${entry.primary ? html`<span class="badge">Primary</span>` : html``}</td>
+        <td>
+          ${entry.primary ? html`<span class="badge">${t('account.emails.primary')}</span>` : html``}
+        </td>
         <td class="actions">${entry.verified ? html`` : sendCode(entry.email)}</td>
       </tr>`,
   );
   return section(
     'emails',
-    'Email addresses',
-    html`${table('Your email addresses', ['Address', 'Status', '', ''], rows, 'No email address.')}
+    t('account.emails.title'),
+    html`${table(
+        t('account.emails.caption'),
+        [t('account.emails.address'), t('account.emails.status'), '', ''],
+        rows,
+        t('account.emails.none'),
+      )}
       ${formError(emails.error)}
       <form method="post" action="/account/emails/code">
         <input type="hidden" name="csrf_token" value="${csrfToken}" />
-        <label for="new-email">Add an address</label>
+        <label for="new-email">${t('account.emails.add')}</label>
         <input
           type="email"
           id="new-email"
@@ -236,15 +271,16 @@ function emailsSection(
           required
           value="${emails.typed ?? ''}"
         />
-        <p class="hint">We email it a code; the address is added once you enter the code.</p>
+        <p class="hint">${t('account.emails.addHint')}</p>
         ${stepUp}
-        <button type="submit">Send a verification code</button>
+        <button type="submit">${t('account.emails.sendCode')}</button>
       </form>`,
   );
 }
 
 function passwordSection(password: PasswordSection, csrfToken: string): Html {
-  const newFields = html`<label for="new-password">New password</label>
+  const { t } = pageTranslator();
+  const newFields = html`<label for="new-password">${t('account.password.new')}</label>
     <input
       type="password"
       id="new-password"
@@ -253,7 +289,7 @@ function passwordSection(password: PasswordSection, csrfToken: string): Html {
       minlength="8"
       required
     />
-    <label for="repeat-password">New password again</label>
+    <label for="repeat-password">${t('account.password.repeat')}</label>
     <input
       type="password"
       id="repeat-password"
@@ -265,16 +301,13 @@ function passwordSection(password: PasswordSection, csrfToken: string): Html {
   if (!password.hasPassword && !password.maySet) {
     return section(
       'password',
-      'Password',
+      t('account.password.title'),
       html`${formError(password.error)}
-        <p>
-          This account has no password: it signs in through a connected account. To set one, sign in
-          through that account again and come back here within 5 minutes.
-        </p>`,
+        <p>${t('account.password.none')}</p>`,
     );
   }
   const current = password.hasPassword
-    ? html`<label for="current-password">Current password</label>
+    ? html`<label for="current-password">${t('account.password.current')}</label>
         <input
           type="password"
           id="current-password"
@@ -282,78 +315,110 @@ function passwordSection(password: PasswordSection, csrfToken: string): Html {
           autocomplete="current-password"
           required
         />`
-    : html`<p class="muted">This account has no password yet; you may set one now.</p>`;
+    : html`<p class="muted">${t('account.password.noneYet')}</p>`;
   return section(
     'password',
-    'Password',
+    t('account.password.title'),
     html`${formError(password.error)}
       <form method="post" action="/account/password">
         <input type="hidden" name="csrf_token" value="${csrfToken}" />
         ${current} ${newFields}
-        <p class="hint">
-          At least 8 characters and hard to guess: a phrase of unrelated words works well. Your
-          other signed-in browsers are signed out.
-        </p>
-        <button type="submit">${password.hasPassword ? 'Change password' : 'Set password'}</button>
+        <p class="hint">${t('account.password.hint')}</p>
+        <button type="submit">
+          ${password.hasPassword ? t('account.password.change') : t('account.password.set')}
+        </button>
       </form>`,
   );
 }
 
 /** Controls that only the script can drive: hidden until it runs, explained without it. */
-function scripted(what: string, controls: Html): Html {
-  return html`<noscript><p class="muted">${what} needs JavaScript.</p></noscript>
+function scripted(needsScript: string, controls: Html): Html {
+  return html`<noscript><p class="muted">${needsScript}</p></noscript>
     <div class="scripted" hidden>${controls}</div>`;
 }
 
 function passkeysSection(passkeys: PasskeyRow[]): Html {
+  const { t } = pageTranslator();
   const rows = passkeys.map(
     (passkey) =>
       html`<tr data-passkey-id="${passkey.id}" data-passkey-name="${passkey.name}">
         <td>${passkey.name}</td>
-        <td>${utcTime(passkey.createdAt)}</td>
-        <td>${utcTime(passkey.lastUsedAt)}</td>
+        <td>${localTime(passkey.createdAt)}</td>
+        <td>${localTime(passkey.lastUsedAt)}</td>
         <td class="actions">
-          <button type="button" class="small danger" data-remove-passkey hidden>Remove</button>
+          <button
+            type="button"
+            class="small danger"
+            data-confirm="${t('account.passkeys.confirmRemove', { name: passkey.name })}"
+            data-remove-passkey
+            hidden
+          >
+            ${t('account.passkeys.remove')}
+          </button>
         </td>
       </tr>`,
   );
   return section(
     'passkeys',
-    'Passkeys',
-    html`<p class="muted">
-        Passkeys sign you in without a password. The first one needs a password sign-in within the
-        last 5 minutes; adding more, or removing one, is confirmed with an existing passkey.
-      </p>
-      <div class="alert" id="passkeys-status" role="alert" hidden></div>
-      ${table('Your passkeys', ['Name', 'Created', 'Last used', ''], rows, 'No passkeys yet.')}
+    t('account.passkeys.title'),
+    html`<p class="muted">${t('account.passkeys.lead')}</p>
+      <div
+        class="alert"
+        id="passkeys-status"
+        role="alert"
+        data-message-recent-sign-in="${t('account.script.recentSignIn')}"
+        data-message-not-confirmed="${t('account.script.notConfirmed')}"
+        data-message-confirm-add="${t('account.passkeys.confirmAdd', { name: '{name}' })}"
+        hidden
+      ></div>
+      ${table(
+        t('account.passkeys.caption'),
+        [
+          t('account.passkeys.name'),
+          t('account.passkeys.created'),
+          t('account.passkeys.lastUsed'),
+          '',
+        ],
+        rows,
+        t('account.passkeys.none'),
+      )}
       ${scripted(
-        'Adding or removing a passkey',
+        t('account.passkeys.needsScript'),
         html`<form id="add-passkey">
-          <label for="passkey-name">Name of a new passkey</label>
+          <label for="passkey-name">${t('account.passkeys.newName')}</label>
           <input
             type="text"
             id="passkey-name"
             name="name"
             required
             maxlength="64"
-            placeholder="Laptop fingerprint"
+            placeholder="${t('account.passkeys.placeholder')}"
           />
-          <button type="submit">Add passkey</button>
+          <button type="submit">${t('account.passkeys.add')}</button>
         </form>`,
       )}`,
   );
 }
 
 function upstreamsSection(upstreams: UpstreamRow[], connectable: ConnectableProvider[]): Html {
+  const { t } = pageTranslator();
   const rows = upstreams.map(
     (row) =>
       html`<tr data-upstream-id="${row.id}" data-upstream-provider="${row.provider}">
         <td>${row.provider}</td>
         <td>${row.username}</td>
-        <td>${utcTime(row.connectedAt)}</td>
-        <td>${utcTime(row.lastUsedAt)}</td>
+        <td>${localTime(row.connectedAt)}</td>
+        <td>${localTime(row.lastUsedAt)}</td>
         <td class="actions">
-          <button type="button" class="small danger" data-disconnect hidden>Disconnect</button>
+          <button
+            type="button"
+            class="small danger"
+            data-confirm="${t('account.upstreams.confirmDisconnect', { provider: row.provider })}"
+            data-disconnect
+            hidden
+          >
+            ${t('account.upstreams.disconnect')}
+          </button>
         </td>
       </tr>`,
   );
@@ -363,29 +428,40 @@ function upstreamsSection(upstreams: UpstreamRow[], connectable: ConnectableProv
         type="button"
         data-connect="${provider.id}"
         data-provider-name="${provider.displayName}"
+        data-confirm="${t('account.upstreams.confirmConnect', { provider: provider.displayName })}"
       >
-        Connect ${provider.displayName}
+        ${t('account.upstreams.connect', { provider: provider.displayName })}
       </button>`,
   );
   return section(
     'upstreams',
-    'Connected accounts',
-    html`<p class="muted">
-        Accounts at other providers that sign you in here. Connecting one is confirmed with a
-        passkey (without one: a password sign-in within 5 minutes); disconnecting one with a
-        passkey, and never your last way to sign in.
-      </p>
-      <div class="alert" id="upstreams-status" role="alert" hidden></div>
+    t('account.upstreams.title'),
+    html`<p class="muted">${t('account.upstreams.lead')}</p>
+      <div
+        class="alert"
+        id="upstreams-status"
+        role="alert"
+        data-message-needs-passkey="${t('account.upstreams.needsPasskey')}"
+        data-message-recent-sign-in="${t('account.script.recentSignIn')}"
+        data-message-not-confirmed="${t('account.script.notConfirmed')}"
+        hidden
+      ></div>
       ${table(
-        'Your connected accounts',
-        ['Provider', 'Username', 'Connected', 'Last used', ''],
+        t('account.upstreams.caption'),
+        [
+          t('account.upstreams.provider'),
+          t('account.upstreams.username'),
+          t('account.upstreams.connected'),
+          t('account.upstreams.lastUsed'),
+          '',
+        ],
         rows,
-        'No connected accounts.',
+        t('account.upstreams.none'),
       )}
       ${
         connect.length > 0
           ? scripted(
-              'Connecting or disconnecting an account',
+              t('account.upstreams.needsScript'),
               html`<div class="actions">${connect}</div>`,
             )
           : html``
@@ -394,12 +470,18 @@ function upstreamsSection(upstreams: UpstreamRow[], connectable: ConnectableProv
 }
 
 function applicationsSection(applications: AuthorizedApplicationRow[], csrfToken: string): Html {
+  const { t } = pageTranslator();
   const rows = applications.map((app) => {
     const logo = safeLogo(app.logo);
     const scopes = splitScope(app.scope).map(
       (scope) =>
         html`<li>
-          <code>${scope}</code>: ${SCOPE_DESCRIPTIONS[scope as OAuthScope] ?? 'another permission'}
+          <code>${scope}</code>:
+          ${
+            Object.hasOwn(SCOPE_KEYS, scope)
+              ? t(SCOPE_KEYS[scope as OAuthScope])
+              : t('account.applications.otherPermission')
+          }
         </li>`,
     );
     return html`<tr data-application-id="${app.id}">
@@ -412,56 +494,66 @@ function applicationsSection(applications: AuthorizedApplicationRow[], csrfToken
           ${scopes}
         </ul>
       </td>
-      <td>${utcTime(app.lastUsedAt)}</td>
+      <td>${localTime(app.lastUsedAt)}</td>
       <td class="actions">
         <form method="post" action="/account/applications/${app.id}/revoke">
           <input type="hidden" name="csrf_token" value="${csrfToken}" />
-          <button type="submit" class="small danger">Revoke</button>
+          <button type="submit" class="small danger">${t('account.applications.revoke')}</button>
         </form>
       </td>
     </tr>`;
   });
   return section(
     'applications',
-    'Applications you authorized',
-    html`<p class="muted">
-        Revoking signs the application out of your account at once (its tokens stop working) and it
-        asks for your consent again next time.
-      </p>
+    t('account.applications.title'),
+    html`<p class="muted">${t('account.applications.lead')}</p>
       ${table(
-        'Applications you authorized',
-        ['Application', 'Access', 'Last used', ''],
+        t('account.applications.title'),
+        [
+          t('account.applications.application'),
+          t('account.applications.access'),
+          t('account.applications.lastUsed'),
+          '',
+        ],
         rows,
-        'You have not authorized any application.',
+        t('account.applications.none'),
       )}`,
   );
 }
 
-const METHOD_NAMES: Record<SessionAuthMethod, string> = {
-  password: 'Password',
-  passkey: 'Passkey',
-  upstream: 'Connected account',
+const METHOD_NAMES: Record<SessionAuthMethod, MessageKey> = {
+  password: 'account.signIns.password',
+  passkey: 'account.signIns.passkey',
+  upstream: 'account.signIns.upstream',
 };
 
 function signInsSection(signIns: SignInRow[]): Html {
+  const { t } = pageTranslator();
+  const method = (name: SessionAuthMethod): string =>
+    Object.hasOwn(METHOD_NAMES, name) ? t(METHOD_NAMES[name]) : name;
   const rows = signIns.map(
     (signIn) =>
       html`<tr>
-        <td>${utcTime(signIn.at)}</td>
-        <td>${METHOD_NAMES[signIn.method] ?? signIn.method}</td>
+        <td>${localTime(signIn.at)}</td>
+        <td>${method(signIn.method)}</td>
         <td class="mono">${signIn.ip}</td>
         <td>${signIn.userAgent}</td>
       </tr>`,
   );
   return section(
     'sign-ins',
-    'Recent sign-ins',
-    html`<p class="muted">Your last 20 sign-ins of the past 90 days, newest first.</p>
+    t('account.signIns.title'),
+    html`<p class="muted">${t('account.signIns.lead')}</p>
       ${table(
-        'Your recent sign-ins',
-        ['When', 'How', 'Address', 'Browser'],
+        t('account.signIns.caption'),
+        [
+          t('account.signIns.when'),
+          t('account.signIns.how'),
+          t('account.signIns.address'),
+          t('account.signIns.browser'),
+        ],
         rows,
-        'No sign-ins recorded.',
+        t('account.signIns.none'),
       )}`,
   );
 }

@@ -1,5 +1,8 @@
 import { html } from '../../../../common/http/html';
+import type { Text } from '../../../../common/i18n/i18n';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 import { codeInput } from '../../account-pages';
+import { CODE_TTL_SECONDS } from '../../one-time-codes/one-time-codes.service';
 import { accountLayout, formError } from './account-layout';
 
 export interface ConfirmEmailModel {
@@ -8,7 +11,7 @@ export interface ConfirmEmailModel {
   id: string;
   /** Filled in from the emailed link; the person still submits the form. */
   code: string;
-  error?: string;
+  error?: Text;
 }
 
 /**
@@ -16,18 +19,19 @@ export interface ConfirmEmailModel {
  * hidden `id` and `csrf_token`). Opening the emailed link spends nothing: only the form does.
  */
 export function confirmEmailPage(model: ConfirmEmailModel): string {
+  const { t } = pageTranslator();
   return accountLayout({
-    title: 'Verify your email address',
+    title: t('account.confirmEmail.title'),
     width: 'narrow',
-    body: html`<h1>Verify your email address</h1>
+    body: html`<h1>${t('account.confirmEmail.title')}</h1>
       ${formError(model.error)}
-      <p>Enter the code we emailed you. It works once, for 15 minutes.</p>
+      <p>${t('account.confirmEmail.lead', { minutes: CODE_TTL_SECONDS / 60 })}</p>
       <form method="post" action="/account/emails/confirm">
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <input type="hidden" name="id" value="${model.id}" />
         ${codeInput(model.code)}
-        <button type="submit">Verify</button>
+        <button type="submit">${t('account.confirmEmail.submit')}</button>
       </form>
-      <p><a href="/account#emails">Back to your account</a></p>`,
+      <p><a href="/account#emails">${t('account.confirmEmail.back')}</a></p>`,
   });
 }

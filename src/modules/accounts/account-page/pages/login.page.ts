@@ -1,4 +1,6 @@
 import { html, Html } from '../../../../common/http/html';
+import type { Text } from '../../../../common/i18n/i18n';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 import { usernameAndPassword } from '../../../oauth/interaction/pages/login.page';
 import { accountLayout, formError } from './account-layout';
 
@@ -13,7 +15,7 @@ export interface AccountLoginLinks {
 export interface AccountLoginModel {
   csrfToken: string;
   username?: string;
-  error?: string;
+  error?: Text;
   /**
    * "Sign in with a passkey": the OAuth login page's passkey form and script
    * (passkeySignInForm), pointed at this page's routes; the page then answers with ownScript.
@@ -28,19 +30,20 @@ export interface AccountLoginModel {
  * username field) and the links, when set.
  */
 export function accountLoginPage(model: AccountLoginModel): string {
+  const { t } = pageTranslator();
   const links: Html[] = [
-    [model.links.forgotPassword, 'Forgot password?'],
-    [model.links.createAccount, 'Create an account'],
+    [model.links.forgotPassword, t('account.login.forgotPassword')],
+    [model.links.createAccount, t('account.login.createAccount')],
   ].flatMap(([href, text]) => (href ? [html`<li><a href="${href}">${text!}</a></li>`] : []));
   return accountLayout({
-    title: 'Sign in to your account',
+    title: t('account.login.title'),
     width: 'narrow',
-    body: html`<h1>Sign in to your account</h1>
+    body: html`<h1>${t('account.login.title')}</h1>
       ${formError(model.error)}
       <form method="post" action="/account/login">
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         ${usernameAndPassword(model.username, true)}
-        <button type="submit">Sign in</button>
+        <button type="submit">${t('login.submit')}</button>
       </form>
       ${model.passkey}
       ${

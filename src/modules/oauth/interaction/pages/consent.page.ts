@@ -13,7 +13,7 @@ export interface ConsentPageModel {
 }
 
 /** What each scope lets the application do, in the page's words (protocol/scopes.ts). */
-const SCOPE_KEYS: Record<OAuthScope, MessageKey> = {
+export const SCOPE_KEYS: Record<OAuthScope, MessageKey> = {
   openid: 'scopes.openid',
   read: 'scopes.read',
   profile: 'scopes.profile',
