@@ -2,16 +2,23 @@ const { availableParallelism } = require('node:os');
 
 /** @type {import('jest').Config} */
 // The message formatter of the pages' catalogs (intl-messageformat and its parser) ships as ES
-// modules only, which Jest's require cannot load before Node 24.9: compiled to CommonJS here.
-const ESM_PACKAGES = ['intl-messageformat', '@formatjs'];
-const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
-  [`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`]: [
+// modules only, which Jest's require cannot load before Node 24.9: compiled to CommonJS there.
+// From 24.9 on Jest loads them as ES modules itself, and compiled ones would fail to run.
+const [major, minor] = process.versions.node.split('.').map(Number);
+const jestRequiresEsm = major > 24 || (major === 24 && minor >= 9);
+const ESM_PACKAGES = jestRequiresEsm ? [] : ['intl-messageformat', '@formatjs'];
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+if (ESM_PACKAGES.length > 0) {
+  transform[`/node_modules/(${ESM_PACKAGES.join('|')})/.+\\.js$`] = [
     'ts-jest',
     { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, diagnostics: false },
-  ],
-};
-const transformIgnorePatterns = [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`];
+  ];
+}
+// Jest's default, apart from the packages compiled above.
+const transformIgnorePatterns = [
+  ESM_PACKAGES.length > 0 ? `/node_modules/(?!(${ESM_PACKAGES.join('|')})/)` : '/node_modules/',
+  '\\.pnp\\.[^\\/]+$',
+];
 
 // e2e files that must not share the machine with other test files: they make the load they test
 // (both cores spinning, bursts over two instances whose Redis windows expire in real time), so
