@@ -1,4 +1,10 @@
-import { catalogs, DEFAULT_LOCALE } from '../../src/common/i18n/i18n';
+import {
+  catalogs,
+  DEFAULT_LOCALE,
+  isLocale,
+  translator,
+  type Translator,
+} from '../../src/common/i18n/i18n';
 
 /**
  * A catalog key where words should be: `login.title`, `mail.reset.subject`… (not a file name of
@@ -29,4 +35,10 @@ export function expectMailIn(
     expect(mail.html).toContain(word);
   }
   for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toMatch(RAW_KEY);
+}
+
+/** The messages of the catalog `tag` (`zh-CN`), to read the words a page should show. */
+export function catalogOf(tag: string): Translator {
+  if (!isLocale(tag)) throw new Error(`no catalog for ${tag}`);
+  return translator(tag);
 }

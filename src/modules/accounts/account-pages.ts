@@ -3,7 +3,7 @@ import { msg, render, type Message, type MessageKey, type Text } from '../../com
 import { pageTranslator } from '../../common/i18n/page-language';
 import { PageError } from '../oauth/protocol/oauth-error';
 import type { PageResult } from '../oauth/protocol/page-result';
-import type { PasswordWeakness } from '../users/password-policy';
+import type { PasswordWeakness, StrengthWarning } from '../users/password-policy';
 
 // The pages the sign-up and email verification flows share: the code form and a page with a
 // link onward. Server-rendered, no script: they work without JavaScript.
@@ -120,10 +120,27 @@ export function codeId(value: unknown): string {
   return value;
 }
 
-/**
- * A refused password in the page's words. zxcvbn's reason is English only: it is shown in the
- * English sentence and left out of the others.
- */
+/** zxcvbn's warnings in the catalogs (each worded to sit in the refusal's parentheses). */
+const STRENGTH_WARNINGS: Record<StrengthWarning, MessageKey> = {
+  straightRow: 'password.strength.straightRow',
+  keyPattern: 'password.strength.keyPattern',
+  simpleRepeat: 'password.strength.simpleRepeat',
+  extendedRepeat: 'password.strength.extendedRepeat',
+  sequences: 'password.strength.sequences',
+  recentYears: 'password.strength.recentYears',
+  dates: 'password.strength.dates',
+  topTen: 'password.strength.topTen',
+  topHundred: 'password.strength.topHundred',
+  common: 'password.strength.common',
+  similarToCommon: 'password.strength.similarToCommon',
+  wordByItself: 'password.strength.wordByItself',
+  namesByThemselves: 'password.strength.namesByThemselves',
+  commonNames: 'password.strength.commonNames',
+  userInputs: 'password.strength.userInputs',
+  pwned: 'password.strength.pwned',
+};
+
+/** A refused password in the page's words, with zxcvbn's reason in the same language. */
 export function passwordProblemText(weakness: PasswordWeakness): Message {
   switch (weakness.kind) {
     case 'too_short':
@@ -133,6 +150,8 @@ export function passwordProblemText(weakness: PasswordWeakness): Message {
     case 'guessable':
       return weakness.warning === undefined
         ? msg('password.guessable')
-        : msg('password.guessableBecause', { reason: weakness.warning });
+        : msg('password.guessableBecause', {
+            reason: msg(STRENGTH_WARNINGS[weakness.warning]),
+          });
   }
 }

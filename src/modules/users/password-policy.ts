@@ -1,4 +1,4 @@
-import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import type { TranslationKeys, ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 /** NIST SP 800-63B section 3.1.1.2: at least 8 characters, and long passphrases welcome. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -25,7 +25,9 @@ let estimator: Promise<ZxcvbnFactory> | undefined;
 /**
  * zxcvbn with its common-password, English and keyboard dictionaries, loaded and built on first
  * use: they take about 25 MB of heap, which a process that never checks a new password (an
- * instance that only serves tokens, each test file of the suite) does not pay.
+ * instance that only serves tokens, each test file of the suite) does not pay. It is given no
+ * translations, so its feedback is its own keys (`topTen`, `straightRow`…), which the pages word
+ * from their catalogs in their language.
  */
 function strength(): Promise<ZxcvbnFactory> {
   estimator ??= (async () => {
@@ -37,7 +39,6 @@ function strength(): Promise<ZxcvbnFactory> {
     return new ZxcvbnFactory({
       dictionary: { ...common.dictionary, ...english.dictionary },
       graphs: common.adjacencyGraphs,
-      translations: english.translations,
       maxLength: ESTIMATED_LENGTH,
       l33tMaxSubstitutions: MAX_L33T_SUBSTITUTIONS,
     });
@@ -51,12 +52,15 @@ export interface PasswordOwner {
   email: string;
 }
 
-/** Why a password is refused (the pages word it in their language, the APIs in English). */
+/** The key of one of zxcvbn's warnings (why a password is guessable): `topTen`, `dates`… */
+export type StrengthWarning = keyof TranslationKeys['warnings'];
+
+/** Why a password is refused (the pages word it in their language). */
 export type PasswordWeakness =
   | { kind: 'too_short'; min: number }
   | { kind: 'too_long'; max: number }
-  /** zxcvbn's warning, in English, when it has one. */
-  | { kind: 'guessable'; warning?: string };
+  /** zxcvbn's warning, when it has one. */
+  | { kind: 'guessable'; warning?: StrengthWarning };
 
 /**
  * The rule for every password a person chooses (sign-up, reset, change; docs/accounts.md,
@@ -74,28 +78,6 @@ export async function passwordWeakness(
   const localPart = owner.email.split('@')[0] ?? '';
   const result = (await strength()).check(password, [owner.username, owner.email, localPart]);
   if (result.score >= MIN_PASSWORD_SCORE) return null;
-  const warning = result.feedback.warning;
-  return warning ? { kind: 'guessable', warning: lowerFirst(warning) } : { kind: 'guessable' };
-}
-
-/** passwordWeakness as one English sentence to show next to the field, or null. */
-export async function passwordProblem(
-  password: string,
-  owner: PasswordOwner,
-): Promise<string | null> {
-  const weakness = await passwordWeakness(password, owner);
-  switch (weakness?.kind) {
-    case undefined:
-      return null;
-    case 'too_short':
-      return `Use at least ${weakness.min} characters.`;
-    case 'too_long':
-      return `Use at most ${weakness.max} characters.`;
-    case 'guessable':
-      return `This password is too easy to guess${weakness.warning ? ` (${weakness.warning})` : ''}. Use a longer phrase, or add words that are not related to you.`;
-  }
-}
-
-function lowerFirst(text: string): string {
-  return text.replace(/\.$/, '').replace(/^./, (c) => c.toLowerCase());
+  const warning = result.feedback.warning as StrengthWarning | null;
+  return warning ? { kind: 'guessable', warning } : { kind: 'guessable' };
 }

@@ -109,6 +109,13 @@ describe('Account page: languages', () => {
     });
     expectStatus(refused, 401);
     expectPageIn(refused.text, 'zh-CN', '当前密码不正确。');
+    const weak = await postAccountForm(agent, '/account/password', {
+      current_password: PASSWORD,
+      new_password: 'password1',
+      repeat_password: 'password1',
+    });
+    expectStatus(weak, 400);
+    expectPageIn(weak.text, 'zh-CN', '这个密码太容易被猜到（这是一个常用密码）。');
 
     const sent = await postAccountForm(agent, '/account/emails/code', {
       email: 'new@example.org',

@@ -23,7 +23,7 @@ import {
   type Agent,
 } from '../../support/oauth';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
-import { expectMailIn } from '../../support/languages';
+import { expectMailIn, expectPageIn } from '../../support/languages';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 const { t } = translator(DEFAULT_LOCALE);
@@ -186,7 +186,7 @@ describe('password reset', () => {
     expect(notice.text).toContain('http://127.0.0.1:3000/oauth2/forgot-password');
   });
 
-  it('mails the code and the notice in the language of the page (the switcher cookie)', async () => {
+  it('mails the code and the notice, and refuses a weak password, in the language of the page (the switcher cookie)', async () => {
     await oauthSetup(t.app);
     const agent = browser(t.app);
     expectStatus(
@@ -203,6 +203,10 @@ describe('password reset', () => {
       '15 分钟内有效',
       '不要把验证码告诉任何人',
     );
+    // A weak password is refused with zxcvbn's reason in Chinese too.
+    const weak = await submitReset(agent, pathOf(linkOf(mail)), { password: 'password1' });
+    expectStatus(weak, 400);
+    expectPageIn(weak.text, 'zh-CN', '这个密码太容易被猜到（这是一个常用密码）。');
     expectStatus(await submitReset(agent, pathOf(linkOf(mail))), 303);
     const notice = await mailbox.next('alice@example.org');
     expectMailIn(

@@ -20,7 +20,7 @@ import {
   type Agent,
 } from '../../support/oauth';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
-import { expectMailIn } from '../../support/languages';
+import { expectMailIn, expectPageIn } from '../../support/languages';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 // Sign-up on the login pages, over HTTP, with a real SMTP server on loopback: verify-first (the
@@ -325,7 +325,7 @@ describe('sign-up', () => {
     const cases: [Record<string, string>, string][] = [
       [
         { username: 'nora', email: 'nora@example.org', password: 'password1' },
-        'This password is too easy to guess',
+        'This password is too easy to guess (this is a commonly used password).',
       ],
       [{ username: 'nora', email: 'nora@example.org', password: 'short' }, 'Use at least 8'],
       [{ username: 'n', email: 'nora@example.org', password: STRONG }, 'Username must be 3 to 64'],
@@ -341,6 +341,24 @@ describe('sign-up', () => {
     }
     expect(mailbox.received.filter((m) => m.to.includes('nora@example.org'))).toHaveLength(0);
     expect(await t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
+  });
+
+  it("words zxcvbn's reason for a weak password in the page's language", async () => {
+    const application = await newApp();
+    const agent = browser(t.app);
+    const form = await signUpForm(agent, application.clientId);
+    const fields = { username: 'nora', email: 'nora@example.org' };
+    const chinese = await submit(agent, form, { ...fields, password: 'password1' }).set(
+      'Accept-Language',
+      'zh-CN',
+    );
+    expectStatus(chinese, 400);
+    expectPageIn(chinese.text, 'zh-CN', '这个密码太容易被猜到（这是一个常用密码）。');
+    const keyboard = await submit(agent, form, { ...fields, password: 'qwertyuiop' }).set(
+      'Accept-Language',
+      'zh-CN',
+    );
+    expectPageIn(keyboard.text, 'zh-CN', '（这是一个经常被使用的密码）');
   });
 
   it('is neither offered nor answered when the application has not turned it on (404)', async () => {
