@@ -161,3 +161,6 @@ export function catalogs(): ReadonlyMap<Locale, Catalog> {
 
 /** The `<b>` tag of the catalogs' messages: bold (a name inside a sentence). */
 export const BOLD = { b: (chunks: Html): Html => html`<strong>${chunks}</strong>` };
+
+/** The `<code>` tag of messages that name a protocol value (a scope, a parameter). */
+export const CODE = { code: (chunks: Html): Html => html`<code>${chunks}</code>` };

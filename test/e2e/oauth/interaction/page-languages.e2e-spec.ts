@@ -110,6 +110,8 @@ describe('page languages', () => {
     const consent = await agent.get(signedIn.headers.location).set('Accept-Language', 'en');
     expectStatus(consent, 200);
     expectPage(consent.text, 'zh-CN', '授权访问', '>允许</button>', '拒绝', 'Demo App');
+    // Each scope line is one message, so Chinese gets its own (full-width) punctuation.
+    expect(consent.text).toMatch(/<code>read<\/code>：读取你的个人资料/);
   });
 
   it('answers ui_locales naming no supported language with the browser language', async () => {

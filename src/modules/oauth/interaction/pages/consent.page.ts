@@ -1,6 +1,6 @@
 import { splitScope, type OAuthScope } from '../../protocol/scopes';
 import { html, layout } from '../../../../common/http/html';
-import { BOLD, type MessageKey } from '../../../../common/i18n/i18n';
+import { BOLD, CODE, type MessageKey } from '../../../../common/i18n/i18n';
 import { pageTranslator } from '../../../../common/i18n/page-language';
 
 export interface ConsentPageModel {
@@ -30,7 +30,10 @@ export function consentPage(model: ConsentPageModel): string {
   const { t, rich } = pageTranslator();
   const logo = safeLogo(model.logo);
   const scopes = splitScope(model.scope).map(
-    (scope) => html`<li><code>${scope}</code>: ${t(SCOPE_KEYS[scope as OAuthScope])}</li>`,
+    (scope) =>
+      html`<li>
+        ${rich('consent.scopeLine', { scope, meaning: t(SCOPE_KEYS[scope as OAuthScope]) }, CODE)}
+      </li>`,
   );
   return layout(
     t('consent.title'),
