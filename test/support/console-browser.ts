@@ -26,9 +26,15 @@ export interface ConsoleTab {
   problems: string[];
 }
 
-/** A browser tab with a virtual platform authenticator (ctap2, internal, resident key, UV). */
-export async function openConsoleTab(chromium: Browser): Promise<ConsoleTab> {
-  const context = await chromium.newContext({ viewport: { width: 1280, height: 860 } });
+/**
+ * A browser tab with a virtual platform authenticator (ctap2, internal, resident key, UV);
+ * `locale` sets the browser's language (navigator.language and Accept-Language).
+ */
+export async function openConsoleTab(
+  chromium: Browser,
+  { locale }: { locale?: string } = {},
+): Promise<ConsoleTab> {
+  const context = await chromium.newContext({ viewport: { width: 1280, height: 860 }, locale });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   // CSP violations and script errors surface here; "Failed to load resource" is the expected

@@ -106,6 +106,27 @@ describe('message catalogs', () => {
     expect(used.filter(({ key }) => !english.has(key))).toEqual([]);
   });
 
+  it('has every key the browser scripts name, each within the part of the catalog their page hands them', () => {
+    // A page hands its script one part of its catalog (docs/languages.md): a console page the
+    // whole `console` section, an /account page the `console.core` one that core.js speaks.
+    const named = code
+      .filter(({ path }) => path.endsWith('.js'))
+      .flatMap(({ path, text }) =>
+        [...text.matchAll(/\b(?:t|rich)\(\s*'([^']+)'|'(console\.[\w.]+)'/g)].map((match) => ({
+          path,
+          key: match[1] ?? match[2],
+        })),
+      );
+    expect(named.length).toBeGreaterThan(150);
+    const consolePage = (path: string): boolean =>
+      path.startsWith(join('modules', 'console', 'web', 'assets')) && !path.endsWith('core.js');
+    const outside = named.filter(
+      ({ path, key }) => !key.startsWith(consolePage(path) ? 'console.' : 'console.core.'),
+    );
+    expect(outside).toEqual([]);
+    expect(named.filter(({ key }) => !english.has(key))).toEqual([]);
+  });
+
   it('renders messages with markup tags only through rich(), which escapes around them', () => {
     const tagged = [...english]
       .filter(([, message]) => /<[a-z]+>/.test(message))

@@ -154,6 +154,18 @@ export function render(text: Text, t: Translate): string {
   return t(text.key, values);
 }
 
+/**
+ * One part of a language's catalog as it is, the dotted path kept (`console.core` →
+ * `{console: {core: …}}`): what a page hands to its browser script.
+ */
+export function catalogPart(locale: Locale, path: string): Catalog {
+  const names = path.split('.');
+  let part = CATALOGS.get(locale) as Catalog | string | undefined;
+  for (const name of names) part = typeof part === 'object' ? part[name] : undefined;
+  if (typeof part !== 'object') throw new Error(`No catalog part ${path} in ${locale}`);
+  return names.reduceRight<Catalog>((inner, name) => ({ [name]: inner }), part);
+}
+
 /** The catalogs as loaded (for the catalog test). */
 export function catalogs(): ReadonlyMap<Locale, Catalog> {
   return CATALOGS;

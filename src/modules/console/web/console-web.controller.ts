@@ -5,13 +5,15 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../../common/http/public.decorator';
 import { messagePage } from '../../../common/http/html';
+import { pageTranslator } from '../../../common/i18n/page-language';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { accountPage } from './pages/account.page';
 import { applicationPage } from './pages/application.page';
 import { homePage } from './pages/home.page';
+import { FORMATTER_FILE, FORMATTER_NAME } from './pages/script-messages';
 
 /**
- * The browser script and stylesheet. They sit beside this file as plain JS/CSS, so the tests
+ * The browser scripts and stylesheet (and the message formatter, from its package). They sit beside this file as plain JS/CSS, so the tests
  * (run from src/) serve them as they are; `npm run build` copies the folder into dist/.
  */
 const ASSETS_DIR = join(__dirname, 'assets');
@@ -57,7 +59,12 @@ export class ConsoleWebController {
   @Get('applications/:id')
   application(@Param('id') id: string, @Res() res: Response): void {
     if (!APPLICATION_ID.test(id)) {
-      sendPage(res, 404, messagePage('Not found', 'There is no such application.'));
+      const { t } = pageTranslator();
+      sendPage(
+        res,
+        404,
+        messagePage(t('console.layout.notFound'), t('console.layout.noSuchApplication')),
+      );
       return;
     }
     sendPage(res, 200, applicationPage(Number(id)));
@@ -65,6 +72,13 @@ export class ConsoleWebController {
 
   @Get('assets/:file')
   asset(@Param('file') file: string, @Res() res: Response): void {
+    if (file === FORMATTER_NAME) {
+      // The message formatter: its URL names its version, so it never changes.
+      res.sendFile(FORMATTER_FILE, {
+        headers: { 'Cache-Control': 'public, max-age=31536000, immutable' },
+      });
+      return;
+    }
     if (!ASSETS.has(file)) throw new NotFoundException();
     // Revalidated on every load (ETag), so a new version of the script applies at once.
     res.sendFile(file, { root: ASSETS_DIR, headers: { 'Cache-Control': 'no-cache' } });

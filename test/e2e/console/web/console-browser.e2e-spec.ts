@@ -72,10 +72,15 @@ describe('Console in Chromium', () => {
     expect(headers['x-frame-options']).toBe('DENY');
     expect(headers['cache-control']).toBe('no-store');
     expect(headers['referrer-policy']).toBe('no-referrer');
+    // One module script; the page's words come in a JSON data block, which is never executed.
     const scripts = await page.$$eval('script', (nodes) =>
-      nodes.map((node) => ({ src: node.getAttribute('src'), text: node.textContent })),
+      nodes.map((node) => ({ type: node.getAttribute('type'), src: node.getAttribute('src') })),
     );
-    expect(scripts).toEqual([{ src: '/console/assets/home.js', text: '' }]);
+    expect(scripts).toEqual([
+      { type: 'application/json', src: null },
+      { type: 'module', src: '/console/assets/home.js' },
+    ]);
+    expect(await page.locator('script[type="module"]').textContent()).toBe('');
     const inlineHandlers = await page.$$eval('*', (nodes) =>
       nodes.flatMap((node) =>
         node.getAttributeNames().filter((name: string) => name.startsWith('on')),
@@ -425,7 +430,8 @@ describe('Console in Chromium', () => {
         'cache-control': 'no-store',
         'referrer-policy': 'no-referrer',
       });
-      expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)/);
+      // No inline script: a <script> without src is the page's words, a JSON data block.
+      expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)(?! type="application\/json")/);
       expect(res.text).not.toMatch(/\son[a-z]+=/);
       expect(res.text).not.toMatch(/<style|style=/);
     }

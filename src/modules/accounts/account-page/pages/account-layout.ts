@@ -2,6 +2,7 @@ import { html, Html, languageSwitcher, STYLESHEET_URL } from '../../../../common
 import { formatDateTime } from '../../../../common/i18n/dates';
 import { render, type Text } from '../../../../common/i18n/i18n';
 import { pageLocale, pageTranslator } from '../../../../common/i18n/page-language';
+import { scriptMessages } from '../../../console/web/pages/script-messages';
 
 /** URL prefix of the account page's own static files (its script). */
 export const ACCOUNT_ASSETS_PATH = '/account/assets';
@@ -25,7 +26,11 @@ export interface AccountShell {
  * module, which goes there when the session has ended.
  */
 export function accountLayout(page: AccountShell): string {
-  const script = page.script ? html`<script type="module" src="${page.script}"></script>` : html``;
+  // The script runs on the console's core.js, whose words come with the page.
+  const script = page.script
+    ? html`${scriptMessages('console.core')}
+        <script type="module" src="${page.script}"></script>`
+    : html``;
   return html`<!doctype html>
     <html lang="${pageLocale()}">
       <head>

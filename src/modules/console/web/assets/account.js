@@ -14,6 +14,7 @@ import {
   fillTable,
   requireSession,
   say,
+  t,
   when,
 } from './core.js';
 
@@ -26,12 +27,19 @@ async function start() {
   const user = session.user;
   $('#profile').replaceChildren(
     ...[
-      ['Username', user.username],
-      ['Email', user.email],
-      ['Nickname', user.nickname || '—'],
-      ['Signed in with', session.authMethod === 'passkey' ? 'a passkey' : 'a password'],
-      ['Signed in at', when(session.signedInAt)],
-    ].flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]),
+      ['console.account.username', user.username],
+      ['console.account.email', user.email],
+      ['console.account.nickname', user.nickname || '—'],
+      [
+        'console.account.signedInWith',
+        t(
+          session.authMethod === 'passkey'
+            ? 'console.account.withPasskey'
+            : 'console.account.withPassword',
+        ),
+      ],
+      ['console.account.signedInAt', when(session.signedInAt)],
+    ].flatMap(([term, value]) => [el('dt', {}, t(term)), el('dd', {}, value)]),
   );
   $('#add-passkey').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -54,7 +62,7 @@ async function loadPasskeys() {
           el('td', {}, passkey.name),
           el('td', {}, when(passkey.createdAt)),
           el('td', {}, when(passkey.lastUsedAt)),
-          el('td', {}, passkey.backedUp ? 'Yes' : 'No'),
+          el('td', {}, t(passkey.backedUp ? 'console.account.yes' : 'console.account.no')),
           el(
             'td',
             { class: 'actions' },
@@ -65,17 +73,17 @@ async function loadPasskeys() {
                 class: 'small secondary',
                 onclick: (event) => rename(passkey, event.currentTarget),
               },
-              'Rename',
+              t('console.account.rename'),
             ),
             el(
               'button',
               { type: 'button', class: 'small danger', onclick: () => remove(passkey) },
-              'Remove',
+              t('console.account.remove'),
             ),
           ),
         ),
       ),
-      'No passkeys yet. Add one to sign in without a password and to manage API keys.',
+      t('console.account.noPasskeys'),
     );
   } catch (error) {
     say('#passkeys-status', errorText(error), 'error');
@@ -99,13 +107,13 @@ async function addPasskey() {
     passkeys.length === 0
       ? await attempt(() => register({}))
       : await confirmed(
-          `Add the passkey "${name}" to your account.`,
+          t('console.account.confirmAdd', { name }),
           { action: 'passkey.register' },
           (token) => register(confirmationHeader(token)),
         );
   if (!added) return;
   form.reset();
-  say('#passkeys-status', `Passkey "${added.name}" added.`);
+  say('#passkeys-status', t('console.account.added', { name: added.name }));
   await loadPasskeys();
 }
 
@@ -116,8 +124,7 @@ async function attempt(work) {
     say(
       '#passkeys-status',
       error instanceof ApiError && error.code === 'recent_sign_in_required'
-        ? 'For your first passkey, sign out and sign in again with your password, then add it ' +
-            'within 5 minutes.'
+        ? t('console.account.firstPasskey')
         : errorText(error),
       'error',
     );
@@ -138,10 +145,18 @@ function rename(passkey, button) {
   const form = el(
     'form',
     { class: 'rename' },
-    el('label', { for: input.id, class: 'visually-hidden' }, `New name of ${passkey.name}`),
+    el(
+      'label',
+      { for: input.id, class: 'visually-hidden' },
+      t('console.account.newNameOf', { name: passkey.name }),
+    ),
     input,
-    el('button', { type: 'submit', class: 'small' }, 'Save'),
-    el('button', { type: 'button', class: 'small secondary', onclick: loadPasskeys }, 'Cancel'),
+    el('button', { type: 'submit', class: 'small' }, t('console.account.save')),
+    el(
+      'button',
+      { type: 'button', class: 'small secondary', onclick: loadPasskeys },
+      t('console.common.cancel'),
+    ),
   );
   form.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') void loadPasskeys();
@@ -151,7 +166,7 @@ function rename(passkey, button) {
     const name = input.value.trim();
     try {
       await api('PATCH', `${PASSKEYS}/${encodeURIComponent(passkey.id)}`, { body: { name } });
-      say('#passkeys-status', `Passkey renamed to "${name}".`);
+      say('#passkeys-status', t('console.account.renamed', { name }));
     } catch (error) {
       say('#passkeys-status', errorText(error), 'error');
     }
@@ -163,7 +178,7 @@ function rename(passkey, button) {
 
 async function remove(passkey) {
   const done = await confirmed(
-    `Remove the passkey "${passkey.name}". It can no longer sign you in or confirm operations.`,
+    t('console.account.confirmRemove', { name: passkey.name }),
     { action: 'passkey.remove', passkeyId: passkey.id },
     async (token) => {
       await api('DELETE', `${PASSKEYS}/${encodeURIComponent(passkey.id)}`, {
@@ -173,7 +188,7 @@ async function remove(passkey) {
     },
   );
   if (!done) return;
-  say('#passkeys-status', `Passkey "${passkey.name}" removed.`);
+  say('#passkeys-status', t('console.account.removed', { name: passkey.name }));
   await loadPasskeys();
 }
 
@@ -216,12 +231,12 @@ async function loadUpstreams() {
               class: 'small danger',
               onclick: () => disconnect(binding, provider),
             },
-            'Disconnect',
+            t('console.account.disconnect'),
           ),
         ),
       );
     }),
-    'No connected accounts.',
+    t('console.account.noUpstreams'),
   );
   const bound = new Set(bindings.map((binding) => binding.providerId));
   $('#connect-upstreams').replaceChildren(
@@ -231,7 +246,7 @@ async function loadUpstreams() {
         el(
           'button',
           { type: 'button', 'data-connect': id, onclick: () => connect(id, name) },
-          `Connect ${name}`,
+          t('console.account.connect', { provider: name }),
         ),
       ),
   );
@@ -250,7 +265,7 @@ async function connect(providerId, provider) {
       passkeys.length === 0
         ? await bind({})
         : await confirmed(
-            `Connect a ${provider} account: it will be able to sign you in.`,
+            t('console.account.confirmConnect', { provider }),
             { action: 'upstream.bind', providerId },
             (token) => bind(confirmationHeader(token)),
           );
@@ -263,8 +278,10 @@ async function connect(providerId, provider) {
 async function disconnect(binding, provider) {
   // The server's refusal (the last way to sign in) is shown in the dialog, where it happened.
   const done = await confirmed(
-    `Disconnect your ${provider} account "${binding.username ?? binding.subject}". ` +
-      'It can no longer sign you in.',
+    t('console.account.confirmDisconnect', {
+      provider,
+      username: binding.username ?? binding.subject,
+    }),
     { action: 'upstream.unbind', upstreamIdentityId: binding.id },
     async (token) => {
       await api('DELETE', `${UPSTREAMS}/${encodeURIComponent(binding.id)}`, {
@@ -274,7 +291,7 @@ async function disconnect(binding, provider) {
     },
   );
   if (!done) return;
-  say('#upstreams-status', `Your ${provider} account was disconnected.`);
+  say('#upstreams-status', t('console.account.disconnected', { provider }));
   await loadUpstreams();
 }
 

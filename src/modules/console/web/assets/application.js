@@ -1,7 +1,19 @@
 // GET /console/applications/:id: the tabs of one application. Each tab's data is fetched the
 // first time it is shown; the URL's hash (#users, #api-access, …) says which tab is open.
 import { authorizationChart } from './chart.js';
-import { $, $$, ApiError, api, el, errorText, requireSession, say, when } from './core.js';
+import {
+  $,
+  $$,
+  ApiError,
+  api,
+  el,
+  errorText,
+  formatNumber,
+  requireSession,
+  say,
+  t,
+  when,
+} from './core.js';
 import { showApiAccess } from './keys-tab.js';
 import { showAudit } from './audit-tab.js';
 import { showMembers } from './members-tab.js';
@@ -9,7 +21,11 @@ import { showSettings } from './settings-tab.js';
 import { showEvents, showUsers } from './users-tab.js';
 import { showWebhooks } from './webhooks-tab.js';
 
-const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', viewer: 'Viewer' };
+const ROLE_LABELS = {
+  owner: 'console.roles.owner',
+  admin: 'console.roles.admin',
+  viewer: 'console.roles.viewer',
+};
 const ADMIN_TABS = new Set(['settings', 'api-access', 'webhooks', 'members', 'audit']);
 
 async function start() {
@@ -78,23 +94,19 @@ async function roleFromList(id) {
 
 function showTitle(ctx) {
   $('#app-title').textContent = ctx.app.name;
-  document.title = `${ctx.app.name} · Console`;
-  $('#app-role').textContent = ROLE_LABELS[ctx.role] ?? ctx.role;
+  document.title = t('console.layout.title', { title: ctx.app.name });
+  $('#app-role').textContent = ROLE_LABELS[ctx.role] ? t(ROLE_LABELS[ctx.role]) : ctx.role;
 }
 
 function showUnavailable(error) {
   const main = $('#application');
   main.hidden = false;
   $('.tabs').hidden = true;
-  $('#app-title').textContent =
-    error instanceof ApiError && error.status === 404 ? 'Application not found' : 'Application';
-  say(
-    '#app-status',
-    error instanceof ApiError && error.status === 404
-      ? 'There is no such application, or you have no role in it.'
-      : errorText(error),
-    'error',
+  const missing = error instanceof ApiError && error.status === 404;
+  $('#app-title').textContent = t(
+    missing ? 'console.application.notFound' : 'console.application.title',
   );
+  say('#app-status', missing ? t('console.application.noRole') : errorText(error), 'error');
 }
 
 // ---------------------------------------------------------------- Overview
@@ -104,7 +116,7 @@ async function showOverview(ctx) {
   try {
     const stats = await api('GET', `${ctx.base}/stats`);
     for (const node of $$('[data-stat]')) {
-      node.textContent = Number(stats[node.dataset.stat]).toLocaleString();
+      node.textContent = formatNumber(stats[node.dataset.stat]);
     }
     $('#chart').replaceChildren(authorizationChart(stats.dailyAuthCounts));
   } catch (error) {
@@ -114,25 +126,32 @@ async function showOverview(ctx) {
 
 function showDetails(ctx) {
   const app = ctx.app;
+  const none = () => el('span', { class: 'muted' }, t('console.common.none'));
   const rows = [
-    ['Description', app.description || el('span', { class: 'muted' }, 'none')],
+    ['console.common.description', app.description || none()],
     [
-      'Home page',
-      app.homeUrl ? el('a', { href: app.homeUrl, rel: 'noopener' }, app.homeUrl) : 'none',
+      'console.overview.homePage',
+      app.homeUrl ? el('a', { href: app.homeUrl, rel: 'noopener' }, app.homeUrl) : none(),
     ],
-    ['Status', app.enabled ? 'Enabled' : 'Disabled'],
-    ['Created', when(app.createdAt)],
+    [
+      'console.common.status',
+      t(app.enabled ? 'console.common.enabled' : 'console.common.disabled'),
+    ],
+    ['console.common.created', when(app.createdAt)],
   ];
-  if (app.clientId) rows.splice(1, 0, ['Client id', el('code', {}, app.clientId)]);
-  if (app.clientAuthMethod) rows.push(['Client authentication', app.clientAuthMethod]);
+  if (app.clientId) rows.splice(1, 0, ['console.overview.clientId', el('code', {}, app.clientId)]);
+  if (app.clientAuthMethod) rows.push(['console.overview.clientAuth', app.clientAuthMethod]);
   if (Array.isArray(app.redirectUris)) {
-    rows.push(['Redirect URIs', app.redirectUris.join('\n') || 'none']);
+    rows.push(['console.common.redirectUris', app.redirectUris.join('\n') || none()]);
   }
   if (Array.isArray(app.postLogoutRedirectUris)) {
-    rows.push(['Post-logout redirect URIs', app.postLogoutRedirectUris.join('\n') || 'none']);
+    rows.push([
+      'console.overview.logoutRedirectUris',
+      app.postLogoutRedirectUris.join('\n') || none(),
+    ]);
   }
   $('#app-details').replaceChildren(
-    ...rows.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)]),
+    ...rows.flatMap(([term, value]) => [el('dt', {}, t(term)), el('dd', {}, value)]),
   );
 }
 

@@ -1,5 +1,5 @@
 // The Audit log tab: who changed what in the application, newest first.
-import { $, api, el, errorText, fillTable, say, when } from './core.js';
+import { $, api, el, errorText, fillTable, say, t, when } from './core.js';
 
 export async function showAudit(ctx) {
   const state = { entries: [], next: null };
@@ -21,13 +21,13 @@ async function loadAudit(ctx, state) {
           'tr',
           {},
           el('td', {}, when(entry.createdAt)),
-          el('td', {}, entry.actor?.username ?? 'unknown'),
+          el('td', {}, entry.actor?.username ?? t('console.audit.unknown')),
           el('td', {}, el('code', {}, entry.action)),
           el('td', {}, describeTarget(entry)),
           el('td', {}, entry.ip ?? ''),
         ),
       ),
-      'Nothing recorded yet.',
+      t('console.audit.empty'),
     );
     $('#audit-more').hidden = !state.next;
   } catch (error) {
@@ -41,5 +41,5 @@ function describeTarget(entry) {
       ? (entry.target ?? '')
       : JSON.stringify(entry.target);
   const name = entry.details && typeof entry.details.name === 'string' ? entry.details.name : '';
-  return name ? `${target} (${name})` : target;
+  return name ? t('console.audit.targetNamed', { target, name }) : target;
 }

@@ -1,11 +1,21 @@
 // The 30-day authorization chart of the Overview tab: a bar chart drawn as inline SVG (no chart
-// library). Presentation comes from style.css classes; only geometry is set here.
-import { el } from './core.js';
+// library). Presentation comes from style.css classes; only geometry is set here. Dates and
+// figures are written in the page's language.
+import { el, formatNumber, locale, t } from './core.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 960;
 const HEIGHT = 220;
 const PAD = { top: 12, right: 20, bottom: 28, left: 40 };
+
+// The days are UTC dates (YYYY-MM-DD): written in UTC, so no time zone moves them.
+const dayFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+const axisFormat = new Intl.DateTimeFormat(locale, {
+  month: 'numeric',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+const utcDay = (date) => new Date(`${date}T00:00:00Z`);
 
 function svg(tag, attributes = {}, text) {
   const node = document.createElementNS(SVG, tag);
@@ -41,14 +51,18 @@ export function authorizationChart(daily) {
     id: 'auth-chart',
   });
   chart.append(
-    svg('title', { id: 'chart-svg-title' }, 'Authorizations per day'),
+    svg('title', { id: 'chart-svg-title' }, t('console.overview.chart.title')),
     svg(
       'desc',
       { id: 'chart-svg-desc' },
       days.length > 0
-        ? `${total} authorizations from ${days[0].date} to ${days[days.length - 1].date}; ` +
-            `busiest day ${max}.`
-        : 'No data.',
+        ? t('console.overview.chart.summary', {
+            total,
+            first: dayFormat.format(utcDay(days[0].date)),
+            last: dayFormat.format(utcDay(days[days.length - 1].date)),
+            max: formatNumber(max),
+          })
+        : t('console.overview.chart.noData'),
     ),
   );
   for (let value = 0; value <= top; value += step) {
@@ -60,7 +74,11 @@ export function authorizationChart(daily) {
         y1: y(value),
         y2: y(value),
       }),
-      svg('text', { class: 'axis', x: PAD.left - 6, y: y(value) + 4, 'text-anchor': 'end' }, value),
+      svg(
+        'text',
+        { class: 'axis', x: PAD.left - 6, y: y(value) + 4, 'text-anchor': 'end' },
+        formatNumber(value),
+      ),
     );
   }
   days.forEach((day, i) => {
@@ -76,7 +94,16 @@ export function authorizationChart(daily) {
       'data-date': day.date,
       'data-count': day.count,
     });
-    bar.append(svg('title', {}, `${day.date}: ${day.count}`));
+    bar.append(
+      svg(
+        'title',
+        {},
+        t('console.overview.chart.bar', {
+          date: dayFormat.format(utcDay(day.date)),
+          count: formatNumber(day.count),
+        }),
+      ),
+    );
     chart.append(bar);
     // A date under every fifth bar, counted from the most recent day.
     if ((days.length - 1 - i) % 5 === 0) {
@@ -84,7 +111,7 @@ export function authorizationChart(daily) {
         svg(
           'text',
           { class: 'axis', x: x + slot / 2, y: HEIGHT - 8, 'text-anchor': 'middle' },
-          day.date.slice(5),
+          axisFormat.format(utcDay(day.date)),
         ),
       );
     }

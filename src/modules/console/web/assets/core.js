@@ -1,7 +1,59 @@
 // The console's shared browser code: the JSON API client (session cookie + X-CSRF-Token),
 // small DOM helpers, WebAuthn JSON <-> ArrayBuffer conversion, and the passkey confirmation
-// dialog every key, secret, delete and passkey operation goes through (docs/console.md).
+// dialog every key, secret, delete and passkey operation goes through (docs/console.md), and the
+// page's words: `t` and `rich` format the catalog messages the page hands over in its JSON data
+// block #console-messages (docs/languages.md), with intl-messageformat's browser build.
 // Plain ES module, no framework, no build step; served from /console/assets/.
+
+// ---------------------------------------------------------------- words
+
+const words = JSON.parse(document.getElementById('console-messages').textContent);
+const { IntlMessageFormat } = await import(words.formatter);
+
+/** The page's language, a catalog's BCP 47 tag (`en`, `zh-CN`). */
+export const locale = words.locale;
+
+const formats = new Map();
+
+/** The compiled message of a key (`console.keys.created`), or null when the page lacks it. */
+function messageFormat(key) {
+  if (!formats.has(key)) {
+    const source = key.split('.').reduce((part, name) => part?.[name], words.messages);
+    formats.set(key, typeof source === 'string' ? new IntlMessageFormat(source, locale) : null);
+  }
+  return formats.get(key);
+}
+
+/** A message as text, its `{values}` filled in (plurals and all); a missing one shows its key. */
+export function t(key, values) {
+  const format = messageFormat(key);
+  return format ? String(format.format(values)) : key;
+}
+
+/**
+ * A message with markup tags (`<a>…</a>`, `<time></time>`) as DOM parts for `el` or `say`: the
+ * words and `values` become text nodes, and each tag is the node its function in `tags` makes
+ * of the tag's parts.
+ */
+export function rich(key, values, tags) {
+  const format = messageFormat(key);
+  if (!format) return [key];
+  const out = format.format({ ...values, ...tags });
+  return Array.isArray(out) ? out : [out];
+}
+
+const numberFormat = new Intl.NumberFormat(locale);
+const listFormat = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' });
+const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A number as the page's language writes it (`1,234`). */
+export const formatNumber = (value) => numberFormat.format(Number(value));
+
+/** A list as the page's language writes it (`a, b and c`). */
+export const formatList = (items) => listFormat.format(items);
+
+/** A date and time in the browser's time zone, as the page's language writes it. */
+export const formatDate = (date) => dateFormat.format(date);
 
 /** An error answered by the API: `{error, message}` with the HTTP status. */
 export class ApiError extends Error {
@@ -73,7 +125,7 @@ function apiError(response, body) {
   const message =
     body && typeof body.message === 'string'
       ? body.message
-      : `The request failed (HTTP ${response.status}).`;
+      : t('console.core.requestFailed', { status: response.status });
   return new ApiError(response.status, code, message);
 }
 
@@ -171,25 +223,48 @@ export function say(box, text, kind = 'ok') {
   box.hidden = !text;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 /** A timestamp for people (local time), with the exact RFC 3339 value as the tooltip. */
-export function when(iso, never = 'never') {
+export function when(iso, never = t('console.core.never')) {
   if (!iso) return el('span', { class: 'muted' }, never);
-  return el('time', { datetime: iso, title: iso }, dateFormat.format(new Date(iso)));
+  return el('time', { datetime: iso, title: iso }, formatDate(new Date(iso)));
 }
+
+/**
+ * The words for the API's error codes a person can act on; any other error shows the API's own
+ * message (English: the API speaks it).
+ */
+const ERROR_MESSAGES = {
+  invalid_credentials: 'console.core.errors.invalidCredentials',
+  csrf_failed: 'console.core.errors.csrfFailed',
+  forbidden: 'console.core.errors.forbidden',
+  passkey_confirmation_required: 'console.core.errors.confirmationRequired',
+  recent_sign_in_required: 'console.core.errors.recentSignIn',
+  insecure_endpoint: 'console.core.errors.insecureEndpoint',
+  rate_limited: 'console.core.errors.rateLimited',
+  service_unavailable: 'console.core.errors.unavailable',
+  database_unavailable: 'console.core.errors.unavailable',
+  internal_error: 'console.core.errors.internal',
+  not_found: 'console.core.errors.notFound',
+  unauthenticated: 'console.core.errors.unauthenticated',
+  payload_too_large: 'console.core.errors.tooLarge',
+};
 
 /** Text of an API error for an alert box; a missing passkey links to the account page. */
 export function errorText(error) {
   if (error instanceof ApiError && error.code === 'passkey_not_registered') {
-    return [
-      'You need a passkey to confirm this. ',
-      el('a', { href: '/console/account' }, 'Register one on your account page'),
-      ' first.',
-    ];
+    return rich(
+      'console.core.needsPasskey',
+      {},
+      {
+        a: (chunks) => el('a', { href: '/console/account' }, chunks),
+      },
+    );
   }
   if (error instanceof DOMException && error.name === 'NotAllowedError') {
-    return 'The passkey was not confirmed (cancelled, timed out or not verified). Nothing was changed.';
+    return t('console.core.notConfirmed');
+  }
+  if (error instanceof ApiError && Object.hasOwn(ERROR_MESSAGES, error.code)) {
+    return t(ERROR_MESSAGES[error.code]);
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -250,18 +325,19 @@ document.addEventListener('click', async (event) => {
   const copy = event.target.closest('[data-copy]');
   if (copy) {
     const value = document.getElementById(copy.dataset.copy).textContent;
+    copy.dataset.label ??= copy.textContent.trim();
     try {
       await navigator.clipboard.writeText(value);
-      copy.textContent = 'Copied';
+      copy.textContent = t('console.core.copied');
     } catch {
       // No clipboard permission (plain http, older browser): select it for a manual copy.
       const range = document.createRange();
       range.selectNodeContents(document.getElementById(copy.dataset.copy));
       getSelection().removeAllRanges();
       getSelection().addRange(range);
-      copy.textContent = 'Selected: press Ctrl+C';
+      copy.textContent = t('console.core.selected');
     }
-    setTimeout(() => (copy.textContent = 'Copy'), 2500);
+    setTimeout(() => (copy.textContent = copy.dataset.label), 2500);
   }
   const dismiss = event.target.closest('[data-dismiss]');
   if (dismiss) hideSecret(dismiss.dataset.dismiss);

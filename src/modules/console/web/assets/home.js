@@ -8,16 +8,22 @@ import {
   fillTable,
   formValues,
   getAssertion,
+  rich,
   lines,
   loadSession,
   say,
   showFrame,
   showSecret,
+  t,
   useSession,
   when,
 } from './core.js';
 
-const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', viewer: 'Viewer' };
+const ROLE_LABELS = {
+  owner: 'console.roles.owner',
+  admin: 'console.roles.admin',
+  viewer: 'console.roles.viewer',
+};
 
 /** Where to go after sign-in: the page that sent us here, if it is a console page. */
 function nextPage() {
@@ -102,20 +108,20 @@ async function loadApplications() {
             el('a', { href: `/console/applications/${app.id}` }, app.name),
             app.description ? el('div', { class: 'muted' }, app.description) : null,
           ),
-          el('td', {}, ROLE_LABELS[app.role] ?? app.role),
+          el('td', {}, ROLE_LABELS[app.role] ? t(ROLE_LABELS[app.role]) : app.role),
           el(
             'td',
             {},
             el(
               'span',
               { class: app.enabled ? 'badge ok' : 'badge off' },
-              app.enabled ? 'Enabled' : 'Disabled',
+              t(app.enabled ? 'console.common.enabled' : 'console.common.disabled'),
             ),
           ),
           el('td', {}, when(app.createdAt)),
         ),
       ),
-      'No applications yet. Create one to get a client id and API keys.',
+      t('console.apps.empty'),
     );
   } catch (error) {
     say('#apps-status', errorText(error), 'error');
@@ -151,11 +157,14 @@ function wireCreateForm() {
         const created = await api('POST', '/api/console/applications', { body });
         form.reset();
         toggle(false);
-        say('#apps-status', [
-          'Created ',
-          el('a', { href: `/console/applications/${created.id}` }, created.name),
-          '.',
-        ]);
+        say(
+          '#apps-status',
+          rich(
+            'console.apps.created',
+            { name: created.name },
+            { a: (chunks) => el('a', { href: `/console/applications/${created.id}` }, chunks) },
+          ),
+        );
         if (created.clientSecret) showSecret('app-secret', created.clientSecret);
         await loadApplications();
       } catch (error) {

@@ -8,9 +8,12 @@ import {
   el,
   errorText,
   fillTable,
+  formatList,
   formValues,
+  rich,
   say,
   showSecret,
+  t,
   when,
 } from './core.js';
 
@@ -25,7 +28,7 @@ async function loadKeys(ctx) {
     fillTable(
       $('#keys-table'),
       keys.map((key) => keyRow(ctx, key)),
-      'No API keys yet.',
+      t('console.keys.empty'),
     );
   } catch (error) {
     say('#keys-status', errorText(error), 'error');
@@ -36,18 +39,27 @@ async function loadKeys(ctx) {
 function statusBadge(key) {
   switch (key.status) {
     case 'active':
-      return el('span', { class: 'badge ok' }, 'Active');
+      return el('span', { class: 'badge ok' }, t('console.keys.active'));
     case 'grace_period':
       return el(
         'span',
         {},
-        el('span', { class: 'badge warn' }, 'In grace period'),
-        el('span', { class: 'muted' }, ' until ', when(key.graceUntil)),
+        el('span', { class: 'badge warn' }, t('console.keys.grace')),
+        ' ',
+        el(
+          'span',
+          { class: 'muted' },
+          rich('console.keys.graceUntil', {}, { time: () => when(key.graceUntil) }),
+        ),
       );
     case 'revoked':
-      return el('span', { class: 'badge off' }, 'Revoked ', when(key.revokedAt, ''));
+      return el(
+        'span',
+        { class: 'badge off' },
+        rich('console.keys.revoked', {}, { time: () => when(key.revokedAt, '') }),
+      );
     case 'expired':
-      return el('span', { class: 'badge off' }, 'Expired');
+      return el('span', { class: 'badge off' }, t('console.keys.expired'));
     default:
       return el('span', { class: 'badge' }, key.status);
   }
@@ -56,12 +68,12 @@ function statusBadge(key) {
 function keyRow(ctx, key) {
   const actions = [];
   if (key.status === 'active') {
-    actions.push(button('Rotate', 'secondary', () => rotate(ctx, key)));
+    actions.push(button(t('console.keys.rotate'), 'secondary', () => rotate(ctx, key)));
   }
   if (key.status === 'active' || key.status === 'grace_period') {
-    actions.push(button('Revoke', 'danger', () => revoke(ctx, key)));
+    actions.push(button(t('console.keys.revoke'), 'danger', () => revoke(ctx, key)));
   }
-  actions.push(button('Delete', 'danger', () => remove(ctx, key)));
+  actions.push(button(t('console.common.delete'), 'danger', () => remove(ctx, key)));
   return el(
     'tr',
     { 'data-key-id': key.id },
@@ -71,7 +83,7 @@ function keyRow(ctx, key) {
       { class: 'scopes' },
       key.scopes.length > 0
         ? key.scopes.map((scope) => el('code', {}, scope))
-        : el('span', { class: 'muted' }, 'none'),
+        : el('span', { class: 'muted' }, t('console.common.none')),
     ),
     el('td', { class: 'status' }, statusBadge(key)),
     el('td', {}, when(key.lastUsedAt)),
@@ -100,9 +112,8 @@ function wireCreateForm(ctx) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const { name, scopes } = formValues(form);
-    const list = scopes.length > 0 ? scopes.join(', ') : 'no scopes';
     const created = await confirmed(
-      `Create the API key "${name}" with ${list}.`,
+      t('console.keys.confirmCreate', { name, count: scopes.length, scopes: formatList(scopes) }),
       { action: 'key.create', applicationId: ctx.id },
       (token) =>
         api('POST', `${ctx.base}/keys`, {
@@ -113,7 +124,7 @@ function wireCreateForm(ctx) {
     if (!created) return;
     form.reset();
     toggle(false);
-    say('#keys-status', `Key "${created.key.name}" created.`);
+    say('#keys-status', t('console.keys.created', { name: created.key.name }));
     showSecret('new-key', created.plaintext);
     await loadKeys(ctx);
   });
@@ -121,33 +132,32 @@ function wireCreateForm(ctx) {
 
 async function rotate(ctx, key) {
   const rotated = await confirmed(
-    `Rotate the API key "${key.name}" (${key.prefix}…). A new key is created; the old one keeps ` +
-      'working for 24 hours, then stops.',
+    t('console.keys.confirmRotate', { name: key.name, prefix: key.prefix }),
     { action: 'key.rotate', applicationId: ctx.id, keyId: key.id },
     (token) =>
       api('POST', `${ctx.base}/keys/${key.id}/rotate`, { headers: confirmationHeader(token) }),
   );
   if (!rotated) return;
-  say('#keys-status', `Key "${key.name}" rotated. Deploy the new key, then revoke the old one.`);
+  say('#keys-status', t('console.keys.rotated', { name: key.name }));
   showSecret('new-key', rotated.plaintext);
   await loadKeys(ctx);
 }
 
 async function revoke(ctx, key) {
   const revoked = await confirmed(
-    `Revoke the API key "${key.name}" (${key.prefix}…) now. Calls with it fail at once.`,
+    t('console.keys.confirmRevoke', { name: key.name, prefix: key.prefix }),
     { action: 'key.revoke', applicationId: ctx.id, keyId: key.id },
     (token) =>
       api('POST', `${ctx.base}/keys/${key.id}/revoke`, { headers: confirmationHeader(token) }),
   );
   if (!revoked) return;
-  say('#keys-status', `Key "${key.name}" revoked.`);
+  say('#keys-status', t('console.keys.revokedDone', { name: key.name }));
   await loadKeys(ctx);
 }
 
 async function remove(ctx, key) {
   const done = await confirmed(
-    `Delete the API key "${key.name}" (${key.prefix}…). It is removed from the list for good.`,
+    t('console.keys.confirmDelete', { name: key.name, prefix: key.prefix }),
     { action: 'key.delete', applicationId: ctx.id, keyId: key.id },
     async (token) => {
       await api('DELETE', `${ctx.base}/keys/${key.id}`, { headers: confirmationHeader(token) });
@@ -155,6 +165,6 @@ async function remove(ctx, key) {
     },
   );
   if (!done) return;
-  say('#keys-status', `Key "${key.name}" deleted.`);
+  say('#keys-status', t('console.keys.deleted', { name: key.name }));
   await loadKeys(ctx);
 }

@@ -12,10 +12,15 @@ import {
   fillTable,
   formValues,
   say,
+  t,
   when,
 } from './core.js';
 
-const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', viewer: 'Viewer' };
+const ROLE_LABELS = {
+  owner: 'console.roles.owner',
+  admin: 'console.roles.admin',
+  viewer: 'console.roles.viewer',
+};
 
 export async function showMembers(ctx) {
   const form = $('#grant-member');
@@ -42,13 +47,13 @@ async function loadMembers(ctx) {
             el('strong', {}, member.username),
             el('div', { class: 'muted' }, member.email),
           ),
-          el('td', {}, ROLE_LABELS[member.role] ?? member.role),
+          el('td', {}, ROLE_LABELS[member.role] ? t(ROLE_LABELS[member.role]) : member.role),
           el('td', {}, member.grantedBy?.username ?? ''),
           el('td', {}, member.grantedAt ? when(member.grantedAt) : ''),
           el('td', { class: 'actions' }, actions(ctx, member)),
         ),
       ),
-      'Nobody yet.',
+      t('console.members.empty'),
     );
   } catch (error) {
     say('#members-status', errorText(error), 'error');
@@ -69,7 +74,7 @@ function actions(ctx, member) {
           class: 'small secondary',
           onclick: () => void setRole(ctx, member, other),
         },
-        `Make ${ROLE_LABELS[other].toLowerCase()}`,
+        t(other === 'admin' ? 'console.members.makeAdmin' : 'console.members.makeViewer'),
       ),
     );
   }
@@ -77,7 +82,7 @@ function actions(ctx, member) {
     el(
       'button',
       { type: 'button', class: 'small danger', onclick: () => void withdraw(ctx, member) },
-      'Remove access',
+      t('console.members.remove'),
     ),
   );
   return buttons;
@@ -95,7 +100,7 @@ async function grant(ctx, form) {
       (item) => item.username.toLowerCase() === wanted || item.email.toLowerCase() === wanted,
     );
     if (!user) {
-      say('#members-status', 'No user of this application has this username or email.', 'error');
+      say('#members-status', t('console.members.noSuchUser'), 'error');
       return;
     }
     if (await setRole(ctx, { userId: user.userId, username: user.username }, role)) form.reset();
@@ -106,7 +111,7 @@ async function grant(ctx, form) {
 
 async function setRole(ctx, member, role) {
   const done = await confirmed(
-    `Give ${member.username} the ${role} role in the console of this application.`,
+    t('console.members.confirmGrant', { username: member.username, role }),
     { action: 'console_role.grant', applicationId: ctx.id, targetUserId: member.userId, role },
     (token) =>
       api('PUT', `${ctx.base}/members/${member.userId}`, {
@@ -115,14 +120,14 @@ async function setRole(ctx, member, role) {
       }),
   );
   if (!done) return false;
-  say('#members-status', `${member.username} is now ${role}.`);
+  say('#members-status', t('console.members.granted', { username: member.username, role }));
   await loadMembers(ctx);
   return true;
 }
 
 async function withdraw(ctx, member) {
   const done = await confirmed(
-    `Remove ${member.username}'s console access (${member.role}). They stay a user of the application.`,
+    t('console.members.confirmRemove', { username: member.username, role: member.role }),
     {
       action: 'console_role.revoke',
       applicationId: ctx.id,
@@ -137,6 +142,6 @@ async function withdraw(ctx, member) {
     },
   );
   if (!done) return;
-  say('#members-status', `${member.username} has no console access any more.`);
+  say('#members-status', t('console.members.removed', { username: member.username }));
   await loadMembers(ctx);
 }

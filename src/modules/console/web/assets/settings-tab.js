@@ -11,6 +11,7 @@ import {
   lines,
   say,
   showSecret,
+  t,
 } from './core.js';
 
 const TEXT_FIELDS = ['name', 'description', 'homeUrl', 'logo'];
@@ -38,7 +39,7 @@ export async function showSettings(ctx) {
       const { clientSecret, ...updated } = result;
       ctx.setApp(updated);
       fill(ctx.app);
-      say('#settings-status', 'Settings saved.');
+      say('#settings-status', t('console.settings.saved'));
       // Switching a public client to `secret` issues its first secret, shown this once.
       if (clientSecret) showSecret('client-secret', clientSecret);
     } catch (error) {
@@ -74,8 +75,7 @@ function save(ctx, body) {
   if (!changesClient(ctx.app, body)) return api('PATCH', ctx.base, { body });
   const settings = Object.fromEntries(CLIENT_SETTINGS.map((name) => [name, body[name]]));
   return confirmed(
-    `Change the OAuth client settings of "${ctx.app.name}" (redirect URIs, post-logout ` +
-      'redirect URIs or client authentication).',
+    t('console.settings.confirmClient', { name: ctx.app.name }),
     { action: 'client_settings.update', applicationId: ctx.id, settings },
     (token) => api('PATCH', ctx.base, { body, headers: confirmationHeader(token) }),
   );
@@ -95,19 +95,18 @@ function fill(app) {
 
 async function resetSecret(ctx) {
   const result = await confirmed(
-    `Reset the client secret of "${ctx.app.name}". The current secret stops working at once.`,
+    t('console.settings.confirmReset', { name: ctx.app.name }),
     { action: 'client_secret.reset', applicationId: ctx.id },
     (token) => api('POST', `${ctx.base}/client-secret`, { headers: confirmationHeader(token) }),
   );
   if (!result) return;
-  say('#secret-status', 'The client secret was reset.');
+  say('#secret-status', t('console.settings.secretReset'));
   showSecret('client-secret', result.clientSecret);
 }
 
 async function deleteApplication(ctx) {
   const done = await confirmed(
-    `Delete the application "${ctx.app.name}" with its keys, user relations and events. ` +
-      'This cannot be undone.',
+    t('console.settings.confirmDelete', { name: ctx.app.name }),
     { action: 'application.delete', applicationId: ctx.id },
     async (token) => {
       await api('DELETE', ctx.base, { headers: confirmationHeader(token) });

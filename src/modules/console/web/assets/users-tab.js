@@ -1,6 +1,6 @@
 // The Users and Events tabs: the same filters, paging and results as /api/v1/app (the console
 // API reuses those services).
-import { $, api, el, errorText, fillTable, formValues, say, when } from './core.js';
+import { $, api, el, errorText, fillTable, formValues, say, t, when } from './core.js';
 
 const GROUPS = ['admin', 'viewer', 't0', 't1', 't2', 't3', 't4', 't5'];
 
@@ -32,11 +32,14 @@ async function loadUsers(ctx, state) {
     fillTable(
       $('#users-table'),
       result.items.map((user) => userRow(ctx, state, user)),
-      'No users match.',
+      t('console.users.empty'),
     );
     const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
-    $('#users-page').textContent =
-      `Page ${result.page} of ${pages} · ${result.total} user${result.total === 1 ? '' : 's'}`;
+    $('#users-page').textContent = t('console.users.page', {
+      page: result.page,
+      pages,
+      total: result.total,
+    });
     $('#users-prev').disabled = result.page <= 1;
     $('#users-next').disabled = result.page >= pages;
   } catch (error) {
@@ -60,7 +63,7 @@ function userRow(ctx, state, user) {
       el(
         'span',
         { class: user.enabled ? 'badge ok' : 'badge off' },
-        user.enabled ? 'Enabled' : 'Disabled',
+        t(user.enabled ? 'console.common.enabled' : 'console.common.disabled'),
       ),
     ),
     el('td', {}, user.authCount),
@@ -72,12 +75,17 @@ function userRow(ctx, state, user) {
 function groupSelect(ctx, user, reload) {
   const select = el(
     'select',
-    { 'aria-label': `Group of ${user.username}` },
+    { 'aria-label': t('console.users.groupOf', { username: user.username }) },
     GROUPS.map((code) => el('option', { value: code, selected: code === user.group }, code)),
   );
   select.addEventListener('change', async () => {
     const group = select.value;
-    await change(ctx, user, { group }, `${user.username} is now in group ${group}.`);
+    await change(
+      ctx,
+      user,
+      { group },
+      t('console.users.inGroup', { username: user.username, group }),
+    );
     await reload();
   });
   return select;
@@ -87,7 +95,7 @@ function userActions(ctx, user, reload) {
   const toggle = el(
     'button',
     { type: 'button', class: 'small secondary' },
-    user.enabled ? 'Disable' : 'Enable',
+    t(user.enabled ? 'console.common.disable' : 'console.common.enable'),
   );
   toggle.addEventListener('click', async () => {
     const enabled = !user.enabled;
@@ -95,19 +103,23 @@ function userActions(ctx, user, reload) {
       ctx,
       user,
       { enabled },
-      enabled
-        ? `${user.username} is enabled.`
-        : `${user.username} is disabled and signed out of the application.`,
+      t(enabled ? 'console.users.isEnabled' : 'console.users.isDisabled', {
+        username: user.username,
+      }),
     );
     await reload();
   });
-  const offline = el('button', { type: 'button', class: 'small secondary' }, 'Force offline');
+  const offline = el(
+    'button',
+    { type: 'button', class: 'small secondary' },
+    t('console.users.forceOffline'),
+  );
   offline.addEventListener('click', async () => {
     try {
       const result = await api('POST', `${ctx.base}/users/${user.userId}/force-offline`);
       say(
         '#users-status',
-        `${user.username} is signed out: ${result.revokedTokens} token(s) revoked.`,
+        t('console.users.signedOut', { username: user.username, count: result.revokedTokens }),
       );
     } catch (error) {
       say('#users-status', errorText(error), 'error');
@@ -166,7 +178,7 @@ async function loadEvents(ctx, state) {
           el('td', {}, event.status),
         ),
       ),
-      'No events yet.',
+      t('console.events.empty'),
     );
     $('#events-more').hidden = page.items.length < page.limit;
   } catch (error) {

@@ -10,13 +10,22 @@ import {
   el,
   errorText,
   fillTable,
+  formatDate,
+  formatList,
+  formatNumber,
   formValues,
+  rich,
   say,
   showSecret,
+  t,
   when,
 } from './core.js';
 
-const KIND_LABELS = { delivery: 'Delivery', resend: 'Resend', test: 'Test' };
+const KIND_LABELS = {
+  delivery: 'console.webhooks.log.kindDelivery',
+  resend: 'console.webhooks.log.kindResend',
+  test: 'console.webhooks.log.kindTest',
+};
 
 export async function showWebhooks(ctx) {
   // `log`: the endpoint whose delivery log is open; `edit(endpoint)`: opens the edit form.
@@ -40,7 +49,7 @@ async function loadEndpoints(ctx, state) {
     fillTable(
       $('#webhooks-table'),
       endpoints.map((endpoint) => endpointRow(ctx, state, endpoint)),
-      'No endpoints yet.',
+      t('console.webhooks.empty'),
     );
   } catch (error) {
     say('#webhooks-status', errorText(error), 'error');
@@ -63,19 +72,23 @@ function endpointRow(ctx, state, endpoint) {
       { class: 'types' },
       endpoint.eventTypes.length > 0
         ? endpoint.eventTypes.map((type) => el('code', {}, type))
-        : el('span', { class: 'muted' }, 'all'),
+        : el('span', { class: 'muted' }, t('console.webhooks.all')),
     ),
     el('td', { class: 'status' }, statusOf(endpoint)),
     el('td', {}, deliveryOf(endpoint)),
     el(
       'td',
       { class: 'actions wrap' },
-      button('Delivery log', 'secondary', run(openLog)),
-      button('Send test event', 'secondary', run(sendTest)),
-      button(endpoint.enabled ? 'Disable' : 'Enable', 'secondary', run(toggleEnabled)),
-      button('Edit', 'secondary', () => state.edit(endpoint)),
-      button('Rotate secret', 'secondary', run(rotate)),
-      button('Delete', 'danger', run(remove)),
+      button(t('console.webhooks.deliveryLog'), 'secondary', run(openLog)),
+      button(t('console.webhooks.sendTest'), 'secondary', run(sendTest)),
+      button(
+        t(endpoint.enabled ? 'console.common.disable' : 'console.common.enable'),
+        'secondary',
+        run(toggleEnabled),
+      ),
+      button(t('console.webhooks.edit'), 'secondary', () => state.edit(endpoint)),
+      button(t('console.webhooks.rotateSecret'), 'secondary', run(rotate)),
+      button(t('console.common.delete'), 'danger', run(remove)),
     ),
   );
 }
@@ -88,15 +101,23 @@ function button(label, kind, onClick) {
 function statusOf(endpoint) {
   const parts = [
     endpoint.enabled
-      ? el('span', { class: 'badge ok' }, 'Enabled')
-      : el('span', { class: 'badge off' }, 'Disabled'),
+      ? el('span', { class: 'badge ok' }, t('console.common.enabled'))
+      : el('span', { class: 'badge off' }, t('console.common.disabled')),
   ];
   if (!endpoint.enabled && endpoint.disabledReason) {
     parts.push(el('div', { class: 'muted' }, endpoint.disabledReason));
   }
   if (endpoint.previousSecretUntil && new Date(endpoint.previousSecretUntil) > new Date()) {
     parts.push(
-      el('div', { class: 'muted' }, 'Old secret signs until ', when(endpoint.previousSecretUntil)),
+      el(
+        'div',
+        { class: 'muted' },
+        rich(
+          'console.webhooks.oldSecretUntil',
+          {},
+          { time: () => when(endpoint.previousSecretUntil) },
+        ),
+      ),
     );
   }
   return parts;
@@ -108,8 +129,12 @@ function deliveryOf(endpoint) {
       'div',
       {},
       endpoint.lastDeliveredEventId > 0
-        ? ['Last event ', el('code', {}, String(endpoint.lastDeliveredEventId))]
-        : el('span', { class: 'muted' }, 'No event yet'),
+        ? rich(
+            'console.webhooks.lastEvent',
+            {},
+            { id: () => el('code', {}, String(endpoint.lastDeliveredEventId)) },
+          )
+        : el('span', { class: 'muted' }, t('console.webhooks.noEvent')),
     ),
   ];
   if (endpoint.failingSince) {
@@ -117,14 +142,25 @@ function deliveryOf(endpoint) {
       el(
         'div',
         {},
-        el('span', { class: 'badge warn' }, 'Failing'),
-        ' since ',
-        when(endpoint.failingSince),
+        rich(
+          'console.webhooks.failingSince',
+          {},
+          {
+            badge: (chunks) => el('span', { class: 'badge warn' }, chunks),
+            time: () => when(endpoint.failingSince),
+          },
+        ),
       ),
     );
   }
   if (endpoint.nextAttemptAt) {
-    parts.push(el('div', { class: 'muted' }, 'Next attempt ', when(endpoint.nextAttemptAt)));
+    parts.push(
+      el(
+        'div',
+        { class: 'muted' },
+        rich('console.webhooks.nextAttempt', {}, { time: () => when(endpoint.nextAttemptAt) }),
+      ),
+    );
   }
   return parts;
 }
@@ -153,7 +189,7 @@ function wireAddForm(ctx, state) {
     event.preventDefault();
     const { url, eventTypes, description } = formValues(form);
     const created = await confirmed(
-      `Add the webhook endpoint ${url} (${describeTypes(eventTypes)}).`,
+      t('console.webhooks.confirmAdd', { url, types: describeTypes(eventTypes) }),
       { action: 'webhook.create', applicationId: ctx.id, url },
       (token) =>
         api('POST', `${ctx.base}/webhooks`, {
@@ -164,13 +200,14 @@ function wireAddForm(ctx, state) {
     if (!created) return;
     form.reset();
     toggle(false);
-    say('#webhooks-status', `Endpoint ${created.endpoint.url} added.`);
+    say('#webhooks-status', t('console.webhooks.added', { url: created.endpoint.url }));
     showSecret('webhook-secret', created.secret);
     await loadEndpoints(ctx, state);
   });
 }
 
-const describeTypes = (types) => (types.length > 0 ? types.join(', ') : 'all event types');
+const describeTypes = (types) =>
+  types.length > 0 ? formatList(types) : t('console.webhooks.allEventTypes');
 
 function wireEditForm(ctx, state) {
   const form = $('#webhook-edit');
@@ -183,7 +220,7 @@ function wireEditForm(ctx, state) {
     for (const box of form.querySelectorAll('[name="eventTypes"]')) {
       box.checked = endpoint.eventTypes.includes(box.value);
     }
-    $('#webhook-edit-title').textContent = `Edit ${endpoint.url}`;
+    $('#webhook-edit-title').textContent = t('console.webhooks.editTitleOf', { url: endpoint.url });
     toggle(true);
   };
   form.addEventListener('submit', (event) => {
@@ -192,7 +229,7 @@ function wireEditForm(ctx, state) {
       try {
         if (await saveEdit(ctx, editing, formValues(form))) {
           toggle(false);
-          say('#webhooks-status', 'Endpoint saved.');
+          say('#webhooks-status', t('console.webhooks.saved'));
           await loadEndpoints(ctx, state);
         }
       } catch (error) {
@@ -206,7 +243,7 @@ function wireEditForm(ctx, state) {
 async function saveEdit(ctx, endpoint, { url, eventTypes, description }) {
   if (url !== endpoint.url) {
     const moved = await confirmed(
-      `Send the events of endpoint ${endpoint.url} to ${url} from now on.`,
+      t('console.webhooks.confirmMove', { from: endpoint.url, to: url }),
       { action: 'webhook.update_url', applicationId: ctx.id, webhookId: endpoint.id, url },
       (token) =>
         api('PUT', `${endpointPath(ctx, endpoint)}/url`, {
@@ -225,7 +262,7 @@ async function toggleEnabled(ctx, state, endpoint) {
   const enabled = !endpoint.enabled;
   try {
     await api('PATCH', endpointPath(ctx, endpoint), { body: { enabled } });
-    say('#webhooks-status', `Endpoint ${endpoint.url} ${enabled ? 'enabled' : 'disabled'}.`);
+    say('#webhooks-status', t('console.webhooks.switched', { url: endpoint.url, enabled }));
   } catch (error) {
     say('#webhooks-status', errorText(error), 'error');
   }
@@ -236,8 +273,7 @@ async function toggleEnabled(ctx, state, endpoint) {
 
 async function rotate(ctx, state, endpoint) {
   const rotated = await confirmed(
-    `Rotate the signing secret of ${endpoint.url}. The current secret keeps signing beside the ` +
-      'new one for 24 hours.',
+    t('console.webhooks.confirmRotate', { url: endpoint.url }),
     { action: 'webhook.rotate_secret', applicationId: ctx.id, webhookId: endpoint.id },
     (token) =>
       api('POST', `${endpointPath(ctx, endpoint)}/rotate-secret`, {
@@ -245,18 +281,21 @@ async function rotate(ctx, state, endpoint) {
       }),
   );
   if (!rotated) return;
-  say('#webhooks-status', [
-    `New secret for ${endpoint.url}. The old one keeps signing until `,
-    when(rotated.endpoint.previousSecretUntil),
-    ': switch your receiver before then.',
-  ]);
+  say(
+    '#webhooks-status',
+    rich(
+      'console.webhooks.rotated',
+      { url: endpoint.url },
+      { time: () => when(rotated.endpoint.previousSecretUntil) },
+    ),
+  );
   showSecret('webhook-secret', rotated.secret);
   await loadEndpoints(ctx, state);
 }
 
 async function remove(ctx, state, endpoint) {
   const done = await confirmed(
-    `Delete the webhook endpoint ${endpoint.url} with its delivery log. This cannot be undone.`,
+    t('console.webhooks.confirmDelete', { url: endpoint.url }),
     { action: 'webhook.delete', applicationId: ctx.id, webhookId: endpoint.id },
     async (token) => {
       await api('DELETE', endpointPath(ctx, endpoint), { headers: confirmationHeader(token) });
@@ -265,17 +304,17 @@ async function remove(ctx, state, endpoint) {
   );
   if (!done) return;
   if (state.log?.id === endpoint.id) closeLog(state);
-  say('#webhooks-status', `Endpoint ${endpoint.url} deleted.`);
+  say('#webhooks-status', t('console.webhooks.deleted', { url: endpoint.url }));
   await loadEndpoints(ctx, state);
 }
 
 async function sendTest(ctx, state, endpoint) {
-  say('#webhooks-status', `Sending a test event to ${endpoint.url}…`, 'warn');
+  say('#webhooks-status', t('console.webhooks.sending', { url: endpoint.url }), 'warn');
   try {
     const attempt = await api('POST', `${endpointPath(ctx, endpoint)}/test`);
     say(
       '#webhooks-status',
-      `Test event to ${endpoint.url}: ${outcome(attempt)}`,
+      t('console.webhooks.tested', { url: endpoint.url, outcome: outcome(attempt) }),
       succeeded(attempt) ? 'ok' : 'error',
     );
   } catch (error) {
@@ -287,12 +326,22 @@ async function sendTest(ctx, state, endpoint) {
 const succeeded = (attempt) =>
   attempt.statusCode !== null && attempt.statusCode < 300 && !attempt.error;
 
-const latency = (attempt) => `${Number(attempt.latencyMs).toLocaleString()} ms`;
+const latency = (attempt) => t('console.webhooks.latency', { ms: formatNumber(attempt.latencyMs) });
 
+/** What became of an attempt, as the end of a sentence. */
 function outcome(attempt) {
-  if (succeeded(attempt)) return `delivered, HTTP ${attempt.statusCode} in ${latency(attempt)}.`;
-  const status = attempt.statusCode === null ? 'no answer' : `HTTP ${attempt.statusCode}`;
-  return `failed, ${status}${attempt.error ? ': ' + attempt.error : ''}.`;
+  const { statusCode: status, error } = attempt;
+  if (succeeded(attempt)) {
+    return t('console.webhooks.delivered', { status, latency: latency(attempt) });
+  }
+  if (status === null) {
+    return error
+      ? t('console.webhooks.failedNoAnswerError', { error })
+      : t('console.webhooks.failedNoAnswer');
+  }
+  return error
+    ? t('console.webhooks.failedHttpError', { status, error })
+    : t('console.webhooks.failedHttp', { status });
 }
 
 // ---------------------------------------------------------------- delivery log
@@ -320,7 +369,7 @@ async function loadLog(ctx, state) {
     fillTable(
       $('#webhook-deliveries'),
       attempts.map((attempt) => attemptRow(ctx, state, attempt)),
-      'No attempts yet.',
+      t('console.webhooks.log.empty'),
     );
   } catch (error) {
     say('#webhook-log-status', errorText(error), 'error');
@@ -333,18 +382,20 @@ function attemptRow(ctx, state, attempt) {
     : el(
         'span',
         { class: 'badge off' },
-        attempt.statusCode === null ? 'No answer' : String(attempt.statusCode),
+        attempt.statusCode === null
+          ? t('console.webhooks.log.noAnswer')
+          : String(attempt.statusCode),
       );
   return el(
     'tr',
     { 'data-delivery-id': attempt.id },
     el('td', {}, when(attempt.attemptedAt)),
-    el('td', {}, KIND_LABELS[attempt.kind] ?? attempt.kind),
+    el('td', {}, KIND_LABELS[attempt.kind] ? t(KIND_LABELS[attempt.kind]) : attempt.kind),
     el(
       'td',
       {},
       attempt.eventId === null
-        ? el('span', { class: 'muted' }, 'test')
+        ? el('span', { class: 'muted' }, t('console.webhooks.log.test'))
         : el('code', {}, String(attempt.eventId)),
     ),
     el(
@@ -360,7 +411,11 @@ function attemptRow(ctx, state, attempt) {
       { class: 'actions' },
       attempt.eventId === null
         ? null
-        : button('Resend', 'secondary', () => void resend(ctx, state, attempt.eventId)),
+        : button(
+            t('console.webhooks.log.resend'),
+            'secondary',
+            () => void resend(ctx, state, attempt.eventId),
+          ),
     ),
   );
 }
@@ -373,7 +428,7 @@ async function resend(ctx, state, eventId) {
     });
     say(
       '#webhook-log-status',
-      `Event ${eventId} resent: ${outcome(attempt)}`,
+      t('console.webhooks.resent', { id: String(eventId), outcome: outcome(attempt) }),
       succeeded(attempt) ? 'ok' : 'error',
     );
   } catch (error) {
@@ -390,15 +445,17 @@ function wireReplayForm(ctx, state) {
     const endpoint = state.log;
     const { fromEventId, fromTime } = formValues(form);
     if (Boolean(fromEventId) === Boolean(fromTime)) {
-      say('#webhook-log-status', 'Give an event id or a date and time, not both.', 'error');
+      say('#webhook-log-status', t('console.webhooks.log.oneOfTwo'), 'error');
       return;
     }
     const from = fromEventId
       ? { fromEventId: Number(fromEventId) }
       : { fromTime: new Date(fromTime).toISOString() };
-    const what = fromEventId ? `event ${fromEventId}` : new Date(fromTime).toLocaleString();
+    const what = fromEventId
+      ? t('console.webhooks.log.fromEvent', { id: fromEventId })
+      : formatDate(new Date(fromTime));
     const replayed = await confirmed(
-      `Send the events of this application from ${what} on to ${endpoint.url} again.`,
+      t('console.webhooks.log.confirmReplay', { from: what, url: endpoint.url }),
       { action: 'webhook.replay', applicationId: ctx.id, webhookId: endpoint.id, ...from },
       (token) =>
         api('POST', `${endpointPath(ctx, endpoint)}/replay`, {
@@ -408,10 +465,9 @@ function wireReplayForm(ctx, state) {
     );
     if (!replayed) return;
     form.reset();
-    const count = Number(replayed.events).toLocaleString();
     say(
       '#webhook-log-status',
-      `Replay from ${what}: ${count} event${replayed.events === 1 ? '' : 's'} to send again, in order.`,
+      t('console.webhooks.log.replayed', { from: what, count: Number(replayed.events) }),
     );
     await Promise.all([loadEndpoints(ctx, state), loadLog(ctx, state)]);
   });

@@ -1,4 +1,5 @@
 import { html } from '../../../../common/http/html';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 import { alertBox, consoleLayout, dataTable } from './layout';
 
 /** A configured, enabled upstream provider the user may connect. */
@@ -9,57 +10,51 @@ export interface ConnectableProvider {
 
 /** GET /console/account: the signed-in user, their passkeys and their upstream accounts. */
 export function accountPage(providers: ConnectableProvider[] = []): string {
+  const { t } = pageTranslator();
   return consoleLayout({
-    title: 'Account',
+    title: t('console.account.title'),
     script: 'account',
     section: 'account',
     body: html`<main class="wide" id="account" hidden>
-      <h1>Account</h1>
+      <h1>${t('console.account.title')}</h1>
       <section class="panel" aria-labelledby="profile-title">
-        <h2 id="profile-title">Signed in as</h2>
+        <h2 id="profile-title">${t('console.account.signedInAs')}</h2>
         <dl class="details" id="profile"></dl>
       </section>
       <section class="panel" aria-labelledby="passkeys-title">
-        <h2 id="passkeys-title">Passkeys</h2>
-        <p class="muted">
-          Passkeys sign you in without a password and confirm every API key, client secret and
-          delete operation. Adding the first one needs a password sign-in within the last 5 minutes;
-          adding more, or removing one, is confirmed with an existing passkey.
-        </p>
+        <h2 id="passkeys-title">${t('console.account.passkeys')}</h2>
+        <p class="muted">${t('console.account.passkeysLead')}</p>
         ${alertBox('passkeys-status')}
-        ${dataTable('passkeys-table', 'Your passkeys', [
-          'Name',
-          'Created',
-          'Last used',
-          'Synced',
-          'Actions',
+        ${dataTable('passkeys-table', 'console.account.passkeysCaption', [
+          'console.common.name',
+          'console.common.created',
+          'console.account.lastUsed',
+          'console.account.synced',
+          'console.common.actions',
         ])}
         <form id="add-passkey">
-          <h3>Add a passkey</h3>
-          <label for="passkey-name">Name</label>
+          <h3>${t('console.account.addTitle')}</h3>
+          <label for="passkey-name">${t('console.common.name')}</label>
           <input
             type="text"
             id="passkey-name"
             name="name"
             required
             maxlength="64"
-            placeholder="Laptop fingerprint"
+            placeholder="${t('console.account.namePlaceholder')}"
           />
-          <button type="submit">Add passkey</button>
+          <button type="submit">${t('console.account.add')}</button>
         </form>
       </section>
       <section class="panel" aria-labelledby="upstreams-title">
-        <h2 id="upstreams-title">Connected accounts</h2>
-        <p class="muted">
-          Accounts at other providers that sign you in here. Disconnecting one is confirmed with a
-          passkey and refused for your last way to sign in.
-        </p>
+        <h2 id="upstreams-title">${t('console.account.upstreams')}</h2>
+        <p class="muted">${t('console.account.upstreamsLead')}</p>
         ${alertBox('upstreams-status')}
-        ${dataTable('upstreams-table', 'Your connected accounts', [
-          'Provider',
-          'Username',
-          'Connected',
-          'Actions',
+        ${dataTable('upstreams-table', 'console.account.upstreamsCaption', [
+          'console.account.provider',
+          'console.account.username',
+          'console.account.connected',
+          'console.common.actions',
         ])}
         <ul id="upstream-providers" hidden>
           ${providers.map(

@@ -2,18 +2,19 @@ import { EVENT_TYPES } from '../../../events/event-types';
 import { API_SCOPES } from '../../../keys/scopes';
 import { GROUP_CODES } from '../../../users/groups';
 import { html, Html } from '../../../../common/http/html';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 import { alertBox, consoleLayout, dataTable, secretBlock } from './layout';
 
 /** The tabs of an application, in order; `admin` ones are hidden from viewers by the script. */
 export const APPLICATION_TABS = [
-  { id: 'overview', label: 'Overview', admin: false },
-  { id: 'users', label: 'Users', admin: false },
-  { id: 'events', label: 'Events', admin: false },
-  { id: 'settings', label: 'Settings', admin: true },
-  { id: 'api-access', label: 'API access', admin: true },
-  { id: 'webhooks', label: 'Webhooks', admin: true },
-  { id: 'members', label: 'Members', admin: true },
-  { id: 'audit', label: 'Audit log', admin: true },
+  { id: 'overview', label: 'console.application.tabs.overview', admin: false },
+  { id: 'users', label: 'console.application.tabs.users', admin: false },
+  { id: 'events', label: 'console.application.tabs.events', admin: false },
+  { id: 'settings', label: 'console.application.tabs.settings', admin: true },
+  { id: 'api-access', label: 'console.application.tabs.apiAccess', admin: true },
+  { id: 'webhooks', label: 'console.application.tabs.webhooks', admin: true },
+  { id: 'members', label: 'console.application.tabs.members', admin: true },
+  { id: 'audit', label: 'console.application.tabs.audit', admin: true },
 ] as const;
 
 /**
@@ -21,29 +22,30 @@ export const APPLICATION_TABS = [
  * history, a reload and the keyboard all work; the script shows the one in the URL's hash.
  */
 export function applicationPage(applicationId: number): string {
+  const { t } = pageTranslator();
   const tabs = APPLICATION_TABS.map(
     (tab) =>
       html`<li ${tab.admin ? html`data-admin-only hidden` : html``}>
-        <a href="#${tab.id}" id="tab-link-${tab.id}" data-tab="${tab.id}">${tab.label}</a>
+        <a href="#${tab.id}" id="tab-link-${tab.id}" data-tab="${tab.id}">${t(tab.label)}</a>
       </li>`,
   );
   return consoleLayout({
-    title: 'Application',
+    title: t('console.application.title'),
     script: 'application',
     section: 'applications',
     body: html`<main class="wide" id="application" data-application-id="${applicationId}" hidden>
-      <p class="breadcrumb"><a href="/console">Applications</a> /</p>
+      <p class="breadcrumb"><a href="/console">${t('console.apps.title')}</a> /</p>
       <div class="page-head">
-        <h1 id="app-title">Application</h1>
+        <h1 id="app-title">${t('console.application.title')}</h1>
         <span class="badge" id="app-role"></span>
       </div>
-      <nav aria-label="Application sections">
+      <nav aria-label="${t('console.application.sections')}">
         <ul class="tabs">
           ${tabs}
         </ul>
       </nav>
-      ${alertBox('app-status')} ${overview} ${users} ${events} ${settings} ${apiAccess} ${webhooks}
-      ${members} ${audit}
+      ${alertBox('app-status')} ${overview()} ${users()} ${events()} ${settings()} ${apiAccess()}
+      ${webhooks()} ${members()} ${audit()}
     </main>`,
   });
 }
@@ -52,187 +54,207 @@ function tabPanel(id: string, body: Html): Html {
   return html`<section id="tab-${id}" aria-labelledby="tab-link-${id}" hidden>${body}</section>`;
 }
 
-const overview = tabPanel(
-  'overview',
-  html`<h2 class="visually-hidden">Overview</h2>
-    <div class="stats" id="stats">
-      <div class="stat">
-        <span class="value" data-stat="totalUsers">–</span><span class="label">Users</span>
+function overview(): Html {
+  const { t } = pageTranslator();
+  return tabPanel(
+    'overview',
+    html`<h2 class="visually-hidden">${t('console.application.tabs.overview')}</h2>
+      <div class="stats" id="stats">
+        <div class="stat">
+          <span class="value" data-stat="totalUsers">–</span
+          ><span class="label">${t('console.overview.totalUsers')}</span>
+        </div>
+        <div class="stat">
+          <span class="value" data-stat="totalAuths">–</span
+          ><span class="label">${t('console.overview.totalAuths')}</span>
+        </div>
+        <div class="stat">
+          <span class="value" data-stat="activeUsers30d">–</span
+          ><span class="label">${t('console.overview.activeUsers')}</span>
+        </div>
+        <div class="stat">
+          <span class="value" data-stat="newUsers30d">–</span
+          ><span class="label">${t('console.overview.newUsers')}</span>
+        </div>
       </div>
-      <div class="stat">
-        <span class="value" data-stat="totalAuths">–</span><span class="label">Authorizations</span>
-      </div>
-      <div class="stat">
-        <span class="value" data-stat="activeUsers30d">–</span
-        ><span class="label">Active users, 30 days</span>
-      </div>
-      <div class="stat">
-        <span class="value" data-stat="newUsers30d">–</span
-        ><span class="label">New users, 30 days</span>
-      </div>
-    </div>
-    <section class="panel chart" aria-labelledby="chart-title">
-      <h2 id="chart-title">Authorizations per day, last 30 days (UTC)</h2>
-      <div id="chart"></div>
-    </section>
-    <section class="panel" aria-labelledby="details-title">
-      <h2 id="details-title">Details</h2>
-      <dl class="details" id="app-details"></dl>
-    </section>`,
-);
+      <section class="panel chart" aria-labelledby="chart-title">
+        <h2 id="chart-title">${t('console.overview.chartTitle')}</h2>
+        <div id="chart"></div>
+      </section>
+      <section class="panel" aria-labelledby="details-title">
+        <h2 id="details-title">${t('console.overview.details')}</h2>
+        <dl class="details" id="app-details"></dl>
+      </section>`,
+  );
+}
 
 const groupOptions = GROUP_CODES.map((code) => html`<option value="${code}">${code}</option>`);
 
-const users = tabPanel(
-  'users',
-  html`<h2 class="visually-hidden">Users</h2>
-    <form class="panel filters" id="users-filter" role="search">
-      <div>
-        <label for="users-keyword">Search</label>
-        <input type="search" id="users-keyword" name="keyword" placeholder="Username or email" />
-      </div>
-      <div>
-        <label for="users-group">Group</label>
-        <select id="users-group" name="group">
-          <option value="">Any group</option>
-          ${groupOptions}
-        </select>
-      </div>
-      <div>
-        <label for="users-enabled">Status</label>
-        <select id="users-enabled" name="enabled">
-          <option value="">Any status</option>
-          <option value="true">Enabled</option>
-          <option value="false">Disabled</option>
-        </select>
-      </div>
-      <button type="submit">Apply</button>
-    </form>
-    ${alertBox('users-status')}
-    ${dataTable('users-table', 'Users of the application', [
-      'User',
-      'Group',
-      'Status',
-      'Authorizations',
-      'Last authorization',
-      'Actions',
-    ])}
-    <div class="pager">
-      <button type="button" class="secondary" id="users-prev">Previous</button>
-      <span id="users-page" class="muted" aria-live="polite"></span>
-      <button type="button" class="secondary" id="users-next">Next</button>
-    </div>`,
-);
+function users(): Html {
+  const { t } = pageTranslator();
+  return tabPanel(
+    'users',
+    html`<h2 class="visually-hidden">${t('console.application.tabs.users')}</h2>
+      <form class="panel filters" id="users-filter" role="search">
+        <div>
+          <label for="users-keyword">${t('console.users.search')}</label>
+          <input
+            type="search"
+            id="users-keyword"
+            name="keyword"
+            placeholder="${t('console.common.loginField')}"
+          />
+        </div>
+        <div>
+          <label for="users-group">${t('console.users.group')}</label>
+          <select id="users-group" name="group">
+            <option value="">${t('console.users.anyGroup')}</option>
+            ${groupOptions}
+          </select>
+        </div>
+        <div>
+          <label for="users-enabled">${t('console.common.status')}</label>
+          <select id="users-enabled" name="enabled">
+            <option value="">${t('console.users.anyStatus')}</option>
+            <option value="true">${t('console.common.enabled')}</option>
+            <option value="false">${t('console.common.disabled')}</option>
+          </select>
+        </div>
+        <button type="submit">${t('console.common.apply')}</button>
+      </form>
+      ${alertBox('users-status')}
+      ${dataTable('users-table', 'console.users.caption', [
+        'console.common.user',
+        'console.users.group',
+        'console.common.status',
+        'console.users.authorizations',
+        'console.users.lastAuth',
+        'console.common.actions',
+      ])}
+      <div class="pager">
+        <button type="button" class="secondary" id="users-prev">
+          ${t('console.users.previous')}
+        </button>
+        <span id="users-page" class="muted" aria-live="polite"></span>
+        <button type="button" class="secondary" id="users-next">${t('console.users.next')}</button>
+      </div>`,
+  );
+}
 
 const eventOptions = EVENT_TYPES.map((type) => html`<option value="${type}">${type}</option>`);
 
-const events = tabPanel(
-  'events',
-  html`<h2 class="visually-hidden">Events</h2>
-    <form class="panel filters" id="events-filter">
-      <div>
-        <label for="events-type">Event type</label>
-        <select id="events-type" name="eventType">
-          <option value="">All types</option>
-          ${eventOptions}
-        </select>
-      </div>
-      <button type="submit">Apply</button>
-    </form>
-    ${alertBox('events-status')}
-    ${dataTable('events-table', 'Authorization events, newest first', [
-      'Time',
-      'Event',
-      'User',
-      'Scope',
-      'Status',
-    ])}
-    <button type="button" class="secondary" id="events-more" hidden>Load older events</button>`,
-);
-
-const settings = tabPanel(
-  'settings',
-  html`<section class="panel" aria-labelledby="settings-title">
-      <h2 id="settings-title">Settings</h2>
-      ${alertBox('settings-status')}
-      <form id="settings-form">
-        <label for="set-name">Name</label>
-        <input type="text" id="set-name" name="name" required maxlength="100" />
-        <label for="set-description">Description</label>
-        <input type="text" id="set-description" name="description" maxlength="500" />
-        <label for="set-home">Home page URL</label>
-        <input type="url" id="set-home" name="homeUrl" />
-        <label for="set-logo">Logo URL</label>
-        <input type="url" id="set-logo" name="logo" />
-        <label for="set-redirects">Redirect URIs</label>
-        <textarea
-          id="set-redirects"
-          name="redirectUris"
-          aria-describedby="set-redirects-hint"
-        ></textarea>
-        <p class="hint" id="set-redirects-hint">
-          One per line: https, http on loopback, or an app scheme (com.example.app:/cb); exact match
-          at sign-in (any port on 127.0.0.1 or [::1] for public clients).
-        </p>
-        <label for="set-logout-redirects">Post-logout redirect URIs</label>
-        <textarea
-          id="set-logout-redirects"
-          name="postLogoutRedirectUris"
-          aria-describedby="set-logout-redirects-hint"
-        ></textarea>
-        <p class="hint" id="set-logout-redirects-hint">
-          One per line; where sign-out may return the user (exact match). Empty for none.
-        </p>
-        <label for="set-upstreams">Required upstream providers</label>
-        <input
-          type="text"
-          id="set-upstreams"
-          name="requiredUpstreams"
-          aria-describedby="set-upstreams-hint"
-        />
-        <p class="hint" id="set-upstreams-hint">
-          Provider ids, separated by commas: a user must have bound one of them to sign in here.
-          Empty for none.
-        </p>
-        <label for="set-auth">Client authentication</label>
-        <select id="set-auth" name="clientAuthMethod">
-          <option value="secret">secret (server-side client)</option>
-          <option value="none">none (public client, PKCE)</option>
-        </select>
-        <fieldset>
-          <legend>Options</legend>
-          <label class="inline"><input type="checkbox" name="enabled" /> Enabled</label>
-          <label class="inline"><input type="checkbox" name="isPublic" /> Public</label>
-          <label class="inline"
-            ><input type="checkbox" name="requireVerifiedEmail" /> Require a verified email</label
-          >
-          <label class="inline"
-            ><input type="checkbox" name="signUpEnabled" /> Offer "Create an account" on the login
-            page</label
-          >
-        </fieldset>
-        <button type="submit">Save settings</button>
+function events(): Html {
+  const { t } = pageTranslator();
+  return tabPanel(
+    'events',
+    html`<h2 class="visually-hidden">${t('console.application.tabs.events')}</h2>
+      <form class="panel filters" id="events-filter">
+        <div>
+          <label for="events-type">${t('console.events.type')}</label>
+          <select id="events-type" name="eventType">
+            <option value="">${t('console.events.allTypes')}</option>
+            ${eventOptions}
+          </select>
+        </div>
+        <button type="submit">${t('console.common.apply')}</button>
       </form>
-    </section>
-    <section class="panel" aria-labelledby="client-title">
-      <h2 id="client-title">Client credentials</h2>
-      <dl class="details">
-        <dt>Client id</dt>
-        <dd><code id="client-id"></code></dd>
-      </dl>
-      ${alertBox('secret-status')} ${secretBlock('client-secret', 'New client secret')}
-      <button type="button" class="secondary" id="reset-secret">Reset client secret</button>
-    </section>
-    <section class="panel" id="danger-zone" aria-labelledby="danger-title" hidden>
-      <h2 id="danger-title">Delete application</h2>
-      <p>
-        Deleting removes the application, its keys, users' relations and events. It cannot be
-        undone.
-      </p>
-      ${alertBox('delete-status')}
-      <button type="button" class="danger" id="delete-app">Delete application</button>
-    </section>`,
-);
+      ${alertBox('events-status')}
+      ${dataTable('events-table', 'console.events.caption', [
+        'console.common.time',
+        'console.events.event',
+        'console.common.user',
+        'console.events.scope',
+        'console.common.status',
+      ])}
+      <button type="button" class="secondary" id="events-more" hidden>
+        ${t('console.events.more')}
+      </button>`,
+  );
+}
+
+function settings(): Html {
+  const { t } = pageTranslator();
+  return tabPanel(
+    'settings',
+    html`<section class="panel" aria-labelledby="settings-title">
+        <h2 id="settings-title">${t('console.application.tabs.settings')}</h2>
+        ${alertBox('settings-status')}
+        <form id="settings-form">
+          <label for="set-name">${t('console.common.name')}</label>
+          <input type="text" id="set-name" name="name" required maxlength="100" />
+          <label for="set-description">${t('console.common.description')}</label>
+          <input type="text" id="set-description" name="description" maxlength="500" />
+          <label for="set-home">${t('console.common.homeUrl')}</label>
+          <input type="url" id="set-home" name="homeUrl" />
+          <label for="set-logo">${t('console.settings.logo')}</label>
+          <input type="url" id="set-logo" name="logo" />
+          <label for="set-redirects">${t('console.common.redirectUris')}</label>
+          <textarea
+            id="set-redirects"
+            name="redirectUris"
+            aria-describedby="set-redirects-hint"
+          ></textarea>
+          <p class="hint" id="set-redirects-hint">${t('console.common.redirectHint')}</p>
+          <label for="set-logout-redirects">${t('console.overview.logoutRedirectUris')}</label>
+          <textarea
+            id="set-logout-redirects"
+            name="postLogoutRedirectUris"
+            aria-describedby="set-logout-redirects-hint"
+          ></textarea>
+          <p class="hint" id="set-logout-redirects-hint">${t('console.settings.logoutHint')}</p>
+          <label for="set-upstreams">${t('console.settings.upstreams')}</label>
+          <input
+            type="text"
+            id="set-upstreams"
+            name="requiredUpstreams"
+            aria-describedby="set-upstreams-hint"
+          />
+          <p class="hint" id="set-upstreams-hint">${t('console.settings.upstreamsHint')}</p>
+          <label for="set-auth">${t('console.overview.clientAuth')}</label>
+          <select id="set-auth" name="clientAuthMethod">
+            <option value="secret">${t('console.settings.authSecret')}</option>
+            <option value="none">${t('console.settings.authNone')}</option>
+          </select>
+          <fieldset>
+            <legend>${t('console.settings.options')}</legend>
+            <label class="inline"
+              ><input type="checkbox" name="enabled" /> ${t('console.common.enabled')}</label
+            >
+            <label class="inline"
+              ><input type="checkbox" name="isPublic" /> ${t('console.settings.public')}</label
+            >
+            <label class="inline"
+              ><input type="checkbox" name="requireVerifiedEmail" />
+              ${t('console.settings.requireVerifiedEmail')}</label
+            >
+            <label class="inline"
+              ><input type="checkbox" name="signUpEnabled" /> ${t('console.settings.signUp')}</label
+            >
+          </fieldset>
+          <button type="submit">${t('console.settings.save')}</button>
+        </form>
+      </section>
+      <section class="panel" aria-labelledby="client-title">
+        <h2 id="client-title">${t('console.settings.clientTitle')}</h2>
+        <dl class="details">
+          <dt>${t('console.overview.clientId')}</dt>
+          <dd><code id="client-id"></code></dd>
+        </dl>
+        ${alertBox('secret-status')} ${secretBlock('client-secret', 'console.settings.newSecret')}
+        <button type="button" class="secondary" id="reset-secret">
+          ${t('console.settings.resetSecret')}
+        </button>
+      </section>
+      <section class="panel" id="danger-zone" aria-labelledby="danger-title" hidden>
+        <h2 id="danger-title">${t('console.settings.deleteTitle')}</h2>
+        <p>${t('console.settings.deleteText')}</p>
+        ${alertBox('delete-status')}
+        <button type="button" class="danger" id="delete-app">
+          ${t('console.settings.deleteTitle')}
+        </button>
+      </section>`,
+  );
+}
 
 const scopeBoxes = API_SCOPES.map(
   (scope) =>
@@ -241,48 +263,50 @@ const scopeBoxes = API_SCOPES.map(
     >`,
 );
 
-const apiAccess = tabPanel(
-  'api-access',
-  html`<section class="panel" aria-labelledby="keys-title">
-    <div class="page-head">
-      <h2 id="keys-title">API keys</h2>
-      <button type="button" id="create-key-open" aria-controls="create-key" aria-expanded="false">
-        Create key
-      </button>
-    </div>
-    <p class="muted">
-      Keys let your server call the application API. Keep them on servers only. Every change here is
-      confirmed with your passkey. A rotated key keeps working for 24 hours.
-    </p>
-    ${alertBox('keys-status')} ${secretBlock('new-key', 'Your new API key')}
-    <form id="create-key" class="subpanel" aria-labelledby="create-key-title" hidden>
-      <h3 id="create-key-title">New key</h3>
-      <label for="key-name">Name</label>
-      <input
-        type="text"
-        id="key-name"
-        name="name"
-        required
-        maxlength="100"
-        placeholder="production"
-      />
-      <fieldset>
-        <legend>Scopes</legend>
-        ${scopeBoxes}
-      </fieldset>
-      <button type="submit">Create key</button>
-      <button type="button" class="secondary" id="create-key-cancel">Cancel</button>
-    </form>
-    ${dataTable('keys-table', 'API keys', [
-      'Name and prefix',
-      'Scopes',
-      'Status',
-      'Last used',
-      'Created',
-      'Actions',
-    ])}
-  </section>`,
-);
+function apiAccess(): Html {
+  const { t } = pageTranslator();
+  return tabPanel(
+    'api-access',
+    html`<section class="panel" aria-labelledby="keys-title">
+      <div class="page-head">
+        <h2 id="keys-title">${t('console.keys.title')}</h2>
+        <button type="button" id="create-key-open" aria-controls="create-key" aria-expanded="false">
+          ${t('console.keys.create')}
+        </button>
+      </div>
+      <p class="muted">${t('console.keys.lead')}</p>
+      ${alertBox('keys-status')} ${secretBlock('new-key', 'console.keys.newKey')}
+      <form id="create-key" class="subpanel" aria-labelledby="create-key-title" hidden>
+        <h3 id="create-key-title">${t('console.keys.newTitle')}</h3>
+        <label for="key-name">${t('console.common.name')}</label>
+        <input
+          type="text"
+          id="key-name"
+          name="name"
+          required
+          maxlength="100"
+          placeholder="${t('console.keys.namePlaceholder')}"
+        />
+        <fieldset>
+          <legend>${t('console.keys.scopes')}</legend>
+          ${scopeBoxes}
+        </fieldset>
+        <button type="submit">${t('console.keys.create')}</button>
+        <button type="button" class="secondary" id="create-key-cancel">
+          ${t('console.common.cancel')}
+        </button>
+      </form>
+      ${dataTable('keys-table', 'console.keys.title', [
+        'console.keys.nameAndPrefix',
+        'console.keys.scopes',
+        'console.common.status',
+        'console.keys.lastUsed',
+        'console.common.created',
+        'console.common.actions',
+      ])}
+    </section>`,
+  );
+}
 
 /** One checkbox per event type; none checked means every type. */
 const eventTypeBoxes = (prefix: string): Html[] =>
@@ -294,163 +318,165 @@ const eventTypeBoxes = (prefix: string): Html[] =>
       >`,
   );
 
-const webhooks = tabPanel(
-  'webhooks',
-  html`<section class="panel" aria-labelledby="webhooks-title">
-      <div class="page-head">
-        <h2 id="webhooks-title">Webhook endpoints</h2>
-        <button
-          type="button"
-          id="webhook-add-open"
-          aria-controls="webhook-add"
-          aria-expanded="false"
-        >
-          Add endpoint
-        </button>
-      </div>
-      <p class="muted">
-        The application's events are pushed to these URLs, each signed with the endpoint's secret
-        (Standard Webhooks). Adding an endpoint, changing its URL, rotating its secret, replaying
-        and deleting are confirmed with your passkey.
-      </p>
-      ${alertBox('webhooks-status')}
-      ${secretBlock(
-        'webhook-secret',
-        'Signing secret',
-        'Copy it now into your receiver: it cannot be shown again. Verify every request with it.',
-      )}
-      <form id="webhook-add" class="subpanel" aria-labelledby="webhook-add-title" hidden>
-        <h3 id="webhook-add-title">New endpoint</h3>
-        <label for="webhook-url">URL</label>
-        <input
-          type="url"
-          id="webhook-url"
-          name="url"
-          required
-          maxlength="2048"
-          placeholder="https://example.com/webhooks"
-        />
-        <label for="webhook-description">Description</label>
-        <input type="text" id="webhook-description" name="description" maxlength="200" />
-        <fieldset>
-          <legend>Event types</legend>
-          ${eventTypeBoxes('webhook-add')}
-          <p class="hint">None checked: every type, including types added later.</p>
-        </fieldset>
-        <button type="submit">Add endpoint</button>
-        <button type="button" class="secondary" id="webhook-add-cancel">Cancel</button>
-      </form>
-      <form id="webhook-edit" class="subpanel" aria-labelledby="webhook-edit-title" hidden>
-        <h3 id="webhook-edit-title">Edit endpoint</h3>
-        <label for="webhook-edit-url">URL</label>
-        <input
-          type="url"
-          id="webhook-edit-url"
-          name="url"
-          required
-          maxlength="2048"
-          aria-describedby="webhook-edit-url-hint"
-        />
-        <p class="hint" id="webhook-edit-url-hint">A new URL is confirmed with your passkey.</p>
-        <label for="webhook-edit-description">Description</label>
-        <input type="text" id="webhook-edit-description" name="description" maxlength="200" />
-        <fieldset>
-          <legend>Event types</legend>
-          ${eventTypeBoxes('webhook-edit')}
-          <p class="hint">None checked: every type.</p>
-        </fieldset>
-        <button type="submit">Save endpoint</button>
-        <button type="button" class="secondary" id="webhook-edit-cancel">Cancel</button>
-      </form>
-      ${dataTable('webhooks-table', 'Webhook endpoints', [
-        'Endpoint',
-        'Event types',
-        'Status',
-        'Delivery',
-        'Actions',
-      ])}
-    </section>
-    <section class="panel" id="webhook-log" aria-labelledby="webhook-log-title" hidden>
-      <div class="page-head">
-        <h2 id="webhook-log-title">Delivery log</h2>
-        <button type="button" class="secondary" id="webhook-log-refresh">Refresh</button>
-      </div>
-      <p class="muted">
-        <span id="webhook-log-url" class="mono"></span>: the last 100 attempts, newest first.
-      </p>
-      ${alertBox('webhook-log-status')}
-      <form
-        id="webhook-replay"
-        class="subpanel filters replay"
-        aria-describedby="webhook-replay-hint"
-      >
-        <div>
-          <label for="replay-event">Replay from event id</label>
-          <input type="number" id="replay-event" name="fromEventId" min="1" step="1" />
+function webhooks(): Html {
+  const { t, rich } = pageTranslator();
+  return tabPanel(
+    'webhooks',
+    html`<section class="panel" aria-labelledby="webhooks-title">
+        <div class="page-head">
+          <h2 id="webhooks-title">${t('console.webhooks.title')}</h2>
+          <button
+            type="button"
+            id="webhook-add-open"
+            aria-controls="webhook-add"
+            aria-expanded="false"
+          >
+            ${t('console.webhooks.add')}
+          </button>
         </div>
-        <div>
-          <label for="replay-time">or from date and time</label>
-          <input type="datetime-local" id="replay-time" name="fromTime" step="1" />
+        <p class="muted">${t('console.webhooks.lead')}</p>
+        ${alertBox('webhooks-status')}
+        ${secretBlock('webhook-secret', 'console.webhooks.secret', 'console.webhooks.secretHint')}
+        <form id="webhook-add" class="subpanel" aria-labelledby="webhook-add-title" hidden>
+          <h3 id="webhook-add-title">${t('console.webhooks.newTitle')}</h3>
+          <label for="webhook-url">${t('console.webhooks.url')}</label>
+          <input
+            type="url"
+            id="webhook-url"
+            name="url"
+            required
+            maxlength="2048"
+            placeholder="https://example.com/webhooks"
+          />
+          <label for="webhook-description">${t('console.common.description')}</label>
+          <input type="text" id="webhook-description" name="description" maxlength="200" />
+          <fieldset>
+            <legend>${t('console.webhooks.eventTypes')}</legend>
+            ${eventTypeBoxes('webhook-add')}
+            <p class="hint">${t('console.webhooks.allTypesLater')}</p>
+          </fieldset>
+          <button type="submit">${t('console.webhooks.add')}</button>
+          <button type="button" class="secondary" id="webhook-add-cancel">
+            ${t('console.common.cancel')}
+          </button>
+        </form>
+        <form id="webhook-edit" class="subpanel" aria-labelledby="webhook-edit-title" hidden>
+          <h3 id="webhook-edit-title">${t('console.webhooks.editTitle')}</h3>
+          <label for="webhook-edit-url">${t('console.webhooks.url')}</label>
+          <input
+            type="url"
+            id="webhook-edit-url"
+            name="url"
+            required
+            maxlength="2048"
+            aria-describedby="webhook-edit-url-hint"
+          />
+          <p class="hint" id="webhook-edit-url-hint">${t('console.webhooks.urlHint')}</p>
+          <label for="webhook-edit-description">${t('console.common.description')}</label>
+          <input type="text" id="webhook-edit-description" name="description" maxlength="200" />
+          <fieldset>
+            <legend>${t('console.webhooks.eventTypes')}</legend>
+            ${eventTypeBoxes('webhook-edit')}
+            <p class="hint">${t('console.webhooks.allTypes')}</p>
+          </fieldset>
+          <button type="submit">${t('console.webhooks.save')}</button>
+          <button type="button" class="secondary" id="webhook-edit-cancel">
+            ${t('console.common.cancel')}
+          </button>
+        </form>
+        ${dataTable('webhooks-table', 'console.webhooks.title', [
+          'console.webhooks.endpoint',
+          'console.webhooks.eventTypes',
+          'console.common.status',
+          'console.webhooks.delivery',
+          'console.common.actions',
+        ])}
+      </section>
+      <section class="panel" id="webhook-log" aria-labelledby="webhook-log-title" hidden>
+        <div class="page-head">
+          <h2 id="webhook-log-title">${t('console.webhooks.log.title')}</h2>
+          <button type="button" class="secondary" id="webhook-log-refresh">
+            ${t('console.webhooks.log.refresh')}
+          </button>
         </div>
-        <button type="submit">Replay</button>
-        <p class="hint" id="webhook-replay-hint">
-          The endpoint goes back to just before that event or time and receives the events from
-          there again, in order, with their original webhook-id.
+        <p class="muted">
+          ${rich('console.webhooks.log.lead', {}, { url: () => html`<span id="webhook-log-url" class="mono"></span>` })}
         </p>
+        ${alertBox('webhook-log-status')}
+        <form
+          id="webhook-replay"
+          class="subpanel filters replay"
+          aria-describedby="webhook-replay-hint"
+        >
+          <div>
+            <label for="replay-event">${t('console.webhooks.log.replayEvent')}</label>
+            <input type="number" id="replay-event" name="fromEventId" min="1" step="1" />
+          </div>
+          <div>
+            <label for="replay-time">${t('console.webhooks.log.replayTime')}</label>
+            <input type="datetime-local" id="replay-time" name="fromTime" step="1" />
+          </div>
+          <button type="submit">${t('console.webhooks.log.replay')}</button>
+          <p class="hint" id="webhook-replay-hint">${t('console.webhooks.log.replayHint')}</p>
+        </form>
+        ${dataTable('webhook-deliveries', 'console.webhooks.log.caption', [
+          'console.common.time',
+          'console.webhooks.log.kind',
+          'console.webhooks.log.event',
+          'console.webhooks.log.result',
+          'console.webhooks.log.latency',
+          'console.webhooks.log.nextRetry',
+          'console.common.actions',
+        ])}
+      </section>`,
+  );
+}
+
+function members(): Html {
+  const { t } = pageTranslator();
+  return tabPanel(
+    'members',
+    html`<section class="panel" aria-labelledby="members-title">
+      <h2 id="members-title">${t('console.members.title')}</h2>
+      <p class="muted">${t('console.members.lead')}</p>
+      ${alertBox('members-status')}
+      <form id="grant-member" class="subpanel" aria-labelledby="grant-member-title">
+        <h3 id="grant-member-title">${t('console.members.grantTitle')}</h3>
+        <label for="member-login">${t('console.common.loginField')}</label>
+        <input type="text" id="member-login" name="login" required maxlength="320" />
+        <label for="member-role">${t('console.common.role')}</label>
+        <select id="member-role" name="role">
+          <option value="viewer">${t('console.members.viewerOption')}</option>
+          <option value="admin">${t('console.members.adminOption')}</option>
+        </select>
+        <button type="submit">${t('console.members.grant')}</button>
       </form>
-      ${dataTable('webhook-deliveries', 'Delivery attempts, newest first', [
-        'Time',
-        'Kind',
-        'Event',
-        'Result',
-        'Latency',
-        'Next retry',
-        'Actions',
+      ${dataTable('members-table', 'console.members.title', [
+        'console.common.user',
+        'console.common.role',
+        'console.members.givenBy',
+        'console.members.since',
+        'console.common.actions',
       ])}
     </section>`,
-);
+  );
+}
 
-const members = tabPanel(
-  'members',
-  html`<section class="panel" aria-labelledby="members-title">
-    <h2 id="members-title">Console access</h2>
-    <p class="muted">
-      Who may use this console for the application. These roles are not the users' groups: an API
-      key cannot give or take them. The owner gives and removes admins, admins give and remove
-      viewers; every change is confirmed with your passkey.
-    </p>
-    ${alertBox('members-status')}
-    <form id="grant-member" class="subpanel" aria-labelledby="grant-member-title">
-      <h3 id="grant-member-title">Give access to a user of the application</h3>
-      <label for="member-login">Username or email</label>
-      <input type="text" id="member-login" name="login" required maxlength="320" />
-      <label for="member-role">Role</label>
-      <select id="member-role" name="role">
-        <option value="viewer">Viewer: read only</option>
-        <option value="admin">Admin: settings, keys, users, viewers</option>
-      </select>
-      <button type="submit">Give access</button>
-    </form>
-    ${dataTable('members-table', 'Console access', [
-      'User',
-      'Role',
-      'Given by',
-      'Since',
-      'Actions',
-    ])}
-  </section>`,
-);
-
-const audit = tabPanel(
-  'audit',
-  html`<h2 class="visually-hidden">Audit log</h2>
-    ${alertBox('audit-status')}
-    ${dataTable('audit-table', 'Audit log, newest first', [
-      'Time',
-      'Who',
-      'Action',
-      'Target',
-      'Address',
-    ])}
-    <button type="button" class="secondary" id="audit-more" hidden>Load older entries</button>`,
-);
+function audit(): Html {
+  const { t } = pageTranslator();
+  return tabPanel(
+    'audit',
+    html`<h2 class="visually-hidden">${t('console.application.tabs.audit')}</h2>
+      ${alertBox('audit-status')}
+      ${dataTable('audit-table', 'console.audit.caption', [
+        'console.common.time',
+        'console.audit.who',
+        'console.audit.action',
+        'console.audit.target',
+        'console.audit.address',
+      ])}
+      <button type="button" class="secondary" id="audit-more" hidden>
+        ${t('console.audit.more')}
+      </button>`,
+  );
+}

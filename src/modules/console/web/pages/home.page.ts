@@ -1,4 +1,5 @@
-import { html } from '../../../../common/http/html';
+import { html, Html } from '../../../../common/http/html';
+import { pageTranslator } from '../../../../common/i18n/page-language';
 import { alertBox, consoleLayout, dataTable, secretBlock } from './layout';
 
 /**
@@ -7,63 +8,81 @@ import { alertBox, consoleLayout, dataTable, secretBlock } from './layout';
  */
 export function homePage(): string {
   return consoleLayout({
-    title: 'Applications',
+    title: pageTranslator().t('console.apps.title'),
     script: 'home',
     section: 'applications',
-    body: html`${signIn} ${applications}`,
+    body: html`${signIn()} ${applications()}`,
   });
 }
 
-const signIn = html`<main class="narrow" id="signin" hidden>
-  <h1>Sign in to the console</h1>
-  <p class="muted">Use the account you sign in to applications with.</p>
-  ${alertBox('signin-error')}
-  <form id="signin-form">
-    <label for="login">Username or email</label>
-    <input type="text" id="login" name="login" autocomplete="username" required />
-    <label for="password">Password</label>
-    <input type="password" id="password" name="password" autocomplete="current-password" required />
-    <button type="submit" class="block">Sign in</button>
-  </form>
-  <div class="divider">or</div>
-  <button type="button" class="secondary block" id="passkey-signin">Sign in with a passkey</button>
-</main>`;
-
-const applications = html`<main class="wide" id="apps" hidden>
-  <div class="page-head">
-    <h1>Applications</h1>
-    <button type="button" id="create-app-open" aria-controls="create-app" aria-expanded="false">
-      Create application
-    </button>
-  </div>
-  ${alertBox('apps-status')} ${secretBlock('app-secret', 'Client secret of the new application')}
-  <section class="panel" id="create-app" aria-labelledby="create-app-title" hidden>
-    <h2 id="create-app-title">Create application</h2>
-    <form id="create-app-form">
-      <label for="app-name">Name</label>
-      <input type="text" id="app-name" name="name" required maxlength="100" />
-      <label for="app-description">Description</label>
-      <input type="text" id="app-description" name="description" maxlength="500" />
-      <label for="app-home">Home page URL</label>
-      <input type="url" id="app-home" name="homeUrl" placeholder="https://" />
-      <label for="app-redirects">Redirect URIs</label>
-      <textarea
-        id="app-redirects"
-        name="redirectUris"
-        aria-describedby="app-redirects-hint"
-      ></textarea>
-      <p class="hint" id="app-redirects-hint">
-        One per line: https, http on loopback, or an app scheme (com.example.app:/cb); exact match
-        at sign-in (any port on 127.0.0.1 or [::1] for public clients).
-      </p>
-      <label for="app-auth">Client type</label>
-      <select id="app-auth" name="clientAuthMethod">
-        <option value="secret">Server-side (client secret)</option>
-        <option value="none">Browser, desktop or mobile (PKCE, no secret)</option>
-      </select>
-      <button type="submit">Create</button>
-      <button type="button" class="secondary" id="create-app-cancel">Cancel</button>
+function signIn(): Html {
+  const { t } = pageTranslator();
+  return html`<main class="narrow" id="signin" hidden>
+    <h1>${t('console.signIn.title')}</h1>
+    <p class="muted">${t('console.signIn.lead')}</p>
+    ${alertBox('signin-error')}
+    <form id="signin-form">
+      <label for="login">${t('console.common.loginField')}</label>
+      <input type="text" id="login" name="login" autocomplete="username" required />
+      <label for="password">${t('console.signIn.password')}</label>
+      <input
+        type="password"
+        id="password"
+        name="password"
+        autocomplete="current-password"
+        required
+      />
+      <button type="submit" class="block">${t('console.signIn.submit')}</button>
     </form>
-  </section>
-  ${dataTable('apps-table', 'Your applications', ['Name', 'Your role', 'Status', 'Created'])}
-</main>`;
+    <div class="divider">${t('console.signIn.or')}</div>
+    <button type="button" class="secondary block" id="passkey-signin">
+      ${t('console.signIn.passkey')}
+    </button>
+  </main>`;
+}
+
+function applications(): Html {
+  const { t } = pageTranslator();
+  return html`<main class="wide" id="apps" hidden>
+    <div class="page-head">
+      <h1>${t('console.apps.title')}</h1>
+      <button type="button" id="create-app-open" aria-controls="create-app" aria-expanded="false">
+        ${t('console.apps.create')}
+      </button>
+    </div>
+    ${alertBox('apps-status')} ${secretBlock('app-secret', 'console.apps.newSecret')}
+    <section class="panel" id="create-app" aria-labelledby="create-app-title" hidden>
+      <h2 id="create-app-title">${t('console.apps.create')}</h2>
+      <form id="create-app-form">
+        <label for="app-name">${t('console.common.name')}</label>
+        <input type="text" id="app-name" name="name" required maxlength="100" />
+        <label for="app-description">${t('console.common.description')}</label>
+        <input type="text" id="app-description" name="description" maxlength="500" />
+        <label for="app-home">${t('console.common.homeUrl')}</label>
+        <input type="url" id="app-home" name="homeUrl" placeholder="https://" />
+        <label for="app-redirects">${t('console.common.redirectUris')}</label>
+        <textarea
+          id="app-redirects"
+          name="redirectUris"
+          aria-describedby="app-redirects-hint"
+        ></textarea>
+        <p class="hint" id="app-redirects-hint">${t('console.common.redirectHint')}</p>
+        <label for="app-auth">${t('console.apps.clientType')}</label>
+        <select id="app-auth" name="clientAuthMethod">
+          <option value="secret">${t('console.apps.typeSecret')}</option>
+          <option value="none">${t('console.apps.typePublic')}</option>
+        </select>
+        <button type="submit">${t('console.apps.submit')}</button>
+        <button type="button" class="secondary" id="create-app-cancel">
+          ${t('console.common.cancel')}
+        </button>
+      </form>
+    </section>
+    ${dataTable('apps-table', 'console.apps.caption', [
+      'console.common.name',
+      'console.apps.yourRole',
+      'console.common.status',
+      'console.common.created',
+    ])}
+  </main>`;
+}

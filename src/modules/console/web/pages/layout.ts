@@ -1,7 +1,9 @@
-import { html, Html } from '../../../../common/http/html';
+import { html, Html, languageSwitcher } from '../../../../common/http/html';
+import type { MessageKey } from '../../../../common/i18n/i18n';
+import { pageLocale, pageTranslator } from '../../../../common/i18n/page-language';
+import { ASSETS_PATH, scriptMessages } from './script-messages';
 
-/** URL prefix of the console's static files (script and the stylesheet shared with the OAuth pages). */
-export const ASSETS_PATH = '/console/assets';
+export { ASSETS_PATH };
 
 /** The browser script each page runs; one ES module per page, sharing console-core.js. */
 export type PageScript = 'home' | 'application' | 'account';
@@ -16,43 +18,45 @@ export interface ConsolePage {
 }
 
 /**
- * The console's page skeleton: top bar (hidden until the script knows who is signed in), the
- * page's shells, the passkey confirmation dialog, and one module script. No inline script or
- * style anywhere, so the CSP can say script-src 'self' and style-src 'self'.
+ * The console's page skeleton, in the page's language (docs/languages.md): top bar (hidden until
+ * the script knows who is signed in), the page's shells, the passkey confirmation dialog, the
+ * language switcher, the script's words as a JSON data block and one module script. No inline
+ * script or style anywhere, so the CSP can say script-src 'self' and style-src 'self'.
  */
 export function consoleLayout(page: ConsolePage): string {
+  const { t } = pageTranslator();
   const current = (name: ConsolePage['section']): Html =>
     page.section === name ? html` aria-current="page"` : html``;
   const script = page.script
-    ? html`<script type="module" src="${ASSETS_PATH}/${page.script}.js"></script>`
+    ? html`${scriptMessages('console')}
+        <script type="module" src="${ASSETS_PATH}/${page.script}.js"></script>`
     : html``;
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${pageLocale()}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
-        <title>${page.title} · Console</title>
+        <title>${t('console.layout.title', { title: page.title })}</title>
         <link rel="stylesheet" href="${ASSETS_PATH}/style.css" />
         ${script}
       </head>
       <body>
         <header class="topbar">
-          <a class="brand" href="/console">Identity console</a>
-          <nav id="nav" aria-label="Console" hidden>
-            <a href="/console" ${current('applications')}>Applications</a>
-            <a href="/console/account" ${current('account')}>Account</a>
+          <a class="brand" href="/console">${t('console.layout.brand')}</a>
+          <nav id="nav" aria-label="${t('console.layout.nav')}" hidden>
+            <a href="/console" ${current('applications')}>${t('console.layout.applications')}</a>
+            <a href="/console/account" ${current('account')}>${t('console.layout.account')}</a>
           </nav>
           <span class="who" id="who" hidden></span>
-          <button type="button" id="sign-out" hidden>Sign out</button>
+          <button type="button" id="sign-out" hidden>${t('console.layout.signOut')}</button>
         </header>
         <noscript>
-          <p class="alert error">
-            The console needs JavaScript (passkeys and the API calls run in the page).
-          </p>
+          <p class="alert error">${t('console.layout.noscript')}</p>
         </noscript>
-        <p id="loading" class="loading" role="status">Loading…</p>
-        ${page.body} ${confirmDialog}
+        <p id="loading" class="loading" role="status">${t('console.layout.loading')}</p>
+        ${page.body} ${confirmDialog()}
+        <footer class="language">${languageSwitcher()}</footer>
       </body>
     </html>`.text;
 }
@@ -61,35 +65,44 @@ export function consoleLayout(page: ConsolePage): string {
  * The passkey prompt every key, secret, delete and passkey operation goes through (core.js
  * `confirmed`); the account page carries it too.
  */
-export const confirmDialog = html`<dialog id="confirm-dialog" aria-labelledby="confirm-title">
-  <form method="dialog" id="confirm-form">
-    <h2 id="confirm-title">Confirm with your passkey</h2>
-    <p id="confirm-text"></p>
-    <p class="muted">
-      Your browser will ask for one of your passkeys. Nothing changes until it is confirmed.
-    </p>
-    <div class="alert error" id="confirm-error" role="alert" hidden></div>
-    <button type="submit" id="confirm-go">Confirm with passkey</button>
-    <button type="button" class="secondary" id="confirm-cancel">Cancel</button>
-  </form>
-</dialog>`;
-
-const SECRET_HINT =
-  'Copy it now and store it safely: it cannot be shown again. Only its first characters are kept.';
+function confirmDialog(): Html {
+  const { t } = pageTranslator();
+  return html`<dialog id="confirm-dialog" aria-labelledby="confirm-title">
+    <form method="dialog" id="confirm-form">
+      <h2 id="confirm-title">${t('console.confirm.title')}</h2>
+      <p id="confirm-text"></p>
+      <p class="muted">${t('console.confirm.lead')}</p>
+      <div class="alert error" id="confirm-error" role="alert" hidden></div>
+      <button type="submit" id="confirm-go">${t('console.confirm.go')}</button>
+      <button type="button" class="secondary" id="confirm-cancel">
+        ${t('console.confirm.cancel')}
+      </button>
+    </form>
+  </dialog>`;
+}
 
 /**
  * A secret shown once (API key plaintext, client secret, webhook signing secret) with a copy
  * button; the script fills the output and reveals the block.
  */
-export function secretBlock(id: string, what: string, hint: string = SECRET_HINT): Html {
-  return html`<div class="secret" id="${id}" role="region" aria-label="${what}" hidden>
-    <strong>${what}</strong>
+export function secretBlock(
+  id: string,
+  what: MessageKey,
+  hint: MessageKey = 'console.secret.hint',
+): Html {
+  const { t } = pageTranslator();
+  return html`<div class="secret" id="${id}" role="region" aria-label="${t(what)}" hidden>
+    <strong>${t(what)}</strong>
     <div class="value">
       <output id="${id}-value" class="mono"></output>
-      <button type="button" class="secondary" data-copy="${id}-value">Copy</button>
+      <button type="button" class="secondary" data-copy="${id}-value">
+        ${t('console.secret.copy')}
+      </button>
     </div>
-    <p class="hint" id="${id}-warning">${hint}</p>
-    <button type="button" class="secondary small" data-dismiss="${id}">Done, hide it</button>
+    <p class="hint" id="${id}-warning">${t(hint)}</p>
+    <button type="button" class="secondary small" data-dismiss="${id}">
+      ${t('console.secret.done')}
+    </button>
   </div>`;
 }
 
@@ -99,12 +112,13 @@ export function alertBox(id: string): Html {
 }
 
 /** A table inside a sideways-scrolling wrapper, with a body the script fills. */
-export function dataTable(id: string, caption: string, headings: string[]): Html {
-  const cells = headings.map((heading) => html`<th scope="col">${heading}</th>`);
+export function dataTable(id: string, caption: MessageKey, headings: MessageKey[]): Html {
+  const { t } = pageTranslator();
+  const cells = headings.map((heading) => html`<th scope="col">${t(heading)}</th>`);
   return html`<div class="table-wrap">
     <table id="${id}">
       <caption class="visually-hidden">
-        ${caption}
+        ${t(caption)}
       </caption>
       <thead>
         <tr>
