@@ -54,11 +54,12 @@ export class EventPartitionsService {
   ) {}
 
   async runOnce(): Promise<PartitionRun> {
-    const cutoff = retentionCutoff(this.clock.now(), this.config.eventsRetentionDays);
+    const now = this.clock.now();
+    const cutoff = retentionCutoff(now, this.config.eventsRetentionDays);
     const run: PartitionRun = { created: [], dropped: [], expiredInDefault: 0 };
     const existing = await this.monthlyPartitions();
     const wanted = new Map<string, MonthPartition>();
-    for (const p of [...partitionsAhead(this.clock.now()), ...(await this.defaultMonths())]) {
+    for (const p of [...partitionsAhead(now), ...(await this.defaultMonths())]) {
       if (!existing.has(p.name) && !isExpired(p, cutoff)) wanted.set(p.name, p);
     }
     for (const partition of wanted.values()) {
