@@ -12,6 +12,14 @@ describe('loadConfig', () => {
     expect(config.embeddedDataDir).toBe('./data');
     expect(config.migrationsRun).toBe(true);
     expect(config.usesEmbeddedDatabase).toBe(true);
+    expect(config.eventsRetentionDays).toBe(400);
+  });
+
+  it('keeps events at least 31 days, so the 30 days of the stats are never dropped', () => {
+    expect(loadConfig({ EVENTS_RETENTION_DAYS: '31' }).eventsRetentionDays).toBe(31);
+    for (const value of ['30', '0', '45.5', 'a year']) {
+      expect(() => loadConfig({ EVENTS_RETENTION_DAYS: value })).toThrow(/EVENTS_RETENTION_DAYS/);
+    }
   });
 
   it('parses typed values', () => {

@@ -48,6 +48,7 @@ export class AppConfig {
   readonly authCodeTtlSeconds: number;
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
+  readonly eventsRetentionDays: number;
   readonly webhooksPollMs: number;
   readonly webhooksAllowInsecure: boolean;
   /** Hosts or addresses webhooks may reach although private (WEBHOOKS_ALLOWED_PRIVATE_HOSTS). */
@@ -96,6 +97,7 @@ export class AppConfig {
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
+    this.eventsRetentionDays = env.EVENTS_RETENTION_DAYS;
     this.webhooksPollMs = env.WEBHOOKS_POLL_MS;
     this.webhooksAllowInsecure = env.WEBHOOKS_ALLOW_INSECURE;
     this.webhooksAllowedPrivateHosts = env.WEBHOOKS_ALLOWED_PRIVATE_HOSTS.split(',')

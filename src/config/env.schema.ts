@@ -18,6 +18,8 @@ export const DEV_SIGNING_KEYS_SECRET = 'dev-only-insecure-signing-keys-secret-ch
 export const PRODUCTION_DRAIN_DELAY_MS = 5000;
 /** scrypt N = 2^15, r = 8, p = 3: one of the OWASP Password Storage Cheat Sheet's settings. */
 export const DEFAULT_PASSWORD_HASH_COST = 15;
+/** One day more than the 30 days of GET /stats, so retention never drops what the stats count. */
+export const MIN_EVENTS_RETENTION_DAYS = 31;
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -207,6 +209,17 @@ export class EnvSchema {
   @IsInt()
   @Min(0)
   PURGE_INTERVAL_SECONDS = 600;
+
+  /**
+   * Days of events kept: the maintenance job drops a month's partition of `events` once its whole
+   * month is older than this (docs/operations.md). At least 31, so the 30 days GET /stats counts
+   * are never dropped.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(MIN_EVENTS_RETENTION_DAYS)
+  @Max(36500)
+  EVENTS_RETENTION_DAYS = 400;
 
   /** Milliseconds between webhook delivery rounds of this instance (docs/webhooks.md; 0 = off). */
   @Transform(toInt)

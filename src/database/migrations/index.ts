@@ -26,6 +26,7 @@ import { AccountsFoundation1795490000000 } from './1795490000000-AccountsFoundat
 import { SignIns1795500000000 } from './1795500000000-SignIns';
 import { Webhooks1795530000000 } from './1795530000000-Webhooks';
 import { WebhookReplay1795600000000 } from './1795600000000-WebhookReplay';
+import { PartitionedEvents1795620000000 } from './1795620000000-PartitionedEvents';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   SignIns1795500000000,
   Webhooks1795530000000,
   WebhookReplay1795600000000,
+  PartitionedEvents1795620000000,
 ];

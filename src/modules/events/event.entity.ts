@@ -49,7 +49,16 @@ export class AuthEvent {
   @Column({ type: 'text', default: '' })
   description!: string;
 
-  /** Stored at millisecond precision (the trigger cuts it), the precision the API shows. */
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  /**
+   * Stored at millisecond precision (the trigger cuts it), the precision the API shows. The
+   * partition key (one partition per UTC month, migration PartitionedEvents), so part of the
+   * primary key; ids alone are unique by construction (one sequence, drawn by the trigger).
+   */
+  @CreateDateColumn({
+    name: 'created_at',
+    type: 'timestamptz',
+    primary: true,
+    primaryKeyConstraintName: 'pk_events',
+  })
   createdAt!: Date;
 }

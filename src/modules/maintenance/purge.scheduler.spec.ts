@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config';
+import type { EventPartitionsService, PartitionRun } from './event-partitions.service';
 import { PurgeScheduler } from './purge.scheduler';
 import type { PurgeResult, PurgeService } from './purge.service';
 
@@ -29,9 +30,19 @@ describe('PurgeScheduler', () => {
     jest.restoreAllMocks();
   });
 
+  const NO_CHANGE: PartitionRun = { created: [], dropped: [], expiredInDefault: 0 };
+  let partitionRuns: jest.Mock;
+  beforeEach(() => {
+    partitionRuns = jest.fn().mockResolvedValue(NO_CHANGE);
+  });
+
   function scheduler(intervalSeconds: number, runOnce: jest.Mock) {
     const config = { purgeIntervalSeconds: intervalSeconds } as AppConfig;
-    return new PurgeScheduler(config, { runOnce } as unknown as PurgeService);
+    return new PurgeScheduler(
+      config,
+      { runOnce } as unknown as PurgeService,
+      { runOnce: partitionRuns } as unknown as EventPartitionsService,
+    );
   }
 
   it('runs within the first minute after boot, then every interval, and goes on after a failure', async () => {
@@ -40,7 +51,7 @@ describe('PurgeScheduler', () => {
       .mockRejectedValueOnce(new Error('connection refused'))
       .mockResolvedValue(DONE);
     const job = scheduler(600, runOnce);
-    job.onApplicationBootstrap();
+    await job.onApplicationBootstrap();
     await jest.advanceTimersByTimeAsync(60_000);
     expect(runOnce).toHaveBeenCalledTimes(1);
     expect(logError).toHaveBeenCalledWith(expect.stringContaining('connection refused'));
@@ -51,10 +62,31 @@ describe('PurgeScheduler', () => {
     await job.beforeApplicationShutdown();
   });
 
+  it('keeps the events partitions at boot, awaited, and after every purge, even a failed one', async () => {
+    partitionRuns.mockRejectedValueOnce(new Error('lock timeout'));
+    const runOnce = jest.fn().mockRejectedValueOnce(new Error('connection refused'));
+    const job = scheduler(600, runOnce);
+    await job.onApplicationBootstrap();
+    expect(partitionRuns).toHaveBeenCalledTimes(1);
+    expect(logError).toHaveBeenCalledWith(expect.stringContaining('lock timeout'));
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(runOnce).toHaveBeenCalledTimes(1);
+    expect(partitionRuns).toHaveBeenCalledTimes(2);
+    await job.beforeApplicationShutdown();
+  });
+
+  it('keeps the events partitions at boot even with the scheduled jobs off', async () => {
+    const runOnce = jest.fn();
+    await scheduler(0, runOnce).onApplicationBootstrap();
+    await jest.advanceTimersByTimeAsync(3_600_000);
+    expect(partitionRuns).toHaveBeenCalledTimes(1);
+    expect(runOnce).not.toHaveBeenCalled();
+  });
+
   it('stops on shutdown: no run after it', async () => {
     const runOnce = jest.fn().mockResolvedValue(DONE);
     const job = scheduler(10, runOnce);
-    job.onApplicationBootstrap();
+    await job.onApplicationBootstrap();
     await job.beforeApplicationShutdown();
     await jest.advanceTimersByTimeAsync(3_600_000);
     expect(runOnce).not.toHaveBeenCalled();
@@ -62,7 +94,7 @@ describe('PurgeScheduler', () => {
 
   it('never runs with an interval of 0', async () => {
     const runOnce = jest.fn().mockResolvedValue(DONE);
-    scheduler(0, runOnce).onApplicationBootstrap();
+    await scheduler(0, runOnce).onApplicationBootstrap();
     await jest.advanceTimersByTimeAsync(3_600_000);
     expect(runOnce).not.toHaveBeenCalled();
   });

@@ -6,16 +6,18 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { EventPartitionsService } from './event-partitions.service';
 import { PurgeService } from './purge.service';
 
 /** The first run waits a random part of this (or of the interval, if shorter) after boot. */
 const FIRST_RUN_JITTER_SECONDS = 60;
 
 /**
- * Runs the purge every PURGE_INTERVAL_SECONDS (0 = never). The first run is jittered so
- * instances started together do not all try at once; a failed run is logged and the next one
- * is scheduled anyway; on shutdown the timer stops and a run in progress is awaited, so the
- * database is not closed under it.
+ * Runs the purge and the events partition job every PURGE_INTERVAL_SECONDS (0 = never). The
+ * partition job also runs once at boot, awaited, so a fresh database has its months ahead before
+ * the first request. The first scheduled run is jittered so instances started together do not all
+ * try at once; a failed run is logged and the next one is scheduled anyway; on shutdown the timer
+ * stops and a run in progress is awaited, so the database is not closed under it.
  */
 @Injectable()
 export class PurgeScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -27,9 +29,11 @@ export class PurgeScheduler implements OnApplicationBootstrap, BeforeApplication
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly purge: PurgeService,
+    private readonly partitions: EventPartitionsService,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.keepPartitions();
     const interval = this.config.purgeIntervalSeconds;
     if (interval === 0) return;
     this.schedule(Math.random() * Math.min(interval, FIRST_RUN_JITTER_SECONDS));
@@ -54,6 +58,11 @@ export class PurgeScheduler implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async tick(): Promise<void> {
+    await this.purgeOnce();
+    await this.keepPartitions();
+  }
+
+  private async purgeOnce(): Promise<void> {
     try {
       const result = await this.purge.runOnce();
       if (!result.ran) {
@@ -66,6 +75,15 @@ export class PurgeScheduler implements OnApplicationBootstrap, BeforeApplication
       this.logger.error(
         `Purge failed, retrying in ${this.config.purgeIntervalSeconds} s: ${String(error)}`,
       );
+    }
+  }
+
+  /** A failure leaves new events in the default partition until a run succeeds (docs/operations.md). */
+  private async keepPartitions(): Promise<void> {
+    try {
+      await this.partitions.runOnce();
+    } catch (error) {
+      this.logger.error(`Events partition job failed: ${String(error)}`);
     }
   }
 }
