@@ -72,6 +72,10 @@ export class EventPartitionsService {
       const events = await this.drop(partition);
       if (events !== null) run.dropped.push({ name: partition.name, events });
     }
+    for (const partition of await this.detachedPartitions()) {
+      if (!isExpired(partition, cutoff)) continue;
+      run.dropped.push({ name: partition.name, events: await this.dropDetached(partition.name) });
+    }
     this.report(run, cutoff);
     return run;
   }
@@ -84,6 +88,20 @@ export class EventPartitionsService {
     );
     const partitions = rows.map((row) => parsePartitionName(row.name));
     return new Map(partitions.filter((p) => p !== undefined).map((p) => [p.name, p]));
+  }
+
+  /**
+   * Monthly tables no longer attached to `events`: a month detached for retention whose drop did
+   * not happen (the process stopped between the two), dropped by the next run.
+   */
+  private async detachedPartitions(): Promise<MonthPartition[]> {
+    const rows = await this.dataSource.query<{ name: string }[]>(
+      `SELECT c.relname AS name FROM pg_class c
+        WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
+          AND c.relname LIKE 'events\\_p%'
+          AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)`,
+    );
+    return rows.map((row) => parsePartitionName(row.name)).filter((p) => p !== undefined);
   }
 
   /** The months of the rows in the default partition (normally none). */
@@ -122,16 +140,28 @@ export class EventPartitionsService {
     });
   }
 
-  /** Drops a partition past retention; returns the events it held, or null if already gone. */
-  private drop(partition: MonthPartition): Promise<number | null> {
-    return this.locked(async (manager) => {
-      if (!(await exists(manager, partition.name))) return null;
-      const [{ n }] = await manager.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM ${partition.name}`,
-      );
-      await manager.query(`DROP TABLE ${partition.name}`);
-      return n;
+  /**
+   * Drops a partition past retention; returns the events it held, or null if already gone. It is
+   * detached under the ACCESS EXCLUSIVE lock on `events` (a catalog change, quick), and counted
+   * and dropped after that transaction: removing a big month's files then blocks nothing.
+   */
+  private async drop(partition: MonthPartition): Promise<number | null> {
+    const detached = await this.locked(async (manager) => {
+      if (!(await isAttached(manager, partition.name))) return false;
+      await manager.query(`ALTER TABLE events DETACH PARTITION ${partition.name}`);
+      return true;
     });
+    if (!detached) return null;
+    return this.dropDetached(partition.name);
+  }
+
+  /** Counts and drops a month no longer attached to `events`. */
+  private async dropDetached(name: string): Promise<number> {
+    const [{ n }] = await this.dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM ${name}`,
+    );
+    await this.dataSource.query(`DROP TABLE IF EXISTS ${name}`);
+    return n;
   }
 
   /** Rows of the default partition whose whole month is past retention go row by row. */
@@ -170,6 +200,15 @@ export class EventPartitionsService {
       );
     }
   }
+}
+
+async function isAttached(manager: EntityManager, table: string): Promise<boolean> {
+  const [{ found }] = await manager.query<{ found: boolean }[]>(
+    `SELECT EXISTS (SELECT 1 FROM pg_inherits
+                     WHERE inhparent = 'events'::regclass AND inhrelid = to_regclass($1)) AS found`,
+    [table],
+  );
+  return found;
 }
 
 async function exists(manager: EntityManager, table: string): Promise<boolean> {

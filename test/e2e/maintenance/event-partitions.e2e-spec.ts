@@ -77,6 +77,25 @@ describe('Events partitions and retention', () => {
     expect((await job().runOnce()).dropped).toEqual([{ name: 'events_p2030_05', events: 1 }]);
   });
 
+  it('drops a month it detached when the process stopped before dropping it', async () => {
+    t.clock.set(new Date('2030-03-15T00:00:00Z'));
+    await job().runOnce(); // 2030-03, -04, -05
+    const id = await insertEvent(t.dataSource, app, 'token_issued', '2030-03-10T00:00:00Z');
+    // What a stop between the two steps of a drop leaves: the month detached, not yet dropped.
+    await t.dataSource.query('ALTER TABLE events DETACH PARTITION events_p2030_03');
+    expect(await partitionsOf(t.dataSource, [id])).toEqual(['missing']);
+    t.clock.set(new Date('2031-06-05T00:00:00Z'));
+    const run = await job().runOnce();
+    expect(run.dropped).toEqual([
+      { name: 'events_p2030_04', events: 0 },
+      { name: 'events_p2030_03', events: 1 },
+    ]);
+    const [{ left }] = await t.dataSource.query<{ left: string | null }[]>(
+      "SELECT to_regclass('events_p2030_03')::text AS left",
+    );
+    expect(left).toBeNull();
+  });
+
   it('deletes events of expired months that landed in the default partition', async () => {
     t.clock.set(new Date('2031-06-05T00:00:00Z'));
     await insertEvent(t.dataSource, app, 'token_issued', '2030-04-30T23:59:59.999Z');
