@@ -1,20 +1,26 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server as HttpServer } from 'node:http';
+import { Server, type AddressInfo } from 'node:net';
 import { createApiKey, createApplication, createUser } from '../../factories';
 import { increase, metricsUrl, scrape, valueOf } from '../../support/metrics';
 import { createTestApp, TestApp } from '../../support/test-app';
 
-/** TCP listeners of this process (the main port, the metrics port, …). */
-const tcpListeners = (): number =>
-  process.getActiveResourcesInfo().filter((name) => name === 'TCPServerWrap').length;
+/** The TCP ports (0: any) `boot` asks to listen on; the admin socket's path is left out. */
+async function tcpListens<T>(boot: () => Promise<T>): Promise<{ value: T; ports: unknown[] }> {
+  const listen = jest.spyOn(Server.prototype, 'listen');
+  try {
+    const value = await boot();
+    const ports = listen.mock.calls.map(([first]) => first).filter((a) => typeof a === 'number');
+    return { value, ports };
+  } finally {
+    listen.mockRestore();
+  }
+}
 
-// Before any other app of this file, so that no listener of another is still closing.
 describe('metrics off (METRICS_PORT unset)', () => {
   it('opens no listener but the main port', async () => {
-    const before = tcpListeners();
-    const t = await createTestApp();
+    const { value: t, ports } = await tcpListens(() => createTestApp());
     try {
-      expect(tcpListeners() - before).toBe(1);
+      expect(ports).toHaveLength(1);
       expect((await t.http().get('/metrics')).status).toBe(404);
     } finally {
       await t.close();
@@ -25,14 +31,18 @@ describe('metrics off (METRICS_PORT unset)', () => {
 // docs/operations.md, "Metrics": the listener, the HTTP family, the pool and the process.
 describe('metrics listener and HTTP metrics', () => {
   let t: TestApp;
+  let listens: unknown[];
   beforeAll(async () => {
-    t = await createTestApp({ env: { METRICS_PORT: '0' } });
+    ({ value: t, ports: listens } = await tcpListens(() =>
+      createTestApp({ env: { METRICS_PORT: '0' } }),
+    ));
   });
   afterAll(() => t.close());
   beforeEach(() => t.truncate());
 
   it('serves GET /metrics in the Prometheus text format, and nothing else', async () => {
-    const mainPort = (t.app.getHttpServer() as Server).address() as AddressInfo;
+    expect(listens).toHaveLength(2);
+    const mainPort = (t.app.getHttpServer() as HttpServer).address() as AddressInfo;
     expect(new URL(metricsUrl(t.app)).port).not.toBe(String(mainPort.port));
     const res = await fetch(metricsUrl(t.app));
     expect(res.status).toBe(200);
