@@ -18,6 +18,7 @@ import { HealthModule } from './modules/health/health.module';
 import { ApiKeyGuardModule } from './modules/keys/api-key-guard.module';
 import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { UpstreamsModule } from './modules/upstreams/upstreams.module';
 import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
@@ -33,6 +34,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         CommonModule.forRoot(),
+        MetricsModule.forRoot(config),
         LoggerModule.forRoot({ pinoHttp: accessLogOptions(config.logLevel) }),
         DatabaseModule,
         ApplicationsModule,

@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
+import { useHttpMetrics } from './modules/metrics/http-metrics';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
 import {
   AUTHORIZE_PATHS,
@@ -19,6 +20,8 @@ export const NEST_APP_OPTIONS = { bufferLogs: true, bodyParser: false } as const
 export function configureApp(app: INestApplication): void {
   const express = app as NestExpressApplication;
   const config = app.get(AppConfig);
+  // Metrics: first, so every request is counted and timed whole (a no-op without METRICS_PORT).
+  useHttpMetrics(app);
   express.useLogger(app.get(Logger));
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxyHops);

@@ -13,6 +13,9 @@
  *   BENCH_BASELINE=/path/to/other/checkout BENCH_TARGETS=ours,baseline,bare
  *     before/after in one run: the other checkout's build (`npm run build` there first) as the
  *     `baseline` target, on its own database idsvc_oauth_bench_baseline, rounds alternating
+ *   BENCH_TARGETS=ours,metrics BENCH_OPERATIONS=exchange,refresh
+ *     the cost of the Prometheus metrics: `metrics` is this tree with METRICS_PORT set, on its own
+ *     database idsvc_oauth_bench_metrics, against `ours` (metrics off) in the same rounds
  */
 import { execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,6 +42,7 @@ const ONLY_OPS = (env.BENCH_OPERATIONS ?? OPERATIONS.map((o) => o.op).join(','))
 const OURS_DB = benchDatabaseUrl(env.BENCH_OAUTH_DATABASE_URL, 'idsvc_oauth_bench');
 const OIDC_DB = benchDatabaseUrl(env.BENCH_OIDC_DATABASE_URL, 'idsvc_oidc_bench');
 const BASELINE_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_baseline');
+const METRICS_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_metrics');
 
 class Harness {
   constructor(
@@ -95,6 +99,8 @@ async function startTargets(version: string): Promise<Target[]> {
         tree: env.BENCH_BASELINE,
       });
     },
+    metrics: () =>
+      ours({ node: NODE, databaseUrl: METRICS_DB, logLevel: LOG_LEVEL, metrics: true }),
     memory: () =>
       oidcProvider({
         node: NODE,

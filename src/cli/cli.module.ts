@@ -3,6 +3,7 @@ import { CommonModule } from '../common/common.module';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { MetricsModule } from '../modules/metrics/metrics.module';
 import { AdminCommandsModule } from './admin-commands.module';
 
 /**
@@ -18,6 +19,7 @@ export class CliModule {
       imports: [
         ConfigModule.forRoot(config),
         CommonModule.forRoot(),
+        MetricsModule.off(),
         DatabaseModule,
         AdminCommandsModule,
       ],

@@ -22,6 +22,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('keeps metrics off by default, and their listener on loopback unless told otherwise', () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    const on = loadConfig({ METRICS_PORT: '9464' });
+    expect(on.metricsPort).toBe(9464);
+    expect(on.metricsHost).toBe('127.0.0.1');
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metricsHost).toBe(
+      '10.0.0.5',
+    );
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(ConfigError);
+  });
+
   it('parses typed values', () => {
     const config = loadConfig({
       PORT: '8080',

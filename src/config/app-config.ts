@@ -20,6 +20,9 @@ export class AppConfig {
   readonly nodeEnv: EnvSchema['NODE_ENV'];
   readonly port: number;
   readonly host: string;
+  /** METRICS_PORT: the metrics listener's port, or undefined when metrics are off. */
+  readonly metricsPort: number | undefined;
+  readonly metricsHost: string;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly publicBaseUrl: string;
@@ -64,6 +67,8 @@ export class AppConfig {
     this.nodeEnv = env.NODE_ENV;
     this.port = env.PORT;
     this.host = env.HOST;
+    this.metricsPort = env.METRICS_PORT;
+    this.metricsHost = env.METRICS_HOST;
     this.databaseUrl = env.DATABASE_URL || undefined;
     this.redisUrl = env.REDIS_URL || undefined;
     this.publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(

@@ -47,6 +47,21 @@ export class EnvSchema {
   @IsString()
   HOST = '0.0.0.0';
 
+  /**
+   * Port of the Prometheus metrics listener (GET /metrics, docs/operations.md); absent: no
+   * listener and no metrics are kept. 0 picks a free port.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number;
+
+  /** Interface the metrics listener binds: loopback unless chosen, so it is never public by accident. */
+  @IsString()
+  METRICS_HOST = '127.0.0.1';
+
   /** PostgreSQL connection string; absent → embedded PGlite under EMBEDDED_DATA_DIR. */
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['postgres', 'postgresql'], require_protocol: true })

@@ -11,9 +11,11 @@ import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/app-config';
 import { DatabaseTarget, dataSourceOptions } from './data-source';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { TypeOrmLogger } from './typeorm-logger';
 
 /** Starts embedded PGlite when no DATABASE_URL is configured, and stops it last. */
 @Injectable()
@@ -70,13 +72,32 @@ export class FreshPreparedStatements implements OnModuleInit {
   }
 }
 
+/** The pool's connections, read by the metrics at each scrape (docs/operations.md). */
+@Injectable()
+export class PoolMetrics implements OnModuleInit {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(Metrics) private readonly metrics: Metrics,
+  ) {}
+
+  onModuleInit(): void {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    this.metrics.onPoolScrape(() => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+    }));
+  }
+}
+
 @Module({
-  providers: [FreshPreparedStatements],
+  providers: [FreshPreparedStatements, PoolMetrics],
   imports: [
     TypeOrmModule.forRootAsync({
       extraProviders: [DatabaseTargetProvider],
-      inject: [AppConfig, DatabaseTargetProvider],
-      useFactory: async (config: AppConfig, target: DatabaseTargetProvider) => {
+      inject: [AppConfig, DatabaseTargetProvider, Metrics],
+      useFactory: async (config: AppConfig, target: DatabaseTargetProvider, metrics: Metrics) => {
         const resolved = await target.resolve();
         return {
           ...dataSourceOptions(resolved, config.migrationsRun, {
@@ -87,6 +108,7 @@ export class FreshPreparedStatements implements OnModuleInit {
           // A remote server may still be starting; the embedded one is up or failed for good.
           retryAttempts: 'url' in resolved ? 5 : 0,
           retryDelay: 1000,
+          logger: new TypeOrmLogger((error) => metrics.statementError(error)),
         };
       },
     }),

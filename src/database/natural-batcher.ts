@@ -28,6 +28,8 @@ export interface NaturalBatcherOptions<I, O> {
   maxSize: number;
   /** Batches (or lone items) running at the same time. */
   maxInFlight: number;
+  /** Called with the size of each batch as it starts, lone items included (the metrics). */
+  onBatch?(size: number): void;
   /** Called once per failed batch, before its items run alone. */
   onBatchFailure?(error: unknown, size: number): void;
 }
@@ -111,6 +113,7 @@ export class NaturalBatcher<I, O> {
     this.counts.batches += 1;
     this.counts.items += batch.length;
     this.counts.sizes[batch.length] = (this.counts.sizes[batch.length] ?? 0) + 1;
+    this.options.onBatch?.(batch.length);
     if (batch.length === 1) return this.alone(batch[0]);
     let answers: O[];
     try {

@@ -21,6 +21,10 @@ export async function preparedQuery<T extends QueryResultRow>(
     const client = (await runner.connect()) as PoolClient;
     const result = await client.query<T>({ name, text, values });
     return result.rows;
+  } catch (error) {
+    // As TypeORM's own queries do: logged (without the values) and counted.
+    dataSource.logger.logQueryError(error as Error, text, undefined, runner);
+    throw error;
   } finally {
     await runner.release();
   }

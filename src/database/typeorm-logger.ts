@@ -8,9 +8,13 @@ import type { Logger } from 'typeorm';
 export class TypeOrmLogger implements Logger {
   private readonly logger = new NestLogger('TypeORM');
 
+  /** `onQueryError` hears of every failed statement (the metrics' statement errors). */
+  constructor(private readonly onQueryError: (error: unknown) => void = () => undefined) {}
+
   logQuery(): void {}
 
   logQueryError(error: string | Error, query: string): void {
+    this.onQueryError(error);
     this.logger.error(
       `${typeof error === 'string' ? error : error.message} -- ${query.slice(0, 200)}`,
     );

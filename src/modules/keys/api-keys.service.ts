@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { Metrics } from '../../common/metrics/metrics';
 import { NaturalBatcher, STATEMENT_BATCHING } from '../../database/natural-batcher';
 import { AppConfig } from '../../config/app-config';
 import type { ApiApplication } from '../applications/api-application-sql';
@@ -38,9 +39,11 @@ export class ApiKeysService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
+    @Inject(Metrics) metrics: Metrics,
   ) {
     this.lookups = new NaturalBatcher<string, FoundKey | undefined>({
       ...STATEMENT_BATCHING,
+      onBatch: metrics.batchSizes('api_key_lookup'),
       runOne: (keyHash) => lookUpKey(dataSource, keyHash),
       runBatch: (keyHashes) => lookUpKeys(dataSource, keyHashes),
     });

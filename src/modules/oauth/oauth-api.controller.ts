@@ -1,4 +1,13 @@
-import { Controller, Get, Header, HttpCode, Post, Req, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Post,
+  Req,
+  UseFilters,
+  UseInterceptors,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../../common/http/public.decorator';
@@ -7,6 +16,7 @@ import { readForm } from './protocol/form-params';
 import { formAccessToken } from './protocol/params';
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
+import { TokenMetricsInterceptor } from './token/token-metrics.interceptor';
 import { TOKEN_PARAMETERS, TokenService } from './token/token.service';
 import { UserEmailsDocs, UserinfoDocs } from './userinfo/userinfo.openapi';
 import {
@@ -32,6 +42,7 @@ export class OAuthApiController {
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
+  @UseInterceptors(TokenMetricsInterceptor)
   token(@Req() req: Request): Promise<TokenResponse> {
     return this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization);
   }

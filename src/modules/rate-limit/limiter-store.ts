@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { Metrics, NOOP_METRICS } from '../../common/metrics/metrics';
 import { AppConfig } from '../../config/app-config';
 import { LocalCounters } from './local-counters';
 import { describeRedisUrl, REDIS_CLIENT, waitUntilReady } from './redis-client';
@@ -30,7 +31,9 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    @Inject(Metrics) private readonly metrics: Metrics = NOOP_METRICS,
   ) {
+    metrics.onLimiterScrape(() => this.mode);
     if (!redis) return;
     this.shared = defineRedisCounter(redis);
     this.watchdog = new RedisWatchdog(redis, config.redisStallMs, () =>
@@ -139,6 +142,7 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   private markDown(reason: string): void {
     if (!this.redisHealthy) return;
     this.redisHealthy = false;
+    this.metrics.redisStateChange('up', 'down');
     this.logger.warn(
       `Rate limiter: Redis unavailable (${reason}); failing open to per-instance in-process buckets`,
     );
@@ -147,6 +151,7 @@ export class LimiterStore implements OnModuleInit, OnApplicationShutdown {
   private markUp(): void {
     if (this.redisHealthy) return;
     this.redisHealthy = true;
+    this.metrics.redisStateChange('down', 'up');
     this.logger.log('Rate limiter: Redis reachable again; back on the shared buckets');
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { Clock } from '../../common/clock';
+import { Metrics, NOOP_METRICS } from '../../common/metrics/metrics';
 import { windowAt, type FixedWindow } from './fixed-window';
 import { LimiterStore } from './limiter-store';
 
@@ -27,6 +28,7 @@ export class LimiterThrottlerStorage implements ThrottlerStorage {
   constructor(
     private readonly store: LimiterStore,
     private readonly clock: Clock,
+    private readonly metrics: Metrics = NOOP_METRICS,
   ) {}
 
   async increment(
@@ -43,6 +45,11 @@ export class LimiterThrottlerStorage implements ThrottlerStorage {
       throttlerName,
     );
     const isBlocked = totalHits > limit;
+    const fallback = this.store.mode === 'in-process-fallback';
+    this.metrics.rateLimitDecision(
+      throttlerName,
+      isBlocked ? 'limited' : fallback ? 'fail_open' : 'admitted',
+    );
     return {
       totalHits,
       timeToExpire: window.secondsToReset,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { Metrics, type LoginOutcome as LoginOutcomeLabel } from '../../common/metrics/metrics';
 import { AppConfig } from '../../config/app-config';
 import { hashPassword, verifyPassword } from '../users/password';
 import { User } from '../users/user.entity';
@@ -33,6 +34,14 @@ export const LOGIN_REFUSALS: Record<'failed' | 'throttled' | 'busy', [number, st
   busy: [503, 'Too many sign-ins at this moment. Try again in a moment.'],
 };
 
+/** The `outcome` label of a password sign-in (docs/operations.md, "Metrics"). */
+const PASSWORD_OUTCOMES: Record<LoginOutcome['kind'], LoginOutcomeLabel> = {
+  ok: 'success',
+  failed: 'invalid_credentials',
+  throttled: 'throttled',
+  busy: 'busy',
+};
+
 /**
  * Local-account sign-in: username or email plus password (scrypt, see users/password.ts). The
  * one password check of the OAuth login page, the account page and the console's
@@ -48,6 +57,7 @@ export class LoginService {
     private readonly queue: PasswordCheckQueue,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -59,6 +69,7 @@ export class LoginService {
     const outcome = await this.throttled(account, address, () =>
       this.check(identifier.trim(), password, address),
     );
+    this.metrics.login('password', PASSWORD_OUTCOMES[outcome.kind]);
     if (outcome.kind !== 'ok') return outcome;
     await this.recordSignIn(outcome.value);
     return { kind: 'ok', user: outcome.value };

@@ -3,6 +3,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
+import {
+  Metrics,
+  type WebhookEndpointLag,
+  type WebhookOutcome,
+} from '../../common/metrics/metrics';
 import { ShutdownState } from '../../common/http/shutdown-state';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
@@ -106,7 +111,9 @@ export class WebhookDeliveryService {
     private readonly audit: AuditLog,
     private readonly shutdown: ShutdownState,
     private readonly users: AppUsersService,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {
+    metrics.onWebhooksScrape(() => this.endpointLags());
     this.addressPolicy = {
       allowedPrivateHosts: config.webhooksAllowedPrivateHosts,
       allowLoopback: config.webhooksAllowInsecure,
@@ -394,6 +401,32 @@ export class WebhookDeliveryService {
     await this.log(endpoint.id, 'delivery', String(event.id), outcome, recorded ? next : null);
   }
 
+  /**
+   * Every enabled endpoint's lag (the age of the oldest event after its cursor, 0 when caught
+   * up) and whether it is failing: read by the metrics at each scrape, one statement.
+   */
+  private async endpointLags(): Promise<WebhookEndpointLag[]> {
+    const rows = await this.dataSource.query<
+      { endpoint_id: number; lag_seconds: number; failing: boolean }[]
+    >(
+      `SELECT w.id AS endpoint_id, w.failing_since IS NOT NULL AS failing,
+              COALESCE(GREATEST(0, EXTRACT(EPOCH FROM $1::timestamptz - oldest.created_at)), 0)::float8
+                AS lag_seconds
+       FROM webhook_endpoints w
+       LEFT JOIN LATERAL (
+         SELECT e.created_at FROM events e
+         WHERE e.application_id = w.application_id AND e.id > w.cursor
+         ORDER BY e.id LIMIT 1) oldest ON true
+       WHERE w.enabled`,
+      [this.clock.now()],
+    );
+    return rows.map((row) => ({
+      endpointId: row.endpoint_id,
+      lagSeconds: row.lag_seconds,
+      failing: row.failing,
+    }));
+  }
+
   /** One row of the delivery log; the endpoint's rows beyond the last DELIVERY_LOG_SIZE go. */
   private async log(
     endpointId: number,
@@ -402,6 +435,7 @@ export class WebhookDeliveryService {
     outcome: SendOutcome,
     next: Date | null,
   ): Promise<WebhookDelivery> {
+    this.metrics.webhookDelivery(kind, deliveryOutcome(outcome));
     const [row] = await this.dataSource.query<LogRow[]>(
       `WITH logged AS (
          INSERT INTO webhook_deliveries (endpoint_id, kind, event_id, attempted_at, status_code,
@@ -451,6 +485,12 @@ interface LogRow {
   latency_ms: number;
   error: string | null;
   next_attempt_at: Date | null;
+}
+
+/** The `outcome` label of one POST: a 2xx, another status, or no answer at all. */
+function deliveryOutcome(outcome: SendOutcome): WebhookOutcome {
+  if (outcome.status === null) return 'network_error';
+  return outcome.status >= 200 && outcome.status < 300 ? 'success' : 'http_error';
 }
 
 function sealedOf(endpoint: WebhookEndpoint): Sealed {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
+import { Metrics } from '../../../common/metrics/metrics';
 import { PasskeyAssertions } from './passkey-assertions';
 import { PasskeyCeremonies, PROMPT_TIMEOUT_MS } from './passkey-ceremonies';
 import type { PasskeyCeremonyStart } from './passkey-view';
@@ -30,6 +31,7 @@ export class PasskeySignInService {
     private readonly ceremonies: PasskeyCeremonies,
     private readonly assertions: PasskeyAssertions,
     private readonly rp: RelyingParty,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -59,8 +61,10 @@ export class PasskeySignInService {
    */
   async verify(ceremonyId: unknown, response: unknown): Promise<string | null> {
     const ceremony = await this.ceremonies.take(ceremonyId, 'sign_in', null);
-    if (!ceremony) return null;
-    const credential = await this.assertions.verify(ceremony.challenge, response, null);
+    const credential = ceremony
+      ? await this.assertions.verify(ceremony.challenge, response, null)
+      : null;
+    this.metrics.login('passkey', credential ? 'success' : 'invalid_passkey');
     return credential?.userId ?? null;
   }
 }

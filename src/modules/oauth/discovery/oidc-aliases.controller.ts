@@ -8,6 +8,7 @@ import {
   Req,
   Res,
   UseFilters,
+  UseInterceptors,
 } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -25,6 +26,7 @@ import { LogoutService } from '../interaction/logout.service';
 import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction/pages.openapi';
 import { TokenResponse } from '../token/token-issuer';
 import { TokenEndpointDocs } from '../token/token.openapi';
+import { TokenMetricsInterceptor } from '../token/token-metrics.interceptor';
 import { TOKEN_PARAMETERS, TokenService } from '../token/token.service';
 import { UserinfoDocs } from '../userinfo/userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
@@ -103,6 +105,7 @@ export class OidcApiAliasController {
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
+  @UseInterceptors(TokenMetricsInterceptor)
   tokenAlias(@Req() req: Request): Promise<TokenResponse> {
     return this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization);
   }

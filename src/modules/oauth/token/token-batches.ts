@@ -1,6 +1,7 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Metrics } from '../../../common/metrics/metrics';
 import {
   NaturalBatcher,
   STATEMENT_BATCHING,
@@ -44,7 +45,7 @@ export class TokenBatches implements OnApplicationShutdown {
   private readonly exchanges: Record<ClientKind, NaturalBatcher<Redemption, ConsumedCode | null>>;
   private readonly refreshes: Record<ClientKind, NaturalBatcher<Rotation, RotatedGrant | null>>;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, @Inject(Metrics) metrics: Metrics) {
     const common = {
       maxSize: TOKEN_BATCH_MAX_SIZE,
       maxInFlight: TOKEN_BATCHES_IN_FLIGHT,
@@ -56,6 +57,7 @@ export class TokenBatches implements OnApplicationShutdown {
       (kind) =>
         new NaturalBatcher<Redemption, ConsumedCode | null>({
           ...common,
+          onBatch: metrics.batchSizes(`token_exchange_${kind}`),
           key: (r) => r.code,
           runOne: (r) => redeemCode(dataSource, r),
           runBatch: (rs) => redeemCodes(dataSource, kind, rs),
@@ -65,6 +67,7 @@ export class TokenBatches implements OnApplicationShutdown {
       (kind) =>
         new NaturalBatcher<Rotation, RotatedGrant | null>({
           ...common,
+          onBatch: metrics.batchSizes(`token_refresh_${kind}`),
           key: (r) => r.refreshToken,
           runOne: (r) => rotateRefreshToken(dataSource, r),
           runBatch: (rs) => rotateRefreshTokens(dataSource, kind, rs),

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock';
+import { Metrics } from '../../../common/metrics/metrics';
 import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
 import { preparedQuery } from '../../../database/prepared-query';
 import { statement } from '../../../database/statement';
@@ -146,9 +147,11 @@ export class UserinfoService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    @Inject(Metrics) metrics: Metrics,
   ) {
     this.lookups = new NaturalBatcher<string, TokenOwner | null>({
       ...STATEMENT_BATCHING,
+      onBatch: metrics.batchSizes('userinfo_lookup'),
       runOne: (tokenHash) => this.ownerOf(USERINFO, tokenHash),
       runBatch: (tokenHashes) => userinfoOwners(dataSource, tokenHashes, clock.now()),
     });
