@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The programs the test suite runs besides Node (README, "Tests"): Debian's Chromium for the
-# browser test and redis-server for the Redis fault and two-instance tests. `npm test` runs this
-# first (pretest), and so does .ci/run. Missing ones are installed from Debian's packages when
-# this user may (root with apt-get); otherwise it says what to install and fails, because a test
-# never skips itself.
+# browser test, redis-server for the Redis fault and two-instance tests, and Prometheus (with
+# promtool) for the dashboard and alerts test. `npm test` runs this first (pretest), and so does
+# .ci/run. Missing ones are installed from Debian's packages when this user may (root with
+# apt-get); otherwise it says what to install and fails, because a test never skips itself.
 set -euo pipefail
 
 missing() {
   local names=()
   [ -x /usr/bin/chromium ] || names+=(chromium)
   command -v redis-server >/dev/null 2>&1 || names+=(redis-server)
+  [ -x /usr/bin/prometheus ] && [ -x /usr/bin/promtool ] || names+=(prometheus)
   echo "${names[@]}"
 }
 
