@@ -24,60 +24,9 @@ export interface RangeSeries {
   values: [number, string][];
 }
 
-/**
- * A private Prometheus on a free loopback port, with its data in a temporary directory, scraping
- * `target` (host:port of a metrics listener) every second and loading `ruleFiles`.
- */
-export class PrometheusServer {
-  private constructor(
-    readonly port: number,
-    private readonly dir: string,
-    private readonly child: ChildProcess,
-    private readonly log: () => string,
-  ) {}
-
-  static async start(target: string, ruleFiles: string[] = []): Promise<PrometheusServer> {
-    const dir = mkdtempSync(join(tmpdir(), 'idsvc-prometheus-'));
-    const config = join(dir, 'prometheus.yml');
-    writeFileSync(config, scrapeConfig(target, ruleFiles));
-    const port = await freePort();
-    const child = spawn(PROMETHEUS, [
-      `--config.file=${config}`,
-      `--storage.tsdb.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-    ]);
-    let log = '';
-    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    // A missing binary is a failure, never a reason to skip (the caller's wait reports it).
-    child.once('error', (error) => (log += `\n${String(error)}`));
-    return new PrometheusServer(port, dir, child, () => log);
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  /**
-   * Resolves once the target is up and has been scraped at least `scrapes` times after this call
-   * (polling /api/v1/targets and the `up` series); fails with Prometheus's log at the deadline.
-   */
-  async waitForScrapes(scrapes = 1, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let seen: number | undefined;
-    for (;;) {
-      const last = await this.lastScrape().catch(() => undefined);
-      if (last !== undefined) {
-        seen ??= last;
-        if (last > seen) scrapes -= 1;
-        seen = last;
-        if (scrapes <= 0) return;
-      }
-      if (this.child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`Prometheus scraped nothing in time:\n${this.log().slice(-2000)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+/** The HTTP API of the Prometheus at `url`. */
+export class PrometheusApi {
+  constructor(readonly url: string) {}
 
   /** GET /api/v1/<path> with `params`; the parsed answer whatever its status. */
   async api<T>(path: string, params: Record<string, string> = {}): Promise<ApiAnswer<T>> {
@@ -105,6 +54,60 @@ export class PrometheusServer {
       end: String(end),
       step: String(step),
     });
+  }
+}
+
+/**
+ * A private Prometheus on a free loopback port, with its data in a temporary directory, scraping
+ * `target` (host:port of a metrics listener) every second and loading `ruleFiles`.
+ */
+export class PrometheusServer extends PrometheusApi {
+  private constructor(
+    readonly port: number,
+    private readonly dir: string,
+    private readonly child: ChildProcess,
+    private readonly log: () => string,
+  ) {
+    super(`http://127.0.0.1:${port}`);
+  }
+
+  static async start(target: string, ruleFiles: string[] = []): Promise<PrometheusServer> {
+    const dir = mkdtempSync(join(tmpdir(), 'idsvc-prometheus-'));
+    const config = join(dir, 'prometheus.yml');
+    writeFileSync(config, scrapeConfig(target, ruleFiles));
+    const port = await freePort();
+    const child = spawn(PROMETHEUS, [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ]);
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    // A missing binary is a failure, never a reason to skip (the caller's wait reports it).
+    child.once('error', (error) => (log += `\n${String(error)}`));
+    return new PrometheusServer(port, dir, child, () => log);
+  }
+
+  /**
+   * Resolves once the target is up and has been scraped at least `scrapes` times after this call
+   * (polling /api/v1/targets and the `up` series); fails with Prometheus's log at the deadline.
+   */
+  async waitForScrapes(scrapes = 1, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let seen: number | undefined;
+    for (;;) {
+      const last = await this.lastScrape().catch(() => undefined);
+      if (last !== undefined) {
+        seen ??= last;
+        if (last > seen) scrapes -= 1;
+        seen = last;
+        if (scrapes <= 0) return;
+      }
+      if (this.child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`Prometheus scraped nothing in time:\n${this.log().slice(-2000)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   async stop(): Promise<void> {
