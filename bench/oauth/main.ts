@@ -13,11 +13,16 @@
  *   BENCH_BASELINE=/path/to/other/checkout BENCH_TARGETS=ours,baseline,bare
  *     before/after in one run: the other checkout's build (`npm run build` there first) as the
  *     `baseline` target, on its own database idsvc_oauth_bench_baseline, rounds alternating
+ *   BENCH_TARGETS=ours,traced BENCH_OPERATIONS=exchange
+ *     tracing off vs on in one run (docs/performance/tracing.md): `traced` is this build with
+ *     OTEL_EXPORTER_OTLP_ENDPOINT set, exporting to a loopback sink that discards the spans, on
+ *     its own database idsvc_oauth_bench_traced
  */
 import { execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { OtlpReceiver } from '../../test/support/otlp-receiver';
 import { benchDatabaseUrl } from '../bench-database';
 import { Child } from './child';
 import { machineJiffies, PostgresCpu, processCpuUs } from './cpu';
@@ -39,6 +44,19 @@ const ONLY_OPS = (env.BENCH_OPERATIONS ?? OPERATIONS.map((o) => o.op).join(','))
 const OURS_DB = benchDatabaseUrl(env.BENCH_OAUTH_DATABASE_URL, 'idsvc_oauth_bench');
 const OIDC_DB = benchDatabaseUrl(env.BENCH_OIDC_DATABASE_URL, 'idsvc_oidc_bench');
 const BASELINE_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_baseline');
+const TRACED_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_traced');
+
+/** This build with tracing on, exporting to a sink in this process that keeps nothing. */
+async function traced(): Promise<Target> {
+  const sink = new OtlpReceiver({ discard: true });
+  const target = await ours({
+    node: NODE,
+    databaseUrl: TRACED_DB,
+    logLevel: LOG_LEVEL,
+    tracesTo: await sink.start(),
+  });
+  return { ...target, close: () => target.close().finally(() => sink.stop()) };
+}
 
 class Harness {
   constructor(
@@ -95,6 +113,7 @@ async function startTargets(version: string): Promise<Target[]> {
         tree: env.BENCH_BASELINE,
       });
     },
+    traced,
     memory: () =>
       oidcProvider({
         node: NODE,

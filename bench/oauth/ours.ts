@@ -84,14 +84,20 @@ export async function ours(options: {
   logLevel: string;
   /** Another checkout's build to run instead of this tree's (the `baseline` target). */
   tree?: string;
+  /** An OTLP/HTTP endpoint: tracing on, exporting there (the `traced` target). */
+  tracesTo?: string;
 }): Promise<Target> {
-  const { node, databaseUrl, logLevel, tree } = options;
+  const { node, databaseUrl, logLevel, tree, tracesTo } = options;
   const main = tree ? join(tree, 'dist/main.js') : 'dist/main.js';
   const fixture = await prepareDatabase(databaseUrl);
   // BENCH_PROFILE=1: a V8 CPU profile of our server, written to bench/profiles/ when it exits.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
   const { child, port } = await spawnServer(
-    tree ? 'identity-service (baseline)' : 'identity-service',
+    tree
+      ? 'identity-service (baseline)'
+      : tracesTo
+        ? 'identity-service (traced)'
+        : 'identity-service',
     node,
     [...profile, main],
     {
@@ -111,6 +117,7 @@ export async function ours(options: {
       RATE_LIMIT_KEY_PREFIX: `idsvc-bench:${randomUUID()}:`,
       // The peers purge nothing during a run either.
       PURGE_INTERVAL_SECONDS: '0',
+      ...(tracesTo ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracesTo } : {}),
     },
   );
   const base = `http://127.0.0.1:${port}`;
@@ -156,8 +163,12 @@ export async function ours(options: {
       ),
   });
   return {
-    key: tree ? 'baseline' : 'ours',
-    name: tree ? `identity-service at ${basename(tree)}` : 'identity-service',
+    key: tree ? 'baseline' : tracesTo ? 'traced' : 'ours',
+    name: tree
+      ? `identity-service at ${basename(tree)}`
+      : tracesTo
+        ? 'identity-service, traced'
+        : 'identity-service',
     child,
     database: new URL(databaseUrl).pathname.slice(1),
     ops: [
