@@ -1,5 +1,6 @@
+// First: loads .env and starts tracing before anything it instruments is required.
+import { tracing } from './telemetry/preload';
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
@@ -10,7 +11,6 @@ import { DataDirLockedError } from './database/data-dir-lock';
 import { ServiceModule } from './service.module';
 
 async function bootstrap(): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
   let config: AppConfig;
   try {
     config = loadConfig(process.env);
@@ -29,6 +29,7 @@ async function bootstrap(): Promise<void> {
     drainDelayMs: config.shutdownDrainDelayMs,
     timeoutMs: config.shutdownTimeoutMs,
     log: (line) => process.stderr.write(`${line}\n`),
+    flush: async () => tracing?.shutdown(),
   });
   // The bound port (PORT=0 picks a free one).
   const { port } = (app.getHttpServer() as Server).address() as AddressInfo;

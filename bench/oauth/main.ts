@@ -16,11 +16,16 @@
  *   BENCH_TARGETS=ours,metrics BENCH_OPERATIONS=exchange,refresh
  *     the cost of the Prometheus metrics: `metrics` is this tree with METRICS_PORT set, on its own
  *     database idsvc_oauth_bench_metrics, against `ours` (metrics off) in the same rounds
+ *   BENCH_TARGETS=ours,traced BENCH_OPERATIONS=exchange
+ *     tracing off vs on in one run (docs/performance/tracing.md): `traced` is this build with
+ *     OTEL_EXPORTER_OTLP_ENDPOINT set, exporting to a loopback sink that discards the spans, on
+ *     its own database idsvc_oauth_bench_traced
  */
 import { execFileSync, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { OtlpReceiver } from '../../test/support/otlp-receiver';
 import { benchDatabaseUrl } from '../bench-database';
 import { Child } from './child';
 import { machineJiffies, PostgresCpu, processCpuUs } from './cpu';
@@ -43,6 +48,19 @@ const OURS_DB = benchDatabaseUrl(env.BENCH_OAUTH_DATABASE_URL, 'idsvc_oauth_benc
 const OIDC_DB = benchDatabaseUrl(env.BENCH_OIDC_DATABASE_URL, 'idsvc_oidc_bench');
 const BASELINE_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_baseline');
 const METRICS_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_metrics');
+const TRACED_DB = benchDatabaseUrl(undefined, 'idsvc_oauth_bench_traced');
+
+/** This build with tracing on, exporting to a sink in this process that keeps nothing. */
+async function traced(): Promise<Target> {
+  const sink = new OtlpReceiver({ discard: true });
+  const target = await ours({
+    node: NODE,
+    databaseUrl: TRACED_DB,
+    logLevel: LOG_LEVEL,
+    tracesTo: await sink.start(),
+  });
+  return { ...target, close: () => target.close().finally(() => sink.stop()) };
+}
 
 class Harness {
   constructor(
@@ -101,6 +119,7 @@ async function startTargets(version: string): Promise<Target[]> {
     },
     metrics: () =>
       ours({ node: NODE, databaseUrl: METRICS_DB, logLevel: LOG_LEVEL, metrics: true }),
+    traced,
     memory: () =>
       oidcProvider({
         node: NODE,

@@ -86,8 +86,11 @@ export async function ours(options: {
   tree?: string;
   /** Prometheus metrics on (METRICS_PORT): the `metrics` target, against `ours` with them off. */
   metrics?: boolean;
+  /** An OTLP/HTTP endpoint: tracing on, exporting there (the `traced` target). */
+  tracesTo?: string;
 }): Promise<Target> {
-  const { node, databaseUrl, logLevel, tree, metrics } = options;
+  const { node, databaseUrl, logLevel, tree, metrics, tracesTo } = options;
+  const variant = tree ? 'baseline' : metrics ? 'metrics' : tracesTo ? 'traced' : 'ours';
   const main = tree ? join(tree, 'dist/main.js') : 'dist/main.js';
   const fixture = await prepareDatabase(databaseUrl);
   // BENCH_PROFILE=1: a V8 CPU profile of our server, written to bench/profiles/ when it exits.
@@ -97,7 +100,9 @@ export async function ours(options: {
       ? 'identity-service (baseline)'
       : metrics
         ? 'identity-service (metrics)'
-        : 'identity-service',
+        : tracesTo
+          ? 'identity-service (traced)'
+          : 'identity-service',
     node,
     [...profile, main],
     {
@@ -118,6 +123,7 @@ export async function ours(options: {
       // The peers purge nothing during a run either.
       PURGE_INTERVAL_SECONDS: '0',
       ...(metrics ? { METRICS_PORT: '0' } : {}),
+      ...(tracesTo ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracesTo } : {}),
     },
   );
   const base = `http://127.0.0.1:${port}`;
@@ -163,12 +169,14 @@ export async function ours(options: {
       ),
   });
   return {
-    key: tree ? 'baseline' : metrics ? 'metrics' : 'ours',
+    key: variant,
     name: tree
       ? `identity-service at ${basename(tree)}`
       : metrics
         ? 'identity-service, metrics on'
-        : 'identity-service',
+        : tracesTo
+          ? 'identity-service, traced'
+          : 'identity-service',
     child,
     database: new URL(databaseUrl).pathname.slice(1),
     ops: [

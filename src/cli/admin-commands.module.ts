@@ -8,6 +8,7 @@ import { UsersModule } from '../modules/users/users.module';
 import { WebhookDeliveryModule } from '../modules/webhooks/webhook-delivery.module';
 import { WebhookEndpointsModule } from '../modules/webhooks/webhook-endpoints.module';
 import { AdminCommands } from './admin-commands';
+import { StatusService } from './status/status.service';
 
 /** The operations behind the CLI, over the feature services they call and nothing else. */
 @Module({
@@ -21,7 +22,7 @@ import { AdminCommands } from './admin-commands';
     WebhookEndpointsModule,
     WebhookDeliveryModule,
   ],
-  providers: [AdminCommands],
+  providers: [AdminCommands, StatusService],
   exports: [AdminCommands],
 })
 export class AdminCommandsModule {}

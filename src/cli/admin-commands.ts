@@ -8,6 +8,9 @@ import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
 import { PasskeyRecovery } from '../modules/console/passkeys/passkey-recovery';
 import type { SigningKeyView } from '../modules/signing-keys/signing-key-view';
 import { SigningKeysService } from '../modules/signing-keys/signing-keys.service';
+import { CommandReport } from './run-command';
+import { statusReport } from './status/status-report';
+import { StatusService } from './status/status.service';
 import { SeedService } from '../modules/users/seed.service';
 import {
   ProviderInput,
@@ -40,8 +43,14 @@ export class AdminCommands {
     private readonly passkeyRecovery: PasskeyRecovery,
     private readonly webhooks: WebhookEndpointsService,
     private readonly webhookDelivery: WebhookDeliveryService,
+    private readonly statusService: StatusService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
+
+  /** What an operator checks first (docs/operations.md, "CLI status"); exit 1 on a problem. */
+  async status(): Promise<CommandReport> {
+    return statusReport(await this.statusService.report());
+  }
 
   async migrate(): Promise<object> {
     const ran = await this.dataSource.runMigrations({ transaction: 'each' });

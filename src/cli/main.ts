@@ -7,11 +7,15 @@ import { lockHolder } from '../database/data-dir-lock';
 import { AdminCommands } from './admin-commands';
 import { sendToAdminSocket } from './admin-socket';
 import { CliModule } from './cli.module';
-import { CliResult, runCommand, wantsJson } from './run-command';
+import { CliResult, printed, runCommand, wantsJson } from './run-command';
+import { statusReport } from './status/status-report';
+import { statusWithoutDatabase } from './status/status.service';
 
 async function execute(argv: string[]): Promise<CliResult> {
-  // `migrate` reports what it ran, so it must not let the boot run the migrations first.
-  const env = argv[0] === 'migrate' ? { ...process.env, MIGRATIONS_RUN: 'false' } : process.env;
+  // `migrate` reports what it ran and `status` what is pending, so the boot must not run them.
+  const env = ['migrate', 'status'].includes(argv[0])
+    ? { ...process.env, MIGRATIONS_RUN: 'false' }
+    : process.env;
   const config = loadConfig(env);
   const dataDir = config.embeddedDataDir;
   if (
@@ -23,13 +27,26 @@ async function execute(argv: string[]): Promise<CliResult> {
     return sendToAdminSocket(dataDir, argv);
   }
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | undefined;
-  try {
-    return await runCommand(argv, async () => {
-      app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
-        logger: false,
-      });
-      return app.get(AdminCommands);
+  const boot = async (): Promise<AdminCommands> => {
+    // abortOnError: a failed boot (database unreachable) is reported, not a silent exit 1.
+    app = await NestFactory.createApplicationContext(CliModule.forRoot(config), {
+      logger: false,
+      abortOnError: false,
     });
+    return app.get(AdminCommands);
+  };
+  try {
+    if (argv[0] === 'status') {
+      let commands: AdminCommands;
+      try {
+        commands = await boot();
+      } catch (error) {
+        // A database that cannot be opened is what `status` reports, not a failure of its own.
+        return printed(statusReport(await statusWithoutDatabase(config, error)), wantsJson(argv));
+      }
+      return await runCommand(argv, () => Promise.resolve(commands));
+    }
+    return await runCommand(argv, boot);
   } finally {
     await app?.close();
   }

@@ -15,8 +15,20 @@ export interface CliResult {
   stderr: string;
 }
 
+/** A result with its own terminal rendering and exit code (`status`); JSON prints `body`. */
+export class CommandReport {
+  constructor(
+    readonly body: object,
+    readonly text: string,
+    readonly exitCode: number,
+  ) {}
+}
+
 export const USAGE = `Usage: identity-cli <command> [options] [--json]
 
+  status                                   version, migrations, database, Redis, signing keys
+                                           and webhook lag; exit 1 when something is wrong
+                                           (docs/operations.md, "CLI status")
   migrate                                  run pending database migrations
   app create --name N --redirect-uri U [--redirect-uri U2 ...]
              [--post-logout-redirect-uri U ...] [--auth-method secret|none]
@@ -211,6 +223,8 @@ type Action = (commands: AdminCommands) => Promise<object>;
 function plan(words: string[], values: Values): Action {
   const [noun, verb, arg] = words;
   switch (`${noun ?? ''} ${verb ?? ''}`.trim()) {
+    case 'status':
+      return (c) => c.status();
     case 'migrate':
       return (c) => c.migrate();
     case 'app create': {
@@ -374,6 +388,19 @@ function humanize(result: object): string {
     .join('\n');
 }
 
+/** What the CLI prints for a command's result. */
+export function printed(result: object, json: boolean): CliResult {
+  if (result instanceof CommandReport) {
+    const stdout = json ? JSON.stringify(result.body) : result.text;
+    return { exitCode: result.exitCode, stdout: `${stdout}\n`, stderr: '' };
+  }
+  return {
+    exitCode: 0,
+    stdout: (json ? JSON.stringify(result) : humanize(result)) + '\n',
+    stderr: '',
+  };
+}
+
 export function wantsJson(argv: string[]): boolean {
   return argv.includes('--json');
 }
@@ -401,12 +428,7 @@ export async function runCommand(
     });
     if (values.help) return { exitCode: 0, stdout: USAGE + '\n', stderr: '' };
     const action = plan(positionals, values);
-    const result = await action(await commands());
-    return {
-      exitCode: 0,
-      stdout: (json ? JSON.stringify(result) : humanize(result)) + '\n',
-      stderr: '',
-    };
+    return printed(await action(await commands()), json);
   } catch (error) {
     if (error instanceof UsageError) return fail(2, 'usage', error.message);
     if (

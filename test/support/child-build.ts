@@ -28,7 +28,7 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
     child.once('exit', done);
   });
   if (code !== 0) return undefined;
-  // What `npm run build` copies beside the code; packages resolve from the repository's.
+  // What `npm run build` copies beside the code; packages and package.json are the repository's.
   for (const assets of [
     join('modules', 'console', 'web', 'assets'),
     join('modules', 'oauth', 'interaction', 'assets'),
@@ -38,6 +38,7 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
     cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });
   }
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  symlinkSync(join(ROOT, 'package.json'), join(dir, 'package.json'), 'file');
   return outDir;
 }
 

@@ -6,6 +6,8 @@ export interface ServiceProcess {
   port: number;
   /** Everything the service wrote to stderr so far. */
   stderr: () => string;
+  /** Everything the service wrote to stdout (the JSON log lines) so far. */
+  stdout: () => string;
   /** Resolves once stderr contains `text`. */
   waitForStderr: (text: string) => Promise<void>;
   exitCode: Promise<number | null>;
@@ -15,6 +17,8 @@ export interface ServiceProcess {
 export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProcess> {
   const child = spawnTs('src/main.ts', [], { ...env, PORT: '0' });
   let log = '';
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const waiters: { text: string; done: () => void }[] = [];
   child.stderr.on('data', (chunk: Buffer) => {
     log += chunk.toString();
@@ -33,5 +37,5 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<ServiceProce
         });
   await waitForStderr('listening on');
   const port = Number(/\(port (\d+)\)/.exec(log)?.[1]);
-  return { child, port, stderr: () => log, waitForStderr, exitCode };
+  return { child, port, stderr: () => log, stdout: () => out, waitForStderr, exitCode };
 }

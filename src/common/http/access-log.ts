@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Options } from 'pino-http';
+import { currentTraceId } from '../../telemetry/trace-id';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -21,10 +22,13 @@ export function accessLogOptions(level: string): Options {
   return {
     level,
     redact: { paths: REDACTED, censor: '[redacted]' },
-    // Honour a well-formed X-Request-Id from the proxy, otherwise make one.
+    // With tracing on, the trace id (the caller's, from traceparent, or a new one); otherwise a
+    // well-formed X-Request-Id from the proxy, or a new one (docs/operations.md, "Traces").
     genReqId: (req: IncomingMessage, res: ServerResponse) => {
       const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      const id =
+        currentTraceId() ??
+        (typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID());
       res.setHeader('X-Request-Id', id);
       return id;
     },

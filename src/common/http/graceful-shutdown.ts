@@ -11,6 +11,8 @@ export interface ShutdownOptions {
   /** Once the listener is closed, time left to the requests in flight before exit 1. */
   timeoutMs: number;
   log: (line: string) => void;
+  /** Runs after Nest's shutdown hooks, before the exit: the buffered spans leave (tracing). */
+  flush?: () => Promise<void>;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface ShutdownOptions {
  * 3. Then the listener closes (Node also closes the idle keep-alive connections: only those
  *    idle since before the signal are left by then, and the balancer has stopped using them),
  *    the requests in flight finish with the database and Redis still up, Nest's shutdown hooks
- *    run and the process exits 0; after `timeoutMs` it exits 1 whatever is still running.
+ *    run, the spans still buffered are exported and the process exits 0; after `timeoutMs` it exits 1 whatever is still running.
  */
 export function exitGracefullyOnSignals(app: INestApplication, options: ShutdownOptions): void {
   const server = app.getHttpServer() as Server;
@@ -63,6 +65,7 @@ export function exitGracefullyOnSignals(app: INestApplication, options: Shutdown
     options.log(`${signal}: no longer accepting connections; finishing the requests in flight`);
     await closed;
     await app.close();
+    await options.flush?.();
     clearTimeout(force);
     options.log('Shutdown complete');
     process.exit(0);

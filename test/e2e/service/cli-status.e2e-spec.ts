@@ -1,0 +1,150 @@
+import { version } from '../../../package.json';
+import { MIGRATIONS } from '../../../src/database/migrations';
+import { childEnv, runCli } from '../../support/cli';
+import { processDatabase, type ProcessDatabase } from '../../support/process-database';
+import { freePort } from '../../support/redis-server';
+
+const LAST_MIGRATION = MIGRATIONS.at(-1)!.name;
+
+/** `identity-cli status` as an operator runs it (docs/operations.md, "CLI status"). */
+describe('CLI status', () => {
+  let database: ProcessDatabase;
+  let env: NodeJS.ProcessEnv;
+  beforeEach(async () => {
+    database = await processDatabase();
+    env = childEnv({ ...database.env, REDIS_URL: process.env.REDIS_URL });
+  });
+  afterEach(() => database.drop());
+
+  const status = async (...argv: string[]) => {
+    const result = await runCli(['status', ...argv], env);
+    return { ...result, report: argv.includes('--json') ? JSON.parse(result.stdout) : undefined };
+  };
+  const cli = async (...argv: string[]) => {
+    const result = await runCli([...argv, '--json'], env);
+    expect(result).toMatchObject({ code: 0 });
+    return JSON.parse(result.stdout);
+  };
+
+  it('reports a healthy instance: exit 0, one JSON object, and readable lines without --json', async () => {
+    await cli('signing-key', 'rotate');
+    const keys = await cli('signing-key', 'rotate');
+    const { code, report, stdout } = await status('--json');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    expect(report).toEqual({
+      ok: true,
+      problems: [],
+      service: { version, node: process.versions.node },
+      database: {
+        kind: process.env.DATABASE_URL ? 'external' : 'embedded',
+        reachable: true,
+        serverVersion: expect.stringMatching(/^\d+\.\d+/),
+      },
+      migrations: { applied: MIGRATIONS.length, lastApplied: LAST_MIGRATION, pending: [] },
+      redis: process.env.REDIS_URL
+        ? { configured: true, reachable: true, pingMs: expect.any(Number) }
+        : { configured: false, reachable: null, pingMs: null },
+      signingKeys: {
+        active: { kid: keys.active, alg: 'RS256', activatedAt: expect.any(String), ageDays: 0 },
+        nextKid: keys.next,
+        retired: 1,
+      },
+      webhooks: { enabled: 0, disabled: 0, failing: 0, worstLag: null },
+    });
+
+    const human = await status();
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`service:      ${version} (Node ${process.versions.node})`);
+    expect(human.stdout).toContain(
+      `${MIGRATIONS.length} applied (last ${LAST_MIGRATION}), none pending`,
+    );
+    expect(human.stdout).toContain(
+      `signing keys: active ${keys.active} (RS256, 0 days old), next ${keys.next}, 1 retired`,
+    );
+    expect(human.stdout.trimEnd().endsWith('OK')).toBe(true);
+  });
+
+  it('names a pending migration and exits 1', async () => {
+    await database.withDataSource((dataSource) => dataSource.undoLastMigration());
+    const { code, report } = await status('--json');
+    expect(code).toBe(1);
+    expect(report).toMatchObject({
+      ok: false,
+      problems: [`migrations pending: ${LAST_MIGRATION}`],
+      migrations: { applied: MIGRATIONS.length - 1, pending: [LAST_MIGRATION] },
+    });
+    const human = await status();
+    expect(human.code).toBe(1);
+    expect(human.stdout).toContain(`1 PENDING: ${LAST_MIGRATION}`);
+    expect(human.stdout).toContain(`PROBLEMS:\n  - migrations pending: ${LAST_MIGRATION}`);
+  });
+
+  it('reports a Redis that does not answer, and exits 1', async () => {
+    env.REDIS_URL = `redis://127.0.0.1:${await freePort()}/0`;
+    const { code, report } = await status('--json');
+    expect(code).toBe(1);
+    expect(report).toMatchObject({
+      ok: false,
+      problems: ['redis: unreachable'],
+      database: { reachable: true },
+      redis: { configured: true, reachable: false, pingMs: null },
+    });
+  });
+
+  it('reports a database it cannot open, with the rest it could still check', async () => {
+    env = childEnv({
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/none`,
+      REDIS_URL: undefined,
+    });
+    const { code, report } = await status('--json');
+    expect(code).toBe(1);
+    expect(report).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^database: .*ECONNREFUSED/)],
+      service: { version },
+      database: { kind: 'external', reachable: false, serverVersion: null },
+      migrations: null,
+      signingKeys: null,
+      webhooks: null,
+    });
+  });
+
+  it('shows the lag of a disabled endpoint behind the events committed since', async () => {
+    env.WEBHOOKS_ALLOW_INSECURE = 'true';
+    const app = await cli(
+      'app',
+      'create',
+      '--name',
+      'Lagging',
+      '--redirect-uri',
+      'https://a.example/cb',
+    );
+    const hook = await cli(
+      'webhook',
+      'add',
+      '--app',
+      String(app.id),
+      '--url',
+      'http://127.0.0.1:9/hook',
+    );
+    await cli('webhook', 'add', '--app', String(app.id), '--url', 'http://127.0.0.1:9/other');
+    await cli('webhook', 'disable', String(hook.id));
+    const seeded = await cli('seed', '--app', String(app.id), '--users', '3', '--days', '2');
+
+    const { code, report } = await status('--json');
+    // Lag is the applications' business: reported, not a failure of the service.
+    expect(code).toBe(0);
+    expect(report.webhooks).toEqual({
+      enabled: 1,
+      disabled: 1,
+      failing: 0,
+      worstLag: { endpointId: hook.id, events: seeded.events, seconds: expect.any(Number) },
+    });
+    // Seeded events are spread over the last 2 days: the oldest is hours behind.
+    expect(report.webhooks.worstLag.seconds).toBeGreaterThan(60);
+    expect((await status()).stdout).toContain(
+      `webhooks:     1 enabled, 1 disabled, 0 failing; worst lag: endpoint ${hook.id}, ${seeded.events} events`,
+    );
+  });
+});
