@@ -35,7 +35,13 @@ export type TokenGrantLabel = 'authorization_code' | 'refresh_token' | 'unsuppor
 export type LoginMethod = 'password' | 'passkey' | `upstream:${string}`;
 
 export type LoginOutcome =
-  'success' | 'invalid_credentials' | 'throttled' | 'busy' | 'invalid_passkey' | 'upstream_error';
+  | 'success'
+  | 'invalid_credentials'
+  | 'throttled'
+  | 'busy'
+  | 'invalid_passkey'
+  | 'upstream_error'
+  | 'email_taken';
 
 export type RateLimitDecision = 'admitted' | 'limited' | 'fail_open';
 

@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../../../common/clock';
+import { Metrics } from '../../../common/metrics/metrics';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
@@ -69,6 +70,7 @@ export class UpstreamSignInService {
     private readonly clock: Clock,
     private readonly audit: AuditLog,
     private readonly csrf: Csrf,
+    private readonly metrics: Metrics,
   ) {
     this.sealer = new AttemptSealer(config.sessionSecret);
   }
@@ -217,8 +219,10 @@ export class UpstreamSignInService {
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
     const callbackQuery = stringsOf(query);
-    const profile = await this.guard(() =>
-      this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
+    const method = `upstream:${provider.kind}` as const;
+    const profile = await this.guard(
+      () => this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
+      () => this.metrics.login(method, 'upstream_error'),
     );
     const outcome = await this.identities.signIn({
       providerId: provider.id,
@@ -231,7 +235,11 @@ export class UpstreamSignInService {
         providerData: profile.providerData,
       },
     });
-    if (outcome.kind === 'email_taken') throw upstreamFailure('email_taken', provider.displayName);
+    if (outcome.kind === 'email_taken') {
+      this.metrics.login(method, 'email_taken');
+      throw upstreamFailure('email_taken', provider.displayName);
+    }
+    this.metrics.login(method, 'success');
     return this.signIn(outcome.user, pending, browser);
   }
 
@@ -246,8 +254,10 @@ export class UpstreamSignInService {
     const provider = await this.providers.find(attempt.providerId);
     if (!provider) throw upstreamFailure('not_offered');
     const callbackQuery = stringsOf(query);
-    const profile = await this.guard(() =>
-      this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
+    const method = `upstream:${provider.kind}` as const;
+    const profile = await this.guard(
+      () => this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
+      () => this.metrics.login(method, 'upstream_error'),
     );
     // The binding and its audit record commit together.
     const outcome = await this.dataSource.transaction(async (manager) => {
@@ -363,12 +373,16 @@ export class UpstreamSignInService {
     return rows.length > 0;
   }
 
-  /** Provider failures become a page; the detail goes to the log, never to the browser. */
-  private async guard<T>(call: () => Promise<T>): Promise<T> {
+  /**
+   * Provider failures become a page; the detail goes to the log, never to the browser.
+   * `failed` runs first (a sign-in counts the failure in the metrics).
+   */
+  private async guard<T>(call: () => Promise<T>, failed?: () => void): Promise<T> {
     try {
       return await call();
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
+      failed?.();
       this.logger.warn(`Upstream sign-in failed (${error.reason}): ${error.message}`);
       throw upstreamFailure(error.reason);
     }

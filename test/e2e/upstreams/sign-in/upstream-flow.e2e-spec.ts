@@ -24,6 +24,7 @@ import {
 } from '../../../support/oauth';
 import { visitUpstream } from '../../../support/upstream-standins/browser';
 import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
+import { increase, scrape } from '../../../support/metrics';
 import { createTestApp, TestApp } from '../../../support/test-app';
 
 const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
@@ -33,7 +34,7 @@ describe('Upstream sign-in flow', () => {
   let t: TestApp;
   let upstream: OidcStandIn;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { METRICS_PORT: '0' } });
     upstream = await startOidcStandIn([CALLBACK]);
   });
   afterAll(async () => {
@@ -206,6 +207,29 @@ describe('Upstream sign-in flow', () => {
     );
     expect(res.status).toBe(403);
     expect(res.text).toContain('Sign-in cancelled');
+  });
+
+  it('counts sign-ins in the metrics by provider kind and outcome', async () => {
+    const application = await setup();
+    const before = (await scrape(t.app)).samples;
+    const agent = browser(t.app);
+    expect((await agent.get(await throughUpstream(agent, application.clientId))).status).toBe(302);
+    const refused = browser(t.app);
+    const start = await refused.get(
+      startLink((await loginPage(refused, application.clientId)).text),
+    );
+    const state = new URL(start.headers.location).searchParams.get('state');
+    const cancelled = await refused.get(
+      `/api/auth/upstream/corp/callback?error=access_denied&state=${state}`,
+    );
+    expect(cancelled.status).toBe(403);
+    const after = await scrape(t.app);
+    const logins = (outcome: string) =>
+      increase(before, after.samples, 'idsvc_logins_total', { method: 'upstream:oidc', outcome });
+    expect(logins('success')).toBe(1);
+    expect(logins('upstream_error')).toBe(1);
+    // The provider's id and the person stay out of the labels.
+    expect(after.text).not.toMatch(/corp|dana/);
   });
 
   it('never links to an existing account because of a matching email', async () => {
