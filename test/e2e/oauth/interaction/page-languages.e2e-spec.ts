@@ -1,6 +1,6 @@
-import { catalogs, DEFAULT_LOCALE } from '../../../../src/common/i18n/i18n';
 import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
 import { createApplication } from '../../../factories';
+import { expectPageIn } from '../../../support/languages';
 import {
   authorizeParams,
   authorizePath,
@@ -23,17 +23,6 @@ import { createTestApp, type TestApp } from '../../../support/test-app';
 // no catalog key left showing.
 
 const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
-
-/** A catalog key where words should be: `login.title`, `errors.formExpired`… */
-const RAW_KEY = new RegExp(
-  `\\b(${Object.keys(catalogs().get(DEFAULT_LOCALE)!).join('|')})\\.[a-zA-Z.]+\\b`,
-);
-
-function expectPage(text: string, lang: string, ...words: string[]): void {
-  expect(text).toContain(`<html lang="${lang}">`);
-  for (const word of words) expect(text).toContain(word);
-  expect(text).not.toMatch(RAW_KEY);
-}
 
 const unescape = (value: string): string => value.replace(/&amp;/g, '&');
 
@@ -78,7 +67,7 @@ describe('page languages', () => {
     const login = await start(agent, application.clientId, { ui_locales: 'fr zh-Hans en' });
     const page = await agent.get(login).set('Accept-Language', 'en');
     expectStatus(page, 200);
-    expectPage(page.text, 'zh-CN', '<title>登录</title>', '以继续使用 <strong>Demo App</strong>');
+    expectPageIn(page.text, 'zh-CN', '<title>登录</title>', '以继续使用 <strong>Demo App</strong>');
     // The request fixed the language: no switcher.
     expect(page.text).not.toContain('/oauth2/language');
     // The passkey script's messages come from the same catalog.
@@ -93,14 +82,14 @@ describe('page languages', () => {
       .type('form')
       .send({ ...fields, username: 'alice', password: 'not it' });
     expectStatus(wrong, 401);
-    expectPage(wrong.text, 'zh-CN', '用户名或密码错误。');
+    expectPageIn(wrong.text, 'zh-CN', '用户名或密码错误。');
 
     const expired = await agent
       .post('/oauth2/login')
       .type('form')
       .send({ ...fields, csrf_token: 'forged', username: 'alice', password: PASSWORD });
     expectStatus(expired, 403);
-    expectPage(expired.text, 'zh-CN', '表单已过期');
+    expectPageIn(expired.text, 'zh-CN', '表单已过期');
 
     const signedIn = await agent
       .post('/oauth2/login')
@@ -109,7 +98,7 @@ describe('page languages', () => {
     expectStatus(signedIn, 303);
     const consent = await agent.get(signedIn.headers.location).set('Accept-Language', 'en');
     expectStatus(consent, 200);
-    expectPage(consent.text, 'zh-CN', '授权访问', '>允许</button>', '拒绝', 'Demo App');
+    expectPageIn(consent.text, 'zh-CN', '授权访问', '>允许</button>', '拒绝', 'Demo App');
     // Each scope line is one message, so Chinese gets its own (full-width) punctuation.
     expect(consent.text).toMatch(/<code>read<\/code>：读取你的个人资料/);
   });
@@ -119,9 +108,9 @@ describe('page languages', () => {
     const agent = browser(t.app);
     const login = await start(agent, application.clientId, { ui_locales: 'fr de' });
     const page = await agent.get(login).set('Accept-Language', 'zh-CN');
-    expectPage(page.text, 'zh-CN', '用户名或邮箱');
+    expectPageIn(page.text, 'zh-CN', '用户名或邮箱');
     const english = await agent.get(login).set('Accept-Language', 'fr');
-    expectPage(english.text, 'en', 'Username or email');
+    expectPageIn(english.text, 'en', 'Username or email');
   });
 
   it('renders the error page of the authorization request in the ui_locales language', async () => {
@@ -129,7 +118,7 @@ describe('page languages', () => {
       .http()
       .get(authorizePath({ client_id: 'nobody', response_type: 'code', ui_locales: 'zh-CN' }));
     expectStatus(res, 400);
-    expectPage(res.text, 'zh-CN', '未知应用');
+    expectPageIn(res.text, 'zh-CN', '未知应用');
   });
 
   it('carries ui_locales through the upstream provider and back', async () => {
@@ -146,7 +135,7 @@ describe('page languages', () => {
     const login = await agent.get(
       await start(agent, application.clientId, { ui_locales: 'zh-CN' }),
     );
-    expectPage(login.text, 'zh-CN', '使用 Corp SSO 登录');
+    expectPageIn(login.text, 'zh-CN', '使用 Corp SSO 登录');
     const href = /href="(\/api\/auth\/upstream\/corp\/start\?request=[^"]+)"/.exec(login.text);
     const trip = await agent.get(unescape(href![1]));
     expectStatus(trip, 302);
@@ -157,7 +146,7 @@ describe('page languages', () => {
     const back = await agent.get(callback).set('Accept-Language', 'en');
     expectStatus(back, 302);
     const consent = await agent.get(back.headers.location).set('Accept-Language', 'en');
-    expectPage(consent.text, 'zh-CN', '授权访问');
+    expectPageIn(consent.text, 'zh-CN', '授权访问');
     // The callback's own failure pages too (here a replayed answer).
     const replay = await t
       .http()
@@ -165,7 +154,7 @@ describe('page languages', () => {
       .set('Cookie', cookie ?? '')
       .set('Accept-Language', 'en');
     expectStatus(replay, 400);
-    expectPage(replay.text, 'zh-CN', '登录响应已使用');
+    expectPageIn(replay.text, 'zh-CN', '登录响应已使用');
   });
 
   it('remembers the language picked with the switcher in a cookie, over Accept-Language', async () => {
@@ -173,7 +162,7 @@ describe('page languages', () => {
     const agent = browser(t.app);
     const login = await start(agent, application.clientId);
     const english = await agent.get(login).set('Accept-Language', 'en-US,en;q=0.9');
-    expectPage(english.text, 'en', '<title>Sign in</title>');
+    expectPageIn(english.text, 'en', '<title>Sign in</title>');
     const link =
       /<a href="(\/oauth2\/language\?[^"]+)" hreflang="zh-CN" lang="zh-CN"\s*>简体中文<\/a/.exec(
         english.text,
@@ -196,10 +185,10 @@ describe('page languages', () => {
     expect(setCookie).not.toContain('Secure');
 
     const chinese = await agent.get(login).set('Accept-Language', 'en-US,en;q=0.9');
-    expectPage(chinese.text, 'zh-CN', '<title>登录</title>', 'hreflang="en" lang="en"');
+    expectPageIn(chinese.text, 'zh-CN', '<title>登录</title>', 'hreflang="en" lang="en"');
     // ui_locales still wins over the cookie.
     const fixed = await agent.get(await start(agent, application.clientId, { ui_locales: 'en' }));
-    expectPage(fixed.text, 'en', '<title>Sign in</title>');
+    expectPageIn(fixed.text, 'en', '<title>Sign in</title>');
   });
 
   it('switches only to a supported language and back to a page of this site', async () => {
@@ -232,7 +221,7 @@ describe('page languages', () => {
   ])('reads Accept-Language %p as %s', async (header, lang) => {
     const res = await t.http().get('/oauth2/logout').set('Accept-Language', header);
     expectStatus(res, 200);
-    expectPage(res.text, lang);
+    expectPageIn(res.text, lang);
   });
 
   it('translates the sign-up and password reset pages', async () => {
@@ -249,7 +238,7 @@ describe('page languages', () => {
     const signUpHref = /<a href="(\/oauth2\/signup\?request=[^"]+)">注册<\/a>/.exec(login.text);
     expect(signUpHref).not.toBeNull();
     const signUp = await agent.get(unescape(signUpHref![1]));
-    expectPage(signUp.text, 'zh-CN', '<title>注册账号</title>', '已有账号？');
+    expectPageIn(signUp.text, 'zh-CN', '<title>注册账号</title>', '已有账号？');
     const refused = await agent
       .post('/oauth2/signup')
       .type('form')
@@ -261,15 +250,15 @@ describe('page languages', () => {
         password: 'violet kettle marching north',
       });
     expectStatus(refused, 400);
-    expectPage(refused.text, 'zh-CN', '用户名须为 3 到 64 个字母');
+    expectPageIn(refused.text, 'zh-CN', '用户名须为 3 到 64 个字母');
 
     const forgotHref = /href="(\/oauth2\/forgot-password\?request=[^"]+)"/.exec(login.text);
     const forgot = await agent.get(unescape(forgotHref![1]));
-    expectPage(forgot.text, 'zh-CN', '<title>重置密码</title>', '发送验证码');
+    expectPageIn(forgot.text, 'zh-CN', '<title>重置密码</title>', '发送验证码');
     const reset = await t
       .http()
       .get('/oauth2/reset-password?id=00000000-0000-4000-8000-000000000000')
       .set('Accept-Language', 'zh-CN');
-    expectPage(reset.text, 'zh-CN', '15 分钟内有效', '再次输入新密码');
+    expectPageIn(reset.text, 'zh-CN', '15 分钟内有效', '再次输入新密码');
   });
 });
