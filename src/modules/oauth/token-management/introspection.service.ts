@@ -3,15 +3,25 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { sha256Hex } from '../../../common/crypto/hash';
+import { Metrics } from '../../../common/metrics/metrics';
 import { AppConfig } from '../../../config/app-config';
-import { preparedQuery } from '../../../database/prepared-query';
-import { statement, type Statement } from '../../../database/statement';
-import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
-import { relationOf, relationUsable } from '../../users/relation-sql';
+import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
+import type { TokenKind } from '../../tokens/token-sql';
 import { clientCredentials, invalidClient } from '../protocol/client-credentials';
 import type { FormParams } from '../protocol/form-params';
-import { authenticateClient } from '../token/rules/authenticate-client';
-import { readPresentedToken, type TokenManagementParameter } from './token-type-hint';
+import { checkClient } from '../token/rules/authenticate-client';
+import {
+  introspectMany,
+  introspectOne,
+  type IntrospectionLookup,
+  type IntrospectionRow,
+  type TokenRow,
+} from './introspection-sql';
+import {
+  readPresentedToken,
+  type PresentedToken,
+  type TokenManagementParameter,
+} from './token-type-hint';
 
 /** RFC 7662 section 2.2: an active token's fields. */
 export interface ActiveToken {
@@ -30,31 +40,6 @@ export interface ActiveToken {
 /** RFC 7662 section 2.2: anything else is only `{"active": false}`, whatever the reason. */
 export type Introspection = ActiveToken | { active: false };
 
-type TokenRow = {
-  scope: string;
-  sub: string;
-  username: string;
-  issuedAt: Date;
-  expiresAt: Date;
-};
-
-/** The token of `kind` with hash :tokenHash, of application :applicationId, usable at :now. */
-const lookupSql = (kind: TokenKind): string =>
-  `SELECT t.scope, t.user_id::text AS sub, u.username,
-          t.created_at AS "issuedAt", t.${TOKEN_EXPIRY_COLUMN[kind]} AS "expiresAt"
-   FROM oauth_tokens t
-   JOIN users u ON u.id = t.user_id
-   JOIN applications a ON a.id = t.application_id AND a.enabled
-   JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
-   WHERE ${usableTokenSql(kind, { hash: ':tokenHash', now: ':now' })} AND t.application_id = :applicationId`;
-
-const LOOKUP_INPUTS = ['tokenHash', 'applicationId', 'now'] as const;
-
-export const LOOKUP: Readonly<Record<TokenKind, Statement<(typeof LOOKUP_INPUTS)[number]>>> = {
-  access: statement(lookupSql('access'), LOOKUP_INPUTS),
-  refresh: statement(lookupSql('refresh'), LOOKUP_INPUTS),
-};
-
 /**
  * POST /api/oauth2/introspect (RFC 7662) for resource servers. Only `secret` clients may call
  * it (RFC 7662 section 2.1 requires authorization; a public client could otherwise probe
@@ -64,31 +49,48 @@ export const LOOKUP: Readonly<Record<TokenKind, Statement<(typeof LOOKUP_INPUTS)
  */
 @Injectable()
 export class IntrospectionService {
+  /**
+   * The client and the token of introspections that arrive while earlier ones are running are
+   * read together, in one statement (src/database/natural-batcher.ts), as userinfo's lookups:
+   * resource servers introspect on every request. A lone request runs the single statement at
+   * once. Nothing is cached: a revoked token, a reset secret or a disabled application is seen
+   * by the very next request, on every instance.
+   */
+  private readonly lookups: NaturalBatcher<IntrospectionLookup, IntrospectionRow | null>;
+
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+    @Inject(Metrics) metrics: Metrics,
+  ) {
+    this.lookups = new NaturalBatcher<IntrospectionLookup, IntrospectionRow | null>({
+      ...STATEMENT_BATCHING,
+      onBatch: metrics.batchSizes('introspection_lookup'),
+      runOne: (lookup) => introspectOne(dataSource, lookup),
+      runBatch: (lookups) => introspectMany(dataSource, lookups),
+    });
+  }
 
   async introspect(
     params: FormParams<TokenManagementParameter>,
     authorization: string | undefined,
   ): Promise<Introspection> {
     const credentials = clientCredentials(params, authorization);
-    const client = await authenticateClient(credentials, this.dataSource);
+    const presented = presentedOrError(params);
+    const found = await this.lookups.run({
+      clientId: credentials.clientId,
+      tokenHash: presented instanceof Error ? null : sha256Hex(presented.token),
+      now: this.clock.now(),
+    });
+    // Client authentication is one SHA-256 comparison on the row the lookup read with the token.
+    const client = checkClient(credentials, found);
     if (client.clientAuthMethod === 'none') {
       throw invalidClient('Only confidential clients may introspect tokens');
     }
-    const { token, lookupOrder } = readPresentedToken(params);
-    const args = { tokenHash: sha256Hex(token), applicationId: client.id, now: this.clock.now() };
-    for (const kind of lookupOrder) {
-      // Named, so each connection plans it once (as the token statements, prepared-query.ts).
-      const [row] = await preparedQuery<TokenRow>(
-        this.dataSource,
-        `oauth_introspect_${kind}`,
-        LOOKUP[kind].text,
-        LOOKUP[kind].values(args),
-      );
+    if (presented instanceof Error) throw presented;
+    for (const kind of presented.lookupOrder) {
+      const row = client[`${kind}_token`];
       if (row) return this.active(row, kind, client.clientId);
     }
     return { active: false };
@@ -101,8 +103,8 @@ export class IntrospectionService {
       client_id: clientId,
       sub: row.sub,
       username: row.username,
-      exp: epochSeconds(row.expiresAt),
-      iat: epochSeconds(row.issuedAt),
+      exp: row.exp,
+      iat: row.iat,
       // RFC 7662 section 2.2: token_type as in RFC 6749 section 5.1 for access tokens.
       token_type: kind === 'access' ? 'bearer' : 'refresh_token',
       iss: this.config.publicBaseUrl,
@@ -111,5 +113,15 @@ export class IntrospectionService {
   }
 }
 
-/** RFC 7662 section 2.2: exp and iat are seconds since the epoch (RFC 7519 NumericDate). */
-const epochSeconds = (at: Date): number => Math.floor(new Date(at).getTime() / 1000);
+/**
+ * The presented token, or the error reading it, which is thrown only after client authentication
+ * (the order of checks in docs/oauth.md): the lookup then reads the client alone.
+ */
+function presentedOrError(params: FormParams<TokenManagementParameter>): PresentedToken | Error {
+  try {
+    return readPresentedToken(params);
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw error;
+  }
+}

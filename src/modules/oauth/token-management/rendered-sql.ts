@@ -1,16 +1,24 @@
 import { join } from 'node:path';
 import type { RenderedStatement } from '../../../database/rendered-sql';
-import type { TokenKind } from '../../tokens/token-sql';
-import { LOOKUP } from './introspection.service';
+import { INTROSPECTION, INTROSPECTION_BATCH } from './introspection-sql';
 
 // The introspection statements, rendered into sql/ (src/database/rendered-sql.ts).
 
-const KINDS: readonly TokenKind[] = ['access', 'refresh'];
+const SOURCE = join(__dirname, 'introspection-sql.ts');
 
-export const INTROSPECTION_RENDERED_SQL: readonly RenderedStatement[] = KINDS.map((kind) => ({
-  file: join(__dirname, 'sql', `introspection.${kind}.sql`),
-  builder: `LOOKUP.${kind}`,
-  source: join(__dirname, 'introspection.service.ts'),
-  purpose: `introspection (RFC 7662) of a presented ${kind} token of the calling application (prepared as oauth_introspect_${kind})`,
-  text: LOOKUP[kind].text,
-}));
+export const INTROSPECTION_RENDERED_SQL: readonly RenderedStatement[] = [
+  {
+    file: join(__dirname, 'sql', 'introspection.sql'),
+    builder: 'INTROSPECTION',
+    source: SOURCE,
+    purpose: `introspection (RFC 7662): the calling client and the presented token as an access and as a refresh token of its application (prepared as ${INTROSPECTION.name})`,
+    text: INTROSPECTION.text,
+  },
+  {
+    file: join(__dirname, 'sql', 'introspection.batch.sql'),
+    builder: 'INTROSPECTION_BATCH',
+    source: SOURCE,
+    purpose: `introspection for a batch of requests, one array parameter per input whatever the batch size (prepared as ${INTROSPECTION_BATCH.name})`,
+    text: INTROSPECTION_BATCH.text,
+  },
+];

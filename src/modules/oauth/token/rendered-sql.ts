@@ -62,8 +62,7 @@ export const TOKEN_RENDERED_SQL: readonly RenderedStatement[] = [
     file: join(__dirname, 'rules', 'sql', 'find-client.sql'),
     builder: 'FIND_CLIENT',
     source: join(__dirname, 'rules', 'authenticate-client.ts'),
-    purpose:
-      'the client a confidential token, revocation or introspection request names (authenticateClient)',
+    purpose: 'the client a confidential token or revocation request names (authenticateClient)',
     text: FIND_CLIENT.text,
   },
 ];

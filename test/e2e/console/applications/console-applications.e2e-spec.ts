@@ -2,6 +2,7 @@ import { createApiKey } from '../../../factories';
 import { bearer } from '../../../factories/app-users';
 import { consoleWorld, type ConsoleClient, type ConsoleWorld } from '../../../support/console';
 import { basic, tokenRequest } from '../../../support/oauth';
+import { tokenManagementRequest } from '../../../support/oauth-tokens';
 import {
   CONFIRMATION_HEADER,
   confirmationToken,
@@ -67,7 +68,14 @@ describe('console applications', () => {
       .send(settings);
 
   /** Client authentication at the token endpoint: 401 invalid_client, or past it (400 invalid_grant). */
+  /** Whether the secret authenticates the client, at the token endpoint and at introspection alike. */
   const clientAuthenticates = async (clientId: string, secret: string): Promise<boolean> => {
+    const introspection = await tokenManagementRequest(
+      t.app,
+      'introspect',
+      { token: 'unknown' },
+      basic(clientId, secret),
+    );
     const res = await tokenRequest(
       t.app,
       {
@@ -77,6 +85,7 @@ describe('console applications', () => {
       },
       basic(clientId, secret),
     );
+    expect(introspection.status !== 401).toBe(res.status !== 401);
     return res.status !== 401;
   };
 

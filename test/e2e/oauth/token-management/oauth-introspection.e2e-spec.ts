@@ -1,3 +1,8 @@
+import { sha256Hex } from '../../../../src/common/crypto/hash';
+import {
+  introspectMany,
+  introspectOne,
+} from '../../../../src/modules/oauth/token-management/introspection-sql';
 import { createApiKey, createApplication } from '../../../factories';
 import { bearer } from '../../../factories/app-users';
 import { ISSUER, oauthSetup, REDIRECT_URI } from '../../../support/oauth';
@@ -170,6 +175,71 @@ describe('Token introspection (RFC 7662): POST /api/oauth2/introspect', () => {
     });
     // The rotated-out pair's access token lives on until it expires (docs/oauth.md).
     expect(await bodyOf(client, tokens.access_token)).toMatchObject({ active: true });
+  });
+
+  /**
+   * Introspections of every kind, each with its status and body: live, expired (the clock moved)
+   * and revoked tokens, another client's token, a wrong secret and a missing token.
+   */
+  async function mixedCases(): Promise<[TestClient, Record<string, string>, number, unknown][]> {
+    const { client, tokens: aged, iat: agedIat } = await issued();
+    t.clock.advance(3600_000); // aged's access token expires; its refresh token lives on
+    const fresh = await obtainTokens(t.app, client, { scope: 'read email' });
+    const iat = Math.floor(t.clock.now().getTime() / 1000);
+    const revoked = await obtainTokens(t.app, client, { scope: 'read email' });
+    const revocation = await callAs(t.app, 'revoke', client, { token: revoked.refresh_token });
+    expect(revocation.status).toBe(200);
+    const other = await createApplication(t.app, {
+      authMethod: 'secret',
+      redirectUris: [REDIRECT_URI],
+    });
+    const otherClient = { clientId: other.application.clientId, clientSecret: other.clientSecret };
+    const wrong = { clientId: client.clientId, clientSecret: 'wrong' };
+    const active = (kind: 'access' | 'refresh', at = iat) => activeBody(client.clientId, at, kind);
+    return [
+      [client, { token: fresh.access_token }, 200, active('access')],
+      [client, { token: fresh.refresh_token }, 200, active('refresh')],
+      [client, { token: aged.access_token }, 200, INACTIVE],
+      [client, { token: aged.refresh_token }, 200, active('refresh', agedIat)],
+      [client, { token: revoked.access_token }, 200, INACTIVE],
+      [client, { token: revoked.refresh_token }, 200, INACTIVE],
+      [client, { token: 'unknown' }, 200, INACTIVE],
+      [otherClient, { token: fresh.access_token }, 200, INACTIVE],
+      [
+        wrong,
+        { token: fresh.access_token },
+        401,
+        expect.objectContaining({ error: 'invalid_client' }),
+      ],
+      [client, {}, 400, { error: 'invalid_request', error_description: 'token is required' }],
+    ];
+  }
+
+  it('answers each of 30 concurrent introspections as it would alone', async () => {
+    const cases = await mixedCases();
+    const all = [...cases, ...cases, ...cases];
+    const answers = await Promise.all(all.map(([who, form]) => introspect(who, form)));
+    expect(answers.map((res) => [res.status, res.body])).toEqual(
+      all.map(([, , status, body]) => [status, body]),
+    );
+  });
+
+  it('reads in one batch statement what the lone statement reads for each request', async () => {
+    const cases = await mixedCases();
+    const now = t.clock.now();
+    const lookups = cases.map(([who, form]) => ({
+      clientId: who.clientId,
+      tokenHash: form.token === undefined ? null : sha256Hex(form.token),
+      now,
+    }));
+    const alone = await Promise.all(lookups.map((lookup) => introspectOne(t.dataSource, lookup)));
+    const batch = await introspectMany(t.dataSource, [
+      ...lookups,
+      { clientId: 'no-such-client', tokenHash: null, now },
+    ]);
+    expect(batch).toEqual([...alone, null]);
+    // Not all empty: three live tokens, and the wrong secret's (the service then refuses it).
+    expect(alone.filter((row) => row?.access_token ?? row?.refresh_token)).toHaveLength(4);
   });
 
   it('is driven by openid-client (tokenIntrospection)', async () => {

@@ -22,14 +22,24 @@ export interface OAuthClient {
  * clients by HTTP Basic (client_secret_basic) or form fields (client_secret_post); `none`
  * clients by client_id alone (PKCE is then enforced by the code exchange), never with a secret.
  * Secrets are compared as SHA-256 digests in constant time. The client is read by a named
- * prepared statement (planned once per connection): it runs on every confidential token,
- * revocation and introspection request.
+ * prepared statement (planned once per connection): it runs on every confidential token and
+ * revocation request (introspection reads the client in its own batched lookup, then checkClient).
  */
 export async function authenticateClient(
   credentials: ClientCredentials,
   dataSource: DataSource,
 ): Promise<OAuthClient> {
-  const application = await findClient(dataSource, credentials.clientId);
+  return checkClient(credentials, await findClient(dataSource, credentials.clientId));
+}
+
+/**
+ * authenticateClient's rules on the client row `application` (null: no client has that id),
+ * read by the caller: an unknown client and a wrong secret fail alike.
+ */
+export function checkClient<C extends OAuthClient>(
+  credentials: ClientCredentials,
+  application: C | null,
+): C {
   if (!application) throw invalidClient('Client authentication failed');
   const secret = credentials.method === 'none' ? undefined : credentials.clientSecret;
   if (application.clientAuthMethod === 'none') {

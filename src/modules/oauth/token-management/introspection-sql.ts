@@ -1,0 +1,107 @@
+import type { DataSource } from 'typeorm';
+import { preparedQuery } from '../../../database/prepared-query';
+import {
+  batchInputSql,
+  batchStatement,
+  statement,
+  runBatchStatement,
+  type BatchStatement,
+  type Statement,
+} from '../../../database/statement';
+import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
+import { relationOf, relationUsable } from '../../users/relation-sql';
+import type { OAuthClient } from '../token/rules/authenticate-client';
+
+/** An active token's own fields, as the lookup reads them (exp and iat in epoch seconds). */
+export interface TokenRow {
+  scope: string;
+  sub: string;
+  username: string;
+  iat: number;
+  exp: number;
+}
+
+/**
+ * The client an introspection request names (the columns authenticateClient reads) and the
+ * presented token as each kind, null where it is not an active token of that client's application.
+ */
+export type IntrospectionRow = OAuthClient & Record<`${TokenKind}_token`, TokenRow | null>;
+
+/** One introspection: the client id sent, the SHA-256 of the token (null when none was sent). */
+export interface IntrospectionLookup {
+  clientId: string;
+  tokenHash: string | null;
+  now: Date;
+}
+
+const INPUTS = { clientId: 'varchar', tokenHash: 'varchar', now: 'timestamptz' } as const;
+type Input = keyof typeof INPUTS;
+
+/**
+ * The `kind` token with hash :tokenHash of client `c`'s application, active at :now (the
+ * conditions userinfo applies), as one JSON object or none.
+ */
+const activeTokenSql = (kind: TokenKind): string =>
+  `LEFT JOIN LATERAL (
+     SELECT t.scope, t.user_id::text AS sub, u.username,
+       floor(extract(epoch FROM t.created_at))::bigint AS iat,
+       floor(extract(epoch FROM t.${TOKEN_EXPIRY_COLUMN[kind]}))::bigint AS exp
+     FROM oauth_tokens t
+     JOIN users u ON u.id = t.user_id
+     JOIN applications a ON a.id = t.application_id AND a.enabled
+     JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
+     WHERE ${usableTokenSql(kind, { hash: ':tokenHash', now: ':now' })} AND t.application_id = c.id
+   ) ${kind}_row ON true`;
+
+/** The client named :clientId (`c`, in `from`) with the token as each kind, in one round trip. */
+const introspectionSql = (from: string, columns = ''): string =>
+  `SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
+     c.client_secret_hash AS "clientSecretHash", c.enabled${columns},
+     to_jsonb(access_row) AS access_token, to_jsonb(refresh_row) AS refresh_token
+   FROM ${from}
+   ${activeTokenSql('access')}
+   ${activeTokenSql('refresh')}
+   WHERE c.client_id = :clientId`;
+
+/** One introspection (a lone request). */
+export const INTROSPECTION: Statement<Input> & { name: string } = {
+  name: 'oauth_introspect',
+  ...statement(introspectionSql('applications c'), Object.keys(INPUTS) as Input[]),
+};
+
+/** INTROSPECTION for several requests at once: each row names its item by `ord`. */
+export const INTROSPECTION_BATCH: BatchStatement<Input> & { name: string } = {
+  name: 'oauth_introspect_batch',
+  ...batchStatement(
+    introspectionSql(`${batchInputSql(INPUTS)} CROSS JOIN applications c`, ', i.ord'),
+    INPUTS,
+    'clientId',
+  ),
+};
+
+/** One introspection's client and token rows by INTROSPECTION; null when no client has that id. */
+export async function introspectOne(
+  dataSource: DataSource,
+  lookup: IntrospectionLookup,
+): Promise<IntrospectionRow | null> {
+  const values = INTROSPECTION.values(lookup);
+  const rows = await preparedQuery<IntrospectionRow>(
+    dataSource,
+    INTROSPECTION.name,
+    INTROSPECTION.text,
+    values,
+  );
+  return rows[0] ?? null;
+}
+
+/** introspectOne for several lookups in one statement, answered in their order. */
+export const introspectMany = (
+  dataSource: DataSource,
+  lookups: readonly IntrospectionLookup[],
+): Promise<(IntrospectionRow | null)[]> =>
+  runBatchStatement<IntrospectionRow, Input>(
+    dataSource,
+    INTROSPECTION_BATCH.name,
+    INTROSPECTION_BATCH,
+    lookups,
+  );
