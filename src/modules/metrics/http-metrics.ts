@@ -2,7 +2,7 @@ import { METHODS } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Metrics } from '../../common/metrics/metrics';
-import { PromMetrics } from './prom-metrics';
+import type { PromMetrics } from './prom-metrics';
 
 /** The `route` label of a request no route answered (a 404, a body refused before routing). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -17,7 +17,8 @@ const LABELLED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE
  */
 export function useHttpMetrics(app: INestApplication): void {
   const metrics = app.get(Metrics);
-  if (metrics instanceof PromMetrics) app.use(httpMetrics(metrics));
+  // Metrics on means MetricsModule provided prom-client's implementation.
+  if (metrics.enabled) app.use(httpMetrics(metrics as PromMetrics));
 }
 
 function httpMetrics(metrics: PromMetrics): RequestHandler {

@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { Metrics, NOOP_METRICS } from '../../common/metrics/metrics';
 import type { AppConfig } from '../../config/app-config';
 import { MetricsServer } from './metrics-server';
-import { PromMetrics } from './prom-metrics';
 
 /**
  * Prometheus metrics (docs/operations.md, "Metrics"), global: every feature injects the small
@@ -16,7 +15,7 @@ export class MetricsModule {
     return {
       module: MetricsModule,
       global: true,
-      providers: [{ provide: Metrics, useValue: new PromMetrics() }, MetricsServer],
+      providers: [{ provide: Metrics, useValue: promMetrics() }, MetricsServer],
       exports: [Metrics],
     };
   }
@@ -30,4 +29,15 @@ export class MetricsModule {
       exports: [Metrics],
     };
   }
+}
+
+/**
+ * prom-client's implementation, required only when metrics are on: prom-client loads
+ * @opentelemetry/api (for exemplars), and a service without metrics or tracing loads neither
+ * (docs/security.md, "Traces").
+ */
+function promMetrics(): Metrics {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PromMetrics } = require('./prom-metrics') as typeof import('./prom-metrics');
+  return new PromMetrics();
 }
