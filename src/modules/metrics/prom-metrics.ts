@@ -81,9 +81,27 @@ export class PromMetrics extends Metrics {
     ['kind', 'outcome'],
   );
 
+  /** The pool's reader, given by the database module (onPoolScrape). */
+  private poolState?: () => PoolState;
+
   constructor() {
     super();
     collectDefaultMetrics({ register: this.registry });
+    // Registered before any gauge whose collection queries the database (a scrape collects in
+    // registration order, each collection starting before the next), so the pool is read
+    // before the scrape's own queries wait for a connection and count as waiting.
+    const gauge = (name: string, help: string, value: (state: PoolState) => number): void => {
+      this.gauge(name, help, [], (g) => {
+        const state = this.poolState?.();
+        if (state) g.set(value(state));
+      });
+    };
+    gauge('db_pool_in_use', 'Database connections running a statement or transaction', (s) => {
+      return s.total - s.idle;
+    });
+    gauge('db_pool_idle', 'Open database connections waiting for work', (s) => s.idle);
+    gauge('db_pool_waiting', 'Requests waiting for a database connection', (s) => s.waiting);
+    gauge('db_pool_max', 'Largest size of the database pool', (s) => s.max);
   }
 
   /** The answer of one HTTP request. */
@@ -122,15 +140,7 @@ export class PromMetrics extends Metrics {
   }
 
   onPoolScrape(read: () => PoolState): void {
-    const gauge = (name: string, help: string, value: (state: PoolState) => number): void => {
-      this.gauge(name, help, [], (g) => g.set(value(read())));
-    };
-    gauge('db_pool_in_use', 'Database connections running a statement or transaction', (s) => {
-      return s.total - s.idle;
-    });
-    gauge('db_pool_idle', 'Open database connections waiting for work', (s) => s.idle);
-    gauge('db_pool_waiting', 'Requests waiting for a database connection', (s) => s.waiting);
-    gauge('db_pool_max', 'Largest size of the database pool', (s) => s.max);
+    this.poolState = read;
   }
 
   onLimiterScrape(read: () => string): void {
@@ -145,7 +155,11 @@ export class PromMetrics extends Metrics {
     );
   }
 
-  onWebhooksScrape(read: () => Promise<readonly WebhookEndpointLag[]>): void {
+  onWebhooksScrape(readLags: () => Promise<readonly WebhookEndpointLag[]>): void {
+    // One query per scrape for both gauges: the second starts while the first's is running.
+    let running: Promise<readonly WebhookEndpointLag[]> | undefined;
+    const read = (): Promise<readonly WebhookEndpointLag[]> =>
+      (running ??= readLags().finally(() => (running = undefined)));
     this.gauge(
       'webhook_endpoint_lag_seconds',
       'Age of the oldest event an enabled endpoint has not received yet (0: caught up)',
