@@ -78,6 +78,17 @@ async function prepareDatabase(url: string): Promise<Fixture> {
   }
 }
 
+/** Which build of ours a target runs: this tree as is, another checkout, or a switch turned on. */
+type OursVariant = 'ours' | 'baseline' | 'metrics' | 'traced';
+
+/** The report's name of each variant (`baseline` adds its checkout's folder). */
+const REPORT_NAMES: Record<OursVariant, string> = {
+  ours: 'identity-service',
+  baseline: 'identity-service at',
+  metrics: 'identity-service, metrics on',
+  traced: 'identity-service, traced',
+};
+
 export async function ours(options: {
   node: string;
   databaseUrl: string;
@@ -90,19 +101,19 @@ export async function ours(options: {
   tracesTo?: string;
 }): Promise<Target> {
   const { node, databaseUrl, logLevel, tree, metrics, tracesTo } = options;
-  const variant = tree ? 'baseline' : metrics ? 'metrics' : tracesTo ? 'traced' : 'ours';
+  const variant: OursVariant = tree
+    ? 'baseline'
+    : metrics
+      ? 'metrics'
+      : tracesTo
+        ? 'traced'
+        : 'ours';
   const main = tree ? join(tree, 'dist/main.js') : 'dist/main.js';
   const fixture = await prepareDatabase(databaseUrl);
   // BENCH_PROFILE=1: a V8 CPU profile of our server, written to bench/profiles/ when it exits.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
   const { child, port } = await spawnServer(
-    tree
-      ? 'identity-service (baseline)'
-      : metrics
-        ? 'identity-service (metrics)'
-        : tracesTo
-          ? 'identity-service (traced)'
-          : 'identity-service',
+    variant === 'ours' ? 'identity-service' : `identity-service (${variant})`,
     node,
     [...profile, main],
     {
@@ -170,13 +181,7 @@ export async function ours(options: {
   });
   return {
     key: variant,
-    name: tree
-      ? `identity-service at ${basename(tree)}`
-      : metrics
-        ? 'identity-service, metrics on'
-        : tracesTo
-          ? 'identity-service, traced'
-          : 'identity-service',
+    name: tree ? `${REPORT_NAMES.baseline} ${basename(tree)}` : REPORT_NAMES[variant],
     child,
     database: new URL(databaseUrl).pathname.slice(1),
     ops: [
