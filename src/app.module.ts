@@ -1,9 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { LoggerModule } from 'nestjs-pino';
 import { CommonModule } from './common/common.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { accessLogOptions } from './common/http/access-log';
 import { RequestValidationPipe } from './common/validation/request-validation';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -35,7 +33,6 @@ export class AppModule {
         ConfigModule.forRoot(config),
         CommonModule.forRoot(),
         MetricsModule.forRoot(config),
-        LoggerModule.forRoot({ pinoHttp: accessLogOptions(config.logLevel) }),
         DatabaseModule,
         ApplicationsModule,
         KeysModule,

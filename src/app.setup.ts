@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
+import { serviceLogs } from './common/http/access-log';
 import { readBody } from './common/http/request-body';
 import { AppConfig } from './config/app-config';
 import { useHttpMetrics } from './modules/metrics/http-metrics';
@@ -22,7 +22,10 @@ export function configureApp(app: INestApplication): void {
   const config = app.get(AppConfig);
   // Metrics: first, so every request is counted and timed whole (a no-op without METRICS_PORT).
   useHttpMetrics(app);
-  express.useLogger(app.get(Logger));
+  // The access log and request id next, so a body refused before routing is logged too.
+  const logs = serviceLogs(config.logLevel);
+  express.use(logs.accessLog);
+  express.useLogger(logs.nestLogger);
   express.disable('x-powered-by');
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());

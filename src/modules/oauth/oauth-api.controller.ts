@@ -1,14 +1,6 @@
-import {
-  Controller,
-  Get,
-  Header,
-  HttpCode,
-  Post,
-  Req,
-  UseFilters,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Inject, Post, Req, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Metrics } from '../../common/metrics/metrics';
 import type { Request } from 'express';
 import { Public } from '../../common/http/public.decorator';
 import { OAuthExceptionFilter } from './protocol/oauth-exception.filter';
@@ -16,7 +8,7 @@ import { readForm } from './protocol/form-params';
 import { formAccessToken } from './protocol/params';
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
-import { TokenMetricsInterceptor } from './token/token-metrics.interceptor';
+import { countTokenRequest } from './token/token-metrics';
 import { TOKEN_PARAMETERS, TokenService } from './token/token.service';
 import { UserEmailsDocs, UserinfoDocs } from './userinfo/userinfo.openapi';
 import {
@@ -35,6 +27,7 @@ export class OAuthApiController {
   constructor(
     private readonly tokens: TokenService,
     private readonly users: UserinfoService,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {}
 
   @Post('token')
@@ -42,9 +35,10 @@ export class OAuthApiController {
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
-  @UseInterceptors(TokenMetricsInterceptor)
   token(@Req() req: Request): Promise<TokenResponse> {
-    return this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization);
+    return countTokenRequest(this.metrics, req, () =>
+      this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization),
+    );
   }
 
   @Get('userinfo')

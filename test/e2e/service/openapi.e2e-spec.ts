@@ -6,15 +6,13 @@ import { createTestApp, TestApp } from '../../support/test-app';
 /**
  * Routes deliberately left out of the OpenAPI document (docs/openapi.md): the document's own
  * routes; the console's HTML pages and static files under /console (the JSON API they call lives
- * under /api/console and is documented); the account page's script under /account/assets (its
- * pages and forms are documented); and `/{*path}`, which is no endpoint but middleware
- * applied to every path (nestjs-pino's request logger), kept by Express as a catch-all route.
+ * under /api/console and is documented); and the account page's script under /account/assets
+ * (its pages and forms are documented).
  */
 const HIDDEN: RegExp[] = [
   /^\/api\/docs(-json|-yaml)?(\/|$)/,
   /^\/console(\/|$)/,
   /^\/account\/assets\//,
-  /^\/\{\*path\}$/,
 ];
 
 type Operation = { security?: Record<string, string[]>[]; responses: Record<string, unknown> };

@@ -8,9 +8,9 @@ import {
   Req,
   Res,
   UseFilters,
-  UseInterceptors,
 } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Metrics } from '../../../common/metrics/metrics';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
@@ -26,7 +26,7 @@ import { LogoutService } from '../interaction/logout.service';
 import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction/pages.openapi';
 import { TokenResponse } from '../token/token-issuer';
 import { TokenEndpointDocs } from '../token/token.openapi';
-import { TokenMetricsInterceptor } from '../token/token-metrics.interceptor';
+import { countTokenRequest } from '../token/token-metrics';
 import { TOKEN_PARAMETERS, TokenService } from '../token/token.service';
 import { UserinfoDocs } from '../userinfo/userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
@@ -97,6 +97,7 @@ export class OidcApiAliasController {
   constructor(
     private readonly tokens: TokenService,
     private readonly users: UserinfoService,
+    @Inject(Metrics) private readonly metrics: Metrics,
   ) {}
 
   @Post('token')
@@ -105,9 +106,10 @@ export class OidcApiAliasController {
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
-  @UseInterceptors(TokenMetricsInterceptor)
   tokenAlias(@Req() req: Request): Promise<TokenResponse> {
-    return this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization);
+    return countTokenRequest(this.metrics, req, () =>
+      this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization),
+    );
   }
 
   @Get('userinfo')

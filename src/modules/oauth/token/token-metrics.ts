@@ -1,14 +1,6 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  HttpException,
-  Inject,
-  Injectable,
-  NestInterceptor,
-} from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
 import type { Request } from 'express';
-import { Observable, tap } from 'rxjs';
-import { Metrics, type TokenGrantLabel } from '../../../common/metrics/metrics';
+import type { Metrics, TokenGrantLabel } from '../../../common/metrics/metrics';
 import { isDatabaseUnavailable } from '../../../database/connection-errors';
 import { OAuthError } from '../protocol/oauth-error';
 
@@ -18,20 +10,25 @@ const GRANT_TYPES: ReadonlySet<string> = new Set(['authorization_code', 'refresh
  * Counts each answer of the token endpoint (and its /api/oidc alias) by grant type and outcome:
  * `ok`, or the error code the client receives (OAuthExceptionFilter's mapping). Nothing when
  * metrics are off (docs/operations.md, "Metrics").
+ *
+ * A function the handlers call rather than a Nest interceptor: a route with an interceptor runs
+ * its handler through an RxJS pipeline and an AsyncResource on every request, metrics on or off
+ * (docs/performance/oauth.md, "The token route without an interceptor").
  */
-@Injectable()
-export class TokenMetricsInterceptor implements NestInterceptor {
-  constructor(@Inject(Metrics) private readonly metrics: Metrics) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (!this.metrics.enabled) return next.handle();
-    const grant = grantLabel(context.switchToHttp().getRequest<Request>());
-    return next.handle().pipe(
-      tap({
-        next: () => this.metrics.tokenRequest(grant, 'ok'),
-        error: (error: unknown) => this.metrics.tokenRequest(grant, errorCode(error)),
-      }),
-    );
+export async function countTokenRequest<T>(
+  metrics: Metrics,
+  req: Request,
+  answer: () => Promise<T>,
+): Promise<T> {
+  if (!metrics.enabled) return answer();
+  const grant = grantLabel(req);
+  try {
+    const response = await answer();
+    metrics.tokenRequest(grant, 'ok');
+    return response;
+  } catch (error) {
+    metrics.tokenRequest(grant, errorCode(error));
+    throw error;
   }
 }
 
