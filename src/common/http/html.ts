@@ -1,12 +1,7 @@
 // HTML for the server-rendered pages of oauth, upstream sign-in and the console: escaping, the
 // page shell and the shared stylesheet's URL. In src/common so the console does not import oauth.
 import { SUPPORTED_LOCALES, translator } from '../i18n/i18n';
-import {
-  LANGUAGE_SWITCH_PATH,
-  pageLocale,
-  pageTranslator,
-  switcherState,
-} from '../i18n/page-language';
+import { LANGUAGE_SWITCH_PATH, type PageLanguage } from '../i18n/page-language';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -56,12 +51,12 @@ export const STYLESHEET_URL = '/console/assets/style.css';
 
 /**
  * The page skeleton shared by login, consent, upstream and message pages: in the language of
- * the page (common/i18n/page-language.ts; English outside the translated routes), with the
- * language switcher where it can change something.
+ * the page's request (common/i18n/page-language.ts; English outside the translated routes), with
+ * the language switcher where it can change something.
  */
-export function layout(title: string, body: Html): string {
+export function layout(lang: PageLanguage, title: string, body: Html): string {
   return html`<!doctype html>
-    <html lang="${pageLocale()}">
+    <html lang="${lang.locale}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -71,23 +66,23 @@ export function layout(title: string, body: Html): string {
       <body>
         <main class="narrow">
           <h1>${title}</h1>
-          ${body} ${languageSwitcher()}
+          ${body} ${languageSwitcher(lang)}
         </main>
       </body>
     </html>`.text;
 }
 
 /** An error or information page. */
-export function messagePage(title: string, message: string): string {
-  return layout(title, html`<p>${message}</p>`);
+export function messagePage(lang: PageLanguage, title: string, message: string): string {
+  return layout(lang, title, html`<p>${message}</p>`);
 }
 
 /**
  * One link per other language, each named in its own language: GET links, so the switcher
  * works without JavaScript; the switch route sets the cookie and comes back to this page.
  */
-export function languageSwitcher(): Html {
-  const state = switcherState();
+export function languageSwitcher(lang: PageLanguage): Html {
+  const state = lang.switcher();
   if (!state) return html``;
   const links = SUPPORTED_LOCALES.filter((locale) => locale !== state.locale).map((locale) => {
     const href = `${LANGUAGE_SWITCH_PATH}?locale=${encodeURIComponent(locale)}&return=${encodeURIComponent(state.returnTo)}`;
@@ -95,7 +90,7 @@ export function languageSwitcher(): Html {
       >${translator(locale).t('language.name')}</a
     >`;
   });
-  return html`<nav class="muted" aria-label="${pageTranslator().t('language.switcher')}">
+  return html`<nav class="muted" aria-label="${lang.translator().t('language.switcher')}">
     <p>${links}</p>
   </nav>`;
 }

@@ -1,7 +1,9 @@
-// The language of the page a request answers with, held for the request's duration
-// (AsyncLocalStorage), so a page, and the error page of a failure anywhere under it, render in
-// it without every service passing it on (docs/languages.md).
-import { AsyncLocalStorage } from 'node:async_hooks';
+// The language of the page a request answers with. The page routes' middleware makes one
+// PageLanguage per request and keeps it with that request; controllers take it from there
+// (@PageLang()) and hand it to what renders a page or picks an email's language, and the page
+// exception filter reads it from the request it handles (docs/languages.md). It is never held in
+// process-wide async context: on Node 20 an AsyncLocalStorage that has run once installs promise
+// hooks for every promise in the process, for good (docs/performance/oauth.md).
 import type { NextFunction, Request, Response } from 'express';
 import { DEFAULT_LOCALE, isLocale, translator, type Locale, type Translator } from './i18n';
 import { fromAcceptLanguage, fromUiLocales, matchLocale } from './negotiation';
@@ -13,15 +15,86 @@ export const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 /** Where the switcher's links go (oauth/interaction's controller). */
 export const LANGUAGE_SWITCH_PATH = '/oauth2/language';
 
-interface PageLanguageState {
+/** What the language switcher needs: the page's language and the URL to come back to. */
+export interface SwitcherState {
   locale: Locale;
-  /** The authorization request's ui_locales chose it: the switcher would change nothing. */
-  fromRequest: boolean;
-  /** The page's own URL, for the switcher to come back to (GET pages only). */
-  returnTo?: string;
+  returnTo: string;
 }
 
-const storage = new AsyncLocalStorage<PageLanguageState>();
+/**
+ * One request's page language: the visitor's own until an authorization request's ui_locales
+ * says otherwise (which may happen halfway through the request, when a sealed request is
+ * opened), so whatever renders later, an error page included, reads it then.
+ */
+export class PageLanguage {
+  /**
+   * Outside the page routes (an API, a body refused before routing): English, no switcher, and
+   * ui_locales change nothing.
+   */
+  static readonly OUTSIDE_PAGES = new PageLanguage(DEFAULT_LOCALE, undefined, false);
+
+  /** The authorization request's ui_locales chose it: the switcher would change nothing. */
+  private fromRequest = false;
+
+  private constructor(
+    private current: Locale,
+    /** The page's own URL, for the switcher to come back to (GET pages only). */
+    private readonly returnTo: string | undefined,
+    /** False outside the page routes, whose language never changes. */
+    private readonly followsRequest: boolean,
+  ) {}
+
+  /** A page request's language: the visitor's preference, with the switcher where it fits. */
+  static forPage(req: Request): PageLanguage {
+    return new PageLanguage(browserLocale(req), returnPath(req), true);
+  }
+
+  /** The page's language. */
+  get locale(): Locale {
+    return this.current;
+  }
+
+  /** The page's messages. */
+  translator(): Translator {
+    return translator(this.current);
+  }
+
+  /** What the language switcher needs, or undefined where it is not shown. */
+  switcher(): SwitcherState | undefined {
+    if (this.fromRequest || this.returnTo === undefined) return undefined;
+    return { locale: this.current, returnTo: this.returnTo };
+  }
+
+  /**
+   * ui_locales (OIDC Core 3.1.2.1): its first supported tag, when there is one, sets the page's
+   * language.
+   */
+  useUiLocales(value: unknown): Locale | undefined {
+    const locale = fromUiLocales(value);
+    if (locale) this.useRequestLocale(locale);
+    return locale;
+  }
+
+  /** The locale an authorization request carries (chosen from its ui_locales at the start). */
+  useRequestLocale(locale: unknown): void {
+    if (this.followsRequest && isLocale(locale)) {
+      this.current = locale;
+      this.fromRequest = true;
+    }
+  }
+}
+
+/**
+ * Each page request's PageLanguage. A WeakMap keyed by the request rather than a property on it:
+ * only this module can set it, Express's Request type stays as it is, and the entry goes when
+ * the request is collected.
+ */
+const languages = new WeakMap<Request, PageLanguage>();
+
+/** The request's page language; English without a switcher outside the page routes. */
+export function pageLanguageOf(req: Request): PageLanguage {
+  return languages.get(req) ?? PageLanguage.OUTSIDE_PAGES;
+}
 
 /** The visitor's own preference: the switcher's cookie, else Accept-Language, else English. */
 export function browserLocale(req: Request): Locale {
@@ -38,7 +111,8 @@ export function browserLocale(req: Request): Locale {
  * visitor's language until an authorization request's ui_locales says otherwise.
  */
 export function pageLanguage(req: Request, _res: Response, next: NextFunction): void {
-  storage.run({ locale: browserLocale(req), fromRequest: false, returnTo: returnPath(req) }, next);
+  languages.set(req, PageLanguage.forPage(req));
+  next();
 }
 
 /** What a page's own URL may carry for the switcher to come back to it. */
@@ -55,39 +129,6 @@ function returnPath(req: Request): string | undefined {
   return [...url.searchParams.keys()].every((name) => RETURN_PARAMS.has(name))
     ? req.originalUrl
     : undefined;
-}
-
-/** ui_locales (OIDC Core 3.1.2.1): its first supported tag, when there is one, sets the page's language. */
-export function useUiLocales(value: unknown): Locale | undefined {
-  const locale = fromUiLocales(value);
-  if (locale) useRequestLocale(locale);
-  return locale;
-}
-
-/** The locale an authorization request carries (chosen from its ui_locales at the start). */
-export function useRequestLocale(locale: unknown): void {
-  const state = storage.getStore();
-  if (state && isLocale(locale)) {
-    state.locale = locale;
-    state.fromRequest = true;
-  }
-}
-
-/** The current page's language (English outside a page route). */
-export function pageLocale(): Locale {
-  return storage.getStore()?.locale ?? DEFAULT_LOCALE;
-}
-
-/** The current page's messages. */
-export function pageTranslator(): Translator {
-  return translator(pageLocale());
-}
-
-/** What the language switcher needs, or undefined where it is not shown. */
-export function switcherState(): { locale: Locale; returnTo: string } | undefined {
-  const state = storage.getStore();
-  if (!state || state.fromRequest || state.returnTo === undefined) return undefined;
-  return { locale: state.locale, returnTo: state.returnTo };
 }
 
 /**

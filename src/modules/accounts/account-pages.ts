@@ -1,6 +1,13 @@
 import { html, Html, layout, messagePage } from '../../common/http/html';
-import { msg, render, type Message, type MessageKey, type Text } from '../../common/i18n/i18n';
-import { pageTranslator } from '../../common/i18n/page-language';
+import {
+  msg,
+  render,
+  type Message,
+  type MessageKey,
+  type Text,
+  type Translate,
+} from '../../common/i18n/i18n';
+import type { PageLanguage } from '../../common/i18n/page-language';
 import { PageError } from '../oauth/protocol/oauth-error';
 import type { PageResult } from '../oauth/protocol/page-result';
 import type { PasswordWeakness, StrengthWarning } from '../users/password-policy';
@@ -15,8 +22,8 @@ export interface FormBinding {
 }
 
 /** The error paragraph above a form (nothing without an error), in the page's language. */
-export const errorBox = (error: Text | undefined): Html =>
-  error ? html`<p class="error" role="alert">${render(error, pageTranslator().t)}</p>` : html``;
+export const errorBox = (t: Translate, error: Text | undefined): Html =>
+  error ? html`<p class="error" role="alert">${render(error, t)}</p>` : html``;
 
 export interface CodePageModel extends FormBinding {
   /** Where the form posts. */
@@ -38,16 +45,17 @@ export interface CodePageModel extends FormBinding {
  * `id`, `csrf_token`). The emailed link fills the code in but never submits it: a mail scanner
  * that opens links spends nothing.
  */
-export function codePage(model: CodePageModel): string {
-  const { t } = pageTranslator();
+export function codePage(lang: PageLanguage, model: CodePageModel): string {
+  const { t } = lang.translator();
   return layout(
+    lang,
     model.title,
-    html`${model.lead} ${errorBox(model.error)}
+    html`${model.lead} ${errorBox(t, model.error)}
       <form method="post" action="${model.action}">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         <input type="hidden" name="id" value="${model.id}" />
-        ${codeInput(model.code)}
+        ${codeInput(t, model.code)}
         <button type="submit">${t('common.continue')}</button>
       </form>
       <p class="muted"><a href="${model.again.href}">${model.again.text}</a></p>`,
@@ -58,8 +66,8 @@ export function codePage(model: CodePageModel): string {
  * The input of an emailed code, on every page that takes one: digits, spaces allowed (the
  * check ignores them), the browser's one-time-code autofill, the link's code filled in.
  */
-export function codeInput(code: string | undefined): Html {
-  return html`<label for="code">${pageTranslator().t('code.label')}</label>
+export function codeInput(t: Translate, code: string | undefined): Html {
+  return html`<label for="code">${t('code.label')}</label>
     <input
       type="text"
       id="code"
@@ -75,11 +83,13 @@ export function codeInput(code: string | undefined): Html {
 
 /** A page that explains what happened and offers one link onward. */
 export function linkPage(
+  lang: PageLanguage,
   title: string,
   message: string,
   link: { href: string; text: string },
 ): string {
   return layout(
+    lang,
     title,
     html`<p>${message}</p>
       <p><a href="${link.href}">${link.text}</a></p>`,
@@ -92,12 +102,16 @@ const TOO_MANY: Record<'codes' | 'sign-ups', MessageKey> = {
 };
 
 /** 429 with Retry-After: a limit of docs/accounts.md, "Limits". */
-export function tooMany(what: keyof typeof TOO_MANY, retryAfterSeconds: number): PageResult {
+export function tooMany(
+  lang: PageLanguage,
+  what: keyof typeof TOO_MANY,
+  retryAfterSeconds: number,
+): PageResult {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  const { t } = pageTranslator();
+  const { t } = lang.translator();
   return {
     status: 429,
-    html: messagePage(t('code.tooManyTitle'), t(TOO_MANY[what], { minutes })),
+    html: messagePage(lang, t('code.tooManyTitle'), t(TOO_MANY[what], { minutes })),
     retryAfterSeconds,
   };
 }

@@ -14,6 +14,7 @@ import type { BrowserContext } from '../sessions/cookies';
 import { Csrf, type CsrfForm } from '../sessions/csrf';
 import { SessionService, type CurrentSession } from '../sessions/session.service';
 import type { User } from '../users/user.entity';
+import type { PageLanguage } from '../../common/i18n/page-language';
 
 /** A pending authorization request and the application it is for. */
 export interface Interaction {
@@ -37,16 +38,19 @@ export class PendingInteractions {
     private readonly csrf: Csrf,
   ) {}
 
-  /** The request and its application; a 400 "Request expired" page when it is not live. */
-  async find(requestId: unknown): Promise<Interaction> {
-    const interaction = await this.findLive(requestId);
+  /**
+   * The request and its application; a 400 "Request expired" page when it is not live. Found,
+   * the request's ui_locales (if any) sets the page's language `lang`.
+   */
+  async find(requestId: unknown, lang: PageLanguage): Promise<Interaction> {
+    const interaction = await this.findLive(requestId, lang);
     if (!interaction) throw requestGone();
     return interaction;
   }
 
   /** The request and its application, or null once it has expired or been answered. */
-  async findLive(requestId: unknown): Promise<Interaction | null> {
-    const pending = await this.pending.find(requestId);
+  async findLive(requestId: unknown, lang: PageLanguage): Promise<Interaction | null> {
+    const pending = await this.pending.findForPage(requestId, lang);
     if (!pending) return null;
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
     return application ? { pending, application } : null;

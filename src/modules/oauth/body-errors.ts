@@ -8,6 +8,7 @@ import {
 import { OAuthError, RefusedRequestError } from './protocol/oauth-error';
 import { sendOAuthError } from './protocol/oauth-exception.filter';
 import { sendErrorPage } from './interaction/page-exception.filter';
+import { pageLanguageOf } from '../../common/i18n/page-language';
 
 const DESCRIPTIONS: Record<BodyFailure, string> = {
   too_large: `The request body is larger than ${FORM_BODY_LIMIT / 1024} kB`,
@@ -35,8 +36,10 @@ export const oauthBodyErrors: ErrorRequestHandler = onBodyError((error, _req, re
 
 /** Body failures of the browser pages /oauth2/*: an HTML page with the HTTP status. */
 export function pageBodyErrors(secure: boolean): ErrorRequestHandler {
-  return onBodyError((error, _req, res) => {
+  return onBodyError((error, req, res) => {
     const message = `${DESCRIPTIONS[error.failure]}.`;
-    sendErrorPage(res, { status: error.status, title: 'Invalid request', message }, secure);
+    const page = { status: error.status, title: 'Invalid request', message };
+    // Before routing, so before the page routes' middleware: English, as outside the pages.
+    sendErrorPage(res, pageLanguageOf(req), page, secure);
   });
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { msg, type Message } from '../../../common/i18n/i18n';
+import { msg, type Locale, type Message } from '../../../common/i18n/i18n';
 import { AppConfig } from '../../../config/app-config';
 import { normalEmail } from '../../users/account-names';
 import type { User } from '../../users/user.entity';
@@ -45,9 +45,14 @@ export class AccountEmails {
   /**
    * Emails a verification code to `rawEmail`: an unverified address of the user, or a new one.
    * Whether another account holds the address is not said here (only to whoever enters the
-   * code), so the form cannot be used to look addresses up.
+   * code), so the form cannot be used to look addresses up. The email is in `locale`.
    */
-  async sendCode(user: User, rawEmail: string, clientAddress: string): Promise<SendCodeOutcome> {
+  async sendCode(
+    user: User,
+    rawEmail: string,
+    clientAddress: string,
+    locale: Locale,
+  ): Promise<SendCodeOutcome> {
     const email = normalEmail(rawEmail);
     if (email === null) return refused(msg('account.emails.invalid'));
     const mine = await this.users.emailsOf(user);
@@ -61,6 +66,7 @@ export class AccountEmails {
       email,
       clientAddress,
       site: this.base.host,
+      locale,
       link: (id, code) => {
         const link = new URL(CONFIRM_EMAIL_PATH, this.base);
         link.search = new URLSearchParams({ id, code }).toString();

@@ -20,6 +20,8 @@ import { join } from 'node:path';
 import { Public } from '../../../common/http/public.decorator';
 import { AppConfig } from '../../../config/app-config';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { formOf } from '../../oauth/protocol/params';
 import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
@@ -72,20 +74,32 @@ export class AccountPageController {
 
   @Get('account')
   @ShowAccountDocs()
-  async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.show(this.browser(req), req.query.done));
+  async show(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.show(lang, this.browser(req), req.query.done));
   }
 
   @Get('account/login')
   @ShowAccountLoginDocs()
-  async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.showLogin(this.browser(req)));
+  async showLogin(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.showLogin(lang, this.browser(req)));
   }
 
   @Post('account/login')
   @SubmitAccountLoginDocs()
-  async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.submitLogin(formOf(req), this.browser(req)));
+  async submitLogin(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.submitLogin(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/login/passkey/options')
@@ -101,8 +115,12 @@ export class AccountPageController {
 
   @Post('account/login/passkey')
   @SubmitAccountPasskeyLoginDocs()
-  async submitPasskeyLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.submitPasskeyLogin(formOf(req), this.browser(req)));
+  async submitPasskeyLogin(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.submitPasskeyLogin(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/logout')
@@ -113,33 +131,53 @@ export class AccountPageController {
 
   @Post('account/profile')
   @UpdateProfileDocs()
-  async updateProfile(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.updateProfile(formOf(req), this.browser(req)));
+  async updateProfile(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.updateProfile(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/emails/code')
   @SendEmailCodeDocs()
-  async sendEmailCode(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.sendEmailCode(formOf(req), this.browser(req)));
+  async sendEmailCode(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.sendEmailCode(formOf(req), lang, this.browser(req)));
   }
 
   @Get('account/emails/confirm')
   @ShowConfirmEmailDocs()
-  async showConfirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async showConfirmEmail(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
     const { id, code } = req.query;
-    this.send(res, await this.account.showConfirmEmail(this.browser(req), id, code));
+    this.send(res, await this.account.showConfirmEmail(lang, this.browser(req), id, code));
   }
 
   @Post('account/emails/confirm')
   @ConfirmEmailDocs()
-  async confirmEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.confirmEmail(formOf(req), this.browser(req)));
+  async confirmEmail(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.confirmEmail(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/password')
   @ChangePasswordDocs()
-  async changePassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.changePassword(formOf(req), this.browser(req)));
+  async changePassword(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.account.changePassword(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/applications/:applicationId/revoke')

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { AppError } from '../../../common/errors/app-error';
 import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AppConfig } from '../../../config/app-config';
 import { ApplicationsService } from '../../applications/applications.service';
@@ -126,24 +127,29 @@ export class AccountPageService {
   ) {}
 
   /** GET /account/login: the form, or the account page for a browser already signed in. */
-  async showLogin(browser: BrowserContext): Promise<PageResult> {
+  async showLogin(lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
     if (await this.sessions.current(browser.sessionCookie)) {
       return { status: 302, location: ACCOUNT_PAGE };
     }
-    return this.renderLogin(browser, 200);
+    return this.renderLogin(lang, browser, 200);
   }
 
   /**
    * POST /account/login: the OAuth login page's check (LoginService.authenticate: throttle,
    * queue, the same refusals), then a password session and the account page.
    */
-  async submitLogin(form: Params, browser: BrowserContext): Promise<PageResult> {
+  async submitLogin(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
     const username = text(form.username);
     const outcome = await this.login.authenticate(username, text(form.password), browser.ip);
     if (outcome.kind !== 'ok') {
       const [status] = LOGIN_REFUSALS[outcome.kind];
-      const page = this.renderLogin(browser, status, msg(REFUSAL_KEYS[outcome.kind]), username);
+      const refusal = msg(REFUSAL_KEYS[outcome.kind]);
+      const page = this.renderLogin(lang, browser, status, refusal, username);
       return outcome.kind === 'failed'
         ? page
         : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
@@ -179,11 +185,15 @@ export class AccountPageService {
    * POST /account/login/passkey: the ceremony id and assertion of the passkey form. One 401
    * message for every failure, as on the OAuth login page; success is a `passkey` session.
    */
-  async submitPasskeyLogin(form: Params, browser: BrowserContext): Promise<PageResult> {
+  async submitPasskeyLogin(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
     const userId = await this.passkeySignIn.verify(form.ceremony_id, jsonField(form.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(browser, 401, msg('passkey.failed'));
+    if (!user) return this.renderLogin(lang, browser, 401, msg('passkey.failed'));
     return this.startSession(user.id, 'passkey', browser);
   }
 
@@ -195,21 +205,25 @@ export class AccountPageService {
   }
 
   /** GET /account: the page, with the notice of `done` when it names one. */
-  async show(browser: BrowserContext, done: unknown): Promise<PageResult> {
+  async show(lang: PageLanguage, browser: BrowserContext, done: unknown): Promise<PageResult> {
     const current = await this.sessions.current(browser.sessionCookie);
     if (!current) return { status: 302, location: LOGIN_PAGE };
     const notice =
       typeof done === 'string' && Object.hasOwn(NOTICES, done) ? msg(NOTICES[done]) : undefined;
-    return this.render(current, browser, 200, notice ? { notice } : {});
+    return this.render(lang, current, browser, 200, notice ? { notice } : {});
   }
 
   /** POST /account/profile: nickname and avatar URL; a refusal shows the page again (400). */
-  async updateProfile(form: Params, browser: BrowserContext): Promise<PageResult> {
+  async updateProfile(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     return this.withSession(browser, form, 'profile', async (current) => {
       const change = { nickname: text(form.nickname), avatar: text(form.avatar) };
       const problems = await this.users.updateProfile(current.user.id, change);
       if (Object.keys(problems).length > 0) {
-        return this.render(current, browser, 400, { profile: { ...change, problems } });
+        return this.render(lang, current, browser, 400, { profile: { ...change, problems } });
       }
       return done('profile');
     });
@@ -221,11 +235,15 @@ export class AccountPageService {
    * may set one within 5 minutes of a primary sign-in instead. The new hash, the end of the
    * user's other sessions and the audit entry commit together.
    */
-  async changePassword(form: Params, browser: BrowserContext): Promise<PageResult> {
+  async changePassword(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     return this.withSession(browser, form, 'password', async (current) => {
       const { user, session } = current;
       const refuse = (status: number, passwordError: Text): Promise<PageResult> =>
-        this.render(current, browser, status, { passwordError });
+        this.render(lang, current, browser, status, { passwordError });
       const newPassword = text(form.new_password);
       if (newPassword !== text(form.repeat_password)) {
         return refuse(400, msg('account.password.differ'));
@@ -265,11 +283,15 @@ export class AccountPageService {
    * POST /account/emails/code: emails a verification code to an unverified address of the user,
    * or to a new one, then shows the form to enter it; a refusal shows the page again.
    */
-  async sendEmailCode(form: Params, browser: BrowserContext): Promise<PageResult> {
+  async sendEmailCode(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     return this.withSession(browser, form, 'email_code', async (current) => {
       const typed = text(form.email);
       const refuse = (status: number, error: Text): Promise<PageResult> =>
-        this.render(current, browser, status, { email: { error, typed } });
+        this.render(lang, current, browser, status, { email: { error, typed } });
       if (await this.emails.isNew(current.user, typed)) {
         const stepUp = await this.stepUp(current, form, browser, 'email');
         if (stepUp) {
@@ -277,7 +299,7 @@ export class AccountPageService {
           return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
         }
       }
-      const sent = await this.emails.sendCode(current.user, typed, browser.ip);
+      const sent = await this.emails.sendCode(current.user, typed, browser.ip, lang.locale);
       switch (sent.kind) {
         case 'sent':
           return { status: 303, location: `${CONFIRM_EMAIL_PATH}?id=${sent.id}` };
@@ -295,23 +317,32 @@ export class AccountPageService {
   }
 
   /** GET /account/emails/confirm: the code form (the code filled in from the emailed link). */
-  async showConfirmEmail(browser: BrowserContext, id: unknown, code: unknown): Promise<PageResult> {
+  async showConfirmEmail(
+    lang: PageLanguage,
+    browser: BrowserContext,
+    id: unknown,
+    code: unknown,
+  ): Promise<PageResult> {
     if (!(await this.sessions.current(browser.sessionCookie))) {
       return { status: 302, location: LOGIN_PAGE };
     }
     const filled = typeof code === 'string' && CODE_IN_LINK.test(code) ? code : '';
-    return this.renderConfirmEmail(browser, 200, text(id), filled);
+    return this.renderConfirmEmail(lang, browser, 200, text(id), filled);
   }
 
   /**
    * POST /account/emails/confirm: a right code of this user's makes the address a verified one
    * of theirs (OneTimeCodes: every try counts, five wrong ones spend the code).
    */
-  async confirmEmail(form: Params, browser: BrowserContext): Promise<PageResult> {
+  async confirmEmail(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     return this.withSession(browser, form, 'email_confirm', async ({ user }) => {
       const outcome = await this.emails.confirm(user, form.id, form.code);
       const again = (status: number, error: Text): PageResult =>
-        this.renderConfirmEmail(browser, status, text(form.id), '', error);
+        this.renderConfirmEmail(lang, browser, status, text(form.id), '', error);
       switch (outcome.kind) {
         case 'verified':
           return done('email_verified');
@@ -401,6 +432,7 @@ export class AccountPageService {
   }
 
   private renderLogin(
+    lang: PageLanguage,
     browser: BrowserContext,
     status: number,
     error?: Text,
@@ -411,7 +443,7 @@ export class AccountPageService {
       csrfToken: token,
       error,
       username,
-      passkey: passkeySignInForm({
+      passkey: passkeySignInForm(lang.translator().t, {
         action: PASSKEY_LOGIN,
         optionsUrl: `${PASSKEY_LOGIN}/options`,
         fields: { csrf_token: token },
@@ -420,10 +452,11 @@ export class AccountPageService {
       links: { forgotPassword: FORGOT_PASSWORD_PAGE },
     };
     // The passkey form's script runs on this page (its CSP allows 'self' scripts).
-    return { status, html: accountLoginPage(model), cookies, ownScript: true };
+    return { status, html: accountLoginPage(lang, model), cookies, ownScript: true };
   }
 
   private renderConfirmEmail(
+    lang: PageLanguage,
     browser: BrowserContext,
     status: number,
     id: string,
@@ -431,10 +464,11 @@ export class AccountPageService {
     error?: Text,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, 'account:email_confirm');
-    return { status, html: confirmEmailPage({ csrfToken: token, id, code, error }), cookies };
+    return { status, html: confirmEmailPage(lang, { csrfToken: token, id, code, error }), cookies };
   }
 
   private async render(
+    lang: PageLanguage,
     current: CurrentSession,
     browser: BrowserContext,
     status: number,
@@ -496,7 +530,7 @@ export class AccountPageService {
       applications,
       signIns,
     };
-    return { status, html: accountPage(model), cookies, ownScript: true };
+    return { status, html: accountPage(lang, model), cookies, ownScript: true };
   }
 
   /** The applications with a live grant of the user, with their names and logos. */

@@ -10,7 +10,7 @@ import { PendingInteractions, type Interaction } from '../pending-interaction';
 import { EmailVerificationService } from './email-verification.service';
 import { verifyEmailPage } from './verify-email.page';
 import { BOLD, msg, type Text } from '../../../common/i18n/i18n';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 
 export const VERIFY_EMAIL_PATH = '/oauth2/verify-email';
 export const VERIFY_EMAIL_CODE_PATH = '/oauth2/verify-email/code';
@@ -29,19 +29,19 @@ export class VerifyEmailPages {
   ) {}
 
   /** GET /oauth2/verify-email: what the application needs, and "Send a code". */
-  async show(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.interactions.find(requestId);
+  async show(requestId: unknown, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(requestId, lang);
     const signedIn = await this.interactions.signedIn(browser);
     if (!signedIn) return this.toLogin(interaction, 302);
     if (!needsVerification(interaction.application, signedIn.user)) {
       return this.interactions.continue(signedIn, interaction, 302);
     }
-    return this.render(interaction, signedIn.user, browser, 200);
+    return this.render(lang, interaction, signedIn.user, browser, 200);
   }
 
   /** POST /oauth2/verify-email: emails a code to the account's address (or the one typed). */
-  async send(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.interactions.find(body.request);
+  async send(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(body.request, lang);
     this.interactions.checkForm(browser, interaction, body.csrf_token);
     const signedIn = await this.interactions.signedIn(browser);
     if (!signedIn) return this.toLogin(interaction, 303);
@@ -58,6 +58,7 @@ export class VerifyEmailPages {
       site: this.interactions.site,
       link: (id, code) => this.interactions.url(VERIFY_EMAIL_CODE_PATH, interaction, { id, code }),
       applicationName: interaction.application.name,
+      locale: lang.locale,
     });
     switch (outcome.kind) {
       case 'sent':
@@ -66,26 +67,34 @@ export class VerifyEmailPages {
           location: this.interactions.path(VERIFY_EMAIL_CODE_PATH, interaction, { id: outcome.id }),
         };
       case 'invalid_email':
-        return this.render(interaction, user, browser, 400, msg('verifyEmail.invalidEmail'), typed);
+        return this.render(
+          lang,
+          interaction,
+          user,
+          browser,
+          400,
+          msg('verifyEmail.invalidEmail'),
+          typed,
+        );
       case 'throttled':
-        return tooMany('codes', outcome.retryAfterSeconds);
+        return tooMany(lang, 'codes', outcome.retryAfterSeconds);
       case 'not_sent':
         throw mailNotSent();
     }
   }
 
   /** GET /oauth2/verify-email/code: the code form (the emailed link fills the code in). */
-  async showCode(query: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.interactions.find(query.request);
+  async showCode(query: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(query.request, lang);
     const signedIn = await this.interactions.signedIn(browser);
     if (!signedIn) return this.toLogin(interaction, 302);
     const code = typeof query.code === 'string' ? query.code.slice(0, 12) : undefined;
-    return this.renderCode(interaction, browser, 200, codeId(query.id), code);
+    return this.renderCode(lang, interaction, browser, 200, codeId(query.id), code);
   }
 
   /** POST /oauth2/verify-email/code: the right code verifies the address; the authorization goes on. */
-  async confirm(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.interactions.find(body.request);
+  async confirm(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.interactions.find(body.request, lang);
     this.interactions.checkForm(browser, interaction, body.csrf_token);
     const signedIn = await this.interactions.signedIn(browser);
     if (!signedIn) return this.toLogin(interaction, 303);
@@ -95,19 +104,17 @@ export class VerifyEmailPages {
       case 'verified':
         return this.continueVerified(browser, interaction);
       case 'refused':
-        return this.renderCode(interaction, browser, 400, id, undefined, WRONG_CODE);
-      case 'taken':
+        return this.renderCode(lang, interaction, browser, 400, id, undefined, WRONG_CODE);
+      case 'taken': {
+        const { t } = lang.translator();
         return {
           status: 409,
-          html: linkPage(
-            pageTranslator().t('verifyEmail.addressInUseTitle'),
-            pageTranslator().t('verifyEmail.addressInUse'),
-            {
-              href: this.interactions.path(VERIFY_EMAIL_PATH, interaction),
-              text: pageTranslator().t('common.back'),
-            },
-          ),
+          html: linkPage(lang, t('verifyEmail.addressInUseTitle'), t('verifyEmail.addressInUse'), {
+            href: this.interactions.path(VERIFY_EMAIL_PATH, interaction),
+            text: t('common.back'),
+          }),
         };
+      }
     }
   }
 
@@ -126,6 +133,7 @@ export class VerifyEmailPages {
   }
 
   private render(
+    lang: PageLanguage,
     interaction: Interaction,
     user: User,
     browser: BrowserContext,
@@ -134,7 +142,7 @@ export class VerifyEmailPages {
     typedEmail?: string,
   ): PageResult {
     const { token, cookies } = this.interactions.form(browser, interaction);
-    const page = verifyEmailPage({
+    const page = verifyEmailPage(lang, {
       applicationName: interaction.application.name,
       username: user.username,
       email: user.email,
@@ -147,6 +155,7 @@ export class VerifyEmailPages {
   }
 
   private renderCode(
+    lang: PageLanguage,
     interaction: Interaction,
     browser: BrowserContext,
     status: number,
@@ -155,8 +164,8 @@ export class VerifyEmailPages {
     error?: Text,
   ): PageResult {
     const { token, cookies } = this.interactions.form(browser, interaction);
-    const { t, rich } = pageTranslator();
-    const page = codePage({
+    const { t, rich } = lang.translator();
+    const page = codePage(lang, {
       action: VERIFY_EMAIL_CODE_PATH,
       title: t('code.checkEmailTitle'),
       lead: html`<p>

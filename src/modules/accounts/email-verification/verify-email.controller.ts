@@ -5,6 +5,8 @@ import { Public } from '../../../common/http/public.decorator';
 import { AppConfig } from '../../../config/app-config';
 import { formOf } from '../../oauth/protocol/params';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import {
@@ -32,26 +34,42 @@ export class VerifyEmailController {
 
   @Get('verify-email')
   @ShowVerifyEmailDocs()
-  async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.pages.show(req.query.request, this.browser(req)));
+  async show(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.pages.show(req.query.request, lang, this.browser(req)));
   }
 
   @Post('verify-email')
   @SendVerifyEmailDocs()
-  async sendCode(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.pages.send(formOf(req), this.browser(req)));
+  async sendCode(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.pages.send(formOf(req), lang, this.browser(req)));
   }
 
   @Get('verify-email/code')
   @ShowVerifyEmailCodeDocs()
-  async showCode(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.pages.showCode(req.query, this.browser(req)));
+  async showCode(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.pages.showCode(req.query, lang, this.browser(req)));
   }
 
   @Post('verify-email/code')
   @ConfirmVerifyEmailDocs()
-  async confirm(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.pages.confirm(formOf(req), this.browser(req)));
+  async confirm(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.pages.confirm(formOf(req), lang, this.browser(req)));
   }
 
   private browser(req: Request): BrowserContext {

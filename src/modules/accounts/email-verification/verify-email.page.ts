@@ -1,6 +1,6 @@
 import { html, layout } from '../../../common/http/html';
 import { BOLD, type Text } from '../../../common/i18n/i18n';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { errorBox, type FormBinding } from '../account-pages';
 
 export interface VerifyEmailPageModel extends FormBinding {
@@ -17,8 +17,8 @@ export interface VerifyEmailPageModel extends FormBinding {
  * The application requires a verified email (form contract: POST /oauth2/verify-email with
  * hidden `request` and `csrf_token`, and input `email` when the account has no email).
  */
-export function verifyEmailPage(model: VerifyEmailPageModel): string {
-  const { t, rich } = pageTranslator();
+export function verifyEmailPage(lang: PageLanguage, model: VerifyEmailPageModel): string {
+  const { t, rich } = lang.translator();
   const address =
     model.email !== ''
       ? html`<p>${rich('verifyEmail.sendTo', { email: model.email }, BOLD)}</p>`
@@ -33,6 +33,7 @@ export function verifyEmailPage(model: VerifyEmailPageModel): string {
             value="${model.typedEmail ?? ''}"
           />`;
   return layout(
+    lang,
     t('verifyEmail.title'),
     html`<p>
         ${rich(
@@ -41,7 +42,7 @@ export function verifyEmailPage(model: VerifyEmailPageModel): string {
           BOLD,
         )}
       </p>
-      ${errorBox(model.error)}
+      ${errorBox(t, model.error)}
       <form method="post" action="/oauth2/verify-email">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />

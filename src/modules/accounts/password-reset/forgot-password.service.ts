@@ -20,7 +20,7 @@ import { MailAfterAnswer } from './mail-after-answer';
 import { forgotPasswordPage } from './password-reset.pages';
 import { pathWith, RESET_PASSWORD_PATH, signInPath } from './reset-links';
 import { msg, type Text } from '../../../common/i18n/i18n';
-import { pageLocale } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 
 /** The CSRF purpose of the forgot-password form shown without an authorization request. */
 export const FORGOT_PASSWORD_PURPOSE = 'password-reset';
@@ -51,18 +51,18 @@ export class ForgotPasswordService {
     this.site = new URL(config.publicBaseUrl).host;
   }
 
-  async show(request: unknown, browser: BrowserContext): Promise<PageResult> {
-    return this.render(await this.requestOf(request), browser, 200);
+  async show(request: unknown, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    return this.render(lang, await this.requestOf(request, lang), browser, 200);
   }
 
-  async submit(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.requestOf(body.request);
+  async submit(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.requestOf(body.request, lang);
     if (!this.csrf.verify(browser, pending?.id ?? FORGOT_PASSWORD_PURPOSE, body.csrf_token)) {
       throw formExpired();
     }
     const email = typeof body.email === 'string' ? body.email.trim() : '';
     if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email)) {
-      return this.render(pending, browser, 400, msg('passwordReset.enterEmail'), email);
+      return this.render(lang, pending, browser, 400, msg('passwordReset.enterEmail'), email);
     }
     const started = floorStart();
     const userId = await this.accounts.findByAddress(email);
@@ -78,7 +78,7 @@ export class ForgotPasswordService {
     if (outcome.kind === 'throttled') {
       const minutes = Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60));
       const message = msg('passwordReset.tooManyCodes', { minutes });
-      const page = this.render(pending, browser, 429, message, email);
+      const page = this.render(lang, pending, browser, 429, message, email);
       return { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
     if (outcome.kind === 'issued') {
@@ -93,7 +93,7 @@ export class ForgotPasswordService {
       this.mail.send(
         codeMail('password_reset', {
           to: email,
-          locale: pageLocale(),
+          locale: lang.locale,
           site: this.site,
           code: outcome.code,
           link: link.href,
@@ -107,6 +107,7 @@ export class ForgotPasswordService {
   }
 
   private render(
+    lang: PageLanguage,
     pending: Pending | null,
     browser: BrowserContext,
     status: number,
@@ -114,7 +115,7 @@ export class ForgotPasswordService {
     email?: string,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, pending?.id ?? FORGOT_PASSWORD_PURPOSE);
-    const html = forgotPasswordPage({
+    const html = forgotPasswordPage(lang, {
       requestId: pending?.sealed,
       csrfToken: token,
       signInUrl: signInPath(pending?.sealed),
@@ -128,9 +129,9 @@ export class ForgotPasswordService {
    * The authorization request the person came from, or null without one. A request that is not
    * ours, has expired or does not offer the password form is refused, as the login page would.
    */
-  private async requestOf(value: unknown): Promise<Pending | null> {
+  private async requestOf(value: unknown, lang: PageLanguage): Promise<Pending | null> {
     if (value === undefined || value === '') return null;
-    const pending = await this.pending.find(value);
+    const pending = await this.pending.findForPage(value, lang);
     if (!pending) throw requestGone();
     const offered = offeredSignIn(
       pending.request.upstreamProviders,

@@ -5,6 +5,8 @@ import { Public } from '../../../common/http/public.decorator';
 import { AppConfig } from '../../../config/app-config';
 import { formOf } from '../../oauth/protocol/params';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import { ForgotPasswordService } from './forgot-password.service';
@@ -37,26 +39,42 @@ export class PasswordResetController {
 
   @Get('forgot-password')
   @ShowForgotPasswordDocs()
-  async showForgotPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.forgot.show(req.query.request, this.browser(req)));
+  async showForgotPassword(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.forgot.show(req.query.request, lang, this.browser(req)));
   }
 
   @Post('forgot-password')
   @SubmitForgotPasswordDocs()
-  async submitForgotPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.forgot.submit(formOf(req), this.browser(req)));
+  async submitForgotPassword(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.forgot.submit(formOf(req), lang, this.browser(req)));
   }
 
   @Get('reset-password')
   @ShowResetPasswordDocs()
-  async showResetPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.reset.show(req.query, this.browser(req)));
+  async showResetPassword(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.reset.show(req.query, lang, this.browser(req)));
   }
 
   @Post('reset-password')
   @SubmitResetPasswordDocs()
-  async submitResetPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.reset.submit(formOf(req), this.browser(req)));
+  async submitResetPassword(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.reset.submit(formOf(req), lang, this.browser(req)));
   }
 
   private browser(req: Request): BrowserContext {

@@ -1,6 +1,6 @@
 import { html, Html, layout } from '../../../common/http/html';
-import { render, type Text } from '../../../common/i18n/i18n';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import { render, type Text, type Translate } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { codeInput } from '../account-pages';
 import { CODE_TTL_SECONDS } from '../one-time-codes/one-time-codes.service';
 
@@ -15,12 +15,13 @@ export interface ForgotPasswordPageModel {
 }
 
 /** Form contract: input `email`, hidden `csrf_token` and (from a login page) `request`. */
-export function forgotPasswordPage(model: ForgotPasswordPageModel): string {
-  const { t } = pageTranslator();
+export function forgotPasswordPage(lang: PageLanguage, model: ForgotPasswordPageModel): string {
+  const { t } = lang.translator();
   return layout(
+    lang,
     t('passwordReset.forgotTitle'),
     html`<p>${t('passwordReset.forgotLead')}</p>
-      ${errorLine(model.error)}
+      ${errorLine(t, model.error)}
       <form method="post" action="/oauth2/forgot-password">
         ${requestInput(model.requestId)}
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
@@ -55,22 +56,23 @@ export interface ResetPasswordPageModel {
  * Form contract: inputs `code`, `password`, `password_repeat`, hidden `id`, `csrf_token` and
  * (from a login page) `request`.
  */
-export function resetPasswordPage(model: ResetPasswordPageModel): string {
-  const { t } = pageTranslator();
+export function resetPasswordPage(lang: PageLanguage, model: ResetPasswordPageModel): string {
+  const { t } = lang.translator();
   const newCode = html`<p>
     <a href="${model.newCodeUrl}">${t('passwordReset.askNewCode')}</a>
   </p>`;
   // The same line whether or not an account uses the address (one answer).
   const sent = t('passwordReset.codeSent', { minutes: CODE_TTL_SECONDS / 60 });
   return layout(
+    lang,
     t('passwordReset.resetTitle'),
     html`<p>${sent}</p>
-      ${errorLine(model.error)}
+      ${errorLine(t, model.error)}
       <form method="post" action="/oauth2/reset-password">
         <input type="hidden" name="id" value="${model.id}" />
         ${requestInput(model.requestId)}
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        ${codeInput(model.code)}
+        ${codeInput(t, model.code)}
         <label for="password">${t('passwordReset.newPassword')}</label>
         <input type="password" id="password" name="password" autocomplete="new-password" required />
         <label for="password_repeat">${t('passwordReset.newPasswordAgain')}</label>
@@ -88,19 +90,18 @@ export function resetPasswordPage(model: ResetPasswordPageModel): string {
 }
 
 /** After a reset whose authorization request expired meanwhile: signed in, nowhere to go on. */
-export function passwordChangedPage(): string {
-  const { t } = pageTranslator();
+export function passwordChangedPage(lang: PageLanguage): string {
+  const { t } = lang.translator();
   return layout(
+    lang,
     t('passwordReset.changedTitle'),
     html`<p>${t('passwordReset.changed')}</p>
       <p><a href="/account">${t('common.yourAccount')}</a></p>`,
   );
 }
 
-function errorLine(error: Text | undefined): Html {
-  return error
-    ? html`<p class="error" role="alert">${render(error, pageTranslator().t)}</p>`
-    : html``;
+function errorLine(t: Translate, error: Text | undefined): Html {
+  return error ? html`<p class="error" role="alert">${render(error, t)}</p>` : html``;
 }
 
 function requestInput(requestId: string | undefined): Html {

@@ -33,8 +33,8 @@ import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';
 import { ACCOUNT_PATH, FORGOT_PASSWORD_PATH, pathWith } from './reset-links';
-import { msg, type Text } from '../../../common/i18n/i18n';
-import { pageLocale } from '../../../common/i18n/page-language';
+import { msg, type Locale, type Text } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { passwordProblemText } from '../account-pages';
 
 /** What the reset page says for a code that is wrong, expired, spent or unknown (one answer). */
@@ -103,24 +103,24 @@ export class ResetPasswordService {
   }
 
   /** The form; nothing is looked up by the id, so a decoy id shows the same page. */
-  async show(query: Params, browser: BrowserContext): Promise<PageResult> {
-    const form = await this.formOf(query);
-    return this.render(form, browser, 200);
+  async show(query: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const form = await this.formOf(query, lang);
+    return this.render(lang, form, browser, 200);
   }
 
-  async submit(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const form = await this.formOf(body);
+  async submit(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const form = await this.formOf(body, lang);
     if (!this.csrf.verify(browser, resetPurpose(form.id), body.csrf_token)) throw formExpired();
     const password = typeof body.password === 'string' ? body.password : '';
     if (password !== body.password_repeat) {
-      return this.render(form, browser, 400, msg('passwordReset.notSame'));
+      return this.render(lang, form, browser, 400, msg('passwordReset.notSame'));
     }
     // The length, before the code is tried; the strength estimate (CPU-heavy, and it needs the
     // person's names) only for the holder of the right code, below.
     const length = [...password].length;
     if (length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH) {
       const weakness = await passwordWeakness(password, { username: '', email: '' });
-      return this.render(form, browser, 400, weakness ? passwordProblemText(weakness) : '');
+      return this.render(lang, form, browser, 400, weakness ? passwordProblemText(weakness) : '');
     }
     const started = floorStart();
     let outcome: ResetOutcome;
@@ -130,18 +130,18 @@ export class ResetPasswordService {
       );
     } catch (error) {
       if (error instanceof RefusedPassword) {
-        return this.render(form, browser, 400, passwordProblemText(error.weakness));
+        return this.render(lang, form, browser, 400, passwordProblemText(error.weakness));
       }
       throw error;
     }
     if (outcome.kind === 'refused') {
       // A wrong try costs a write on a real code and nothing on a decoy id: one answer time.
       await answerFloor(started);
-      return this.render({ ...form, code: '' }, browser, 400, CODE_REFUSED);
+      return this.render(lang, { ...form, code: '' }, browser, 400, CODE_REFUSED);
     }
     const session = await this.sessions.create(outcome.account.user.id, 'password', browser);
-    const answer = await this.continueAfter(outcome.account.user, session, form);
-    this.sendNotices(outcome);
+    const answer = await this.continueAfter(lang, outcome.account.user, session, form);
+    this.sendNotices(outcome, lang.locale);
     return answer;
   }
 
@@ -182,8 +182,11 @@ export class ResetPasswordService {
     return { kind: 'reset', account, email, firstPassword };
   }
 
-  /** The notice of the change, to the primary address and to the one the code went to. */
-  private sendNotices(outcome: Extract<ResetOutcome, { kind: 'reset' }>): void {
+  /**
+   * The notice of the change, to the primary address and to the one the code went to, in
+   * `locale` (the reset page's).
+   */
+  private sendNotices(outcome: Extract<ResetOutcome, { kind: 'reset' }>, locale: Locale): void {
     const { user } = outcome.account;
     const recipients = new Set([user.email.toLowerCase(), outcome.email].filter((a) => a !== ''));
     const resetLink = new URL(FORGOT_PASSWORD_PATH, this.config.publicBaseUrl).href;
@@ -191,7 +194,7 @@ export class ResetPasswordService {
       this.mail.send(
         passwordChangedMail({
           to,
-          locale: pageLocale(),
+          locale,
           site: this.site,
           username: user.username,
           codeSentTo: outcome.email,
@@ -209,12 +212,13 @@ export class ResetPasswordService {
    * meanwhile, a page saying so (the password is changed all the same).
    */
   private async continueAfter(
+    lang: PageLanguage,
     user: User,
     session: NewSession,
     { request, pending }: ResetForm,
   ): Promise<PageResult> {
     const cookie = sessionCookie(session);
-    const changed = { status: 200, html: passwordChangedPage(), cookies: [cookie] };
+    const changed = { status: 200, html: passwordChangedPage(lang), cookies: [cookie] };
     if (request === undefined) return { status: 303, location: ACCOUNT_PATH, cookies: [cookie] };
     if (!pending) return changed;
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
@@ -236,13 +240,14 @@ export class ResetPasswordService {
   }
 
   private render(
+    lang: PageLanguage,
     form: ResetForm,
     browser: BrowserContext,
     status: number,
     error?: Text,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, resetPurpose(form.id));
-    const html = resetPasswordPage({
+    const html = resetPasswordPage(lang, {
       id: form.id,
       requestId: form.request,
       csrfToken: token,
@@ -259,7 +264,7 @@ export class ResetPasswordService {
    * authorization request the person came from. The request is carried even once expired: the
    * reset works without it, and then says the application's request expired.
    */
-  private async formOf(params: Params): Promise<ResetForm> {
+  private async formOf(params: Params, lang: PageLanguage): Promise<ResetForm> {
     const id = typeof params.id === 'string' ? params.id.toLowerCase() : '';
     if (!UUID.test(id)) {
       throw new PageError(
@@ -276,7 +281,7 @@ export class ResetPasswordService {
       params.request.length <= MAX_SEALED_LENGTH
         ? params.request
         : undefined;
-    const pending = request === undefined ? null : await this.pending.find(request);
+    const pending = request === undefined ? null : await this.pending.findForPage(request, lang);
     return { id, code, request, pending };
   }
 }

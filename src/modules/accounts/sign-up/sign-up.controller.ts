@@ -5,6 +5,8 @@ import { Public } from '../../../common/http/public.decorator';
 import { AppConfig } from '../../../config/app-config';
 import { formOf } from '../../oauth/protocol/params';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import {
@@ -32,26 +34,42 @@ export class SignUpController {
 
   @Get('signup')
   @ShowSignUpDocs()
-  async showForm(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.signUp.showForm(req.query.request, this.browser(req)));
+  async showForm(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.signUp.showForm(req.query.request, lang, this.browser(req)));
   }
 
   @Post('signup')
   @SubmitSignUpDocs()
-  async submitForm(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.signUp.submitForm(formOf(req), this.browser(req)));
+  async submitForm(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.signUp.submitForm(formOf(req), lang, this.browser(req)));
   }
 
   @Get('signup/verify')
   @ShowSignUpCodeDocs()
-  async showCode(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.signUp.showCode(req.query, this.browser(req)));
+  async showCode(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.signUp.showCode(req.query, lang, this.browser(req)));
   }
 
   @Post('signup/verify')
   @SubmitSignUpCodeDocs()
-  async submitCode(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.signUp.submitCode(formOf(req), this.browser(req)));
+  async submitCode(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.signUp.submitCode(formOf(req), lang, this.browser(req)));
   }
 
   private browser(req: Request): BrowserContext {

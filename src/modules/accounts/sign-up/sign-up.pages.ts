@@ -1,6 +1,6 @@
 import { html, layout } from '../../../common/http/html';
 import { BOLD, type Text } from '../../../common/i18n/i18n';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { errorBox, type FormBinding } from '../account-pages';
 
 export interface SignUpPageModel extends FormBinding {
@@ -17,12 +17,13 @@ export interface SignUpPageModel extends FormBinding {
  * The sign-up form (form contract: inputs `username`, `email`, `password`; hidden `request` and
  * `csrf_token`), with the autocomplete tokens that let a password manager save the new account.
  */
-export function signUpPage(model: SignUpPageModel): string {
-  const { t, rich } = pageTranslator();
+export function signUpPage(lang: PageLanguage, model: SignUpPageModel): string {
+  const { t, rich } = lang.translator();
   return layout(
+    lang,
     t('signUp.title'),
     html`<p>${rich('common.continueTo', { application: model.applicationName }, BOLD)}</p>
-      ${errorBox(model.error)}
+      ${errorBox(t, model.error)}
       <form method="post" action="/oauth2/signup">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />

@@ -3,8 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { html, messagePage } from '../../../common/http/html';
-import { BOLD, msg, type Text } from '../../../common/i18n/i18n';
-import { pageTranslator, pageLocale } from '../../../common/i18n/page-language';
+import { BOLD, msg, type Locale, type Text, type Translate } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { AppConfig } from '../../../config/app-config';
 import { MailNotSent } from '../../mail/mail-message';
 import { Mailer } from '../../mail/mailer';
@@ -86,39 +86,43 @@ export class SignUpService {
   ) {}
 
   /** GET /oauth2/signup: the form. */
-  async showForm(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.offered(requestId);
-    return this.renderForm(interaction, browser, 200);
+  async showForm(
+    requestId: unknown,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const interaction = await this.offered(requestId, lang);
+    return this.renderForm(lang, interaction, browser, 200);
   }
 
   /**
    * POST /oauth2/signup: checks the form, then emails a code (new address) or a notice (an
    * address with an account) and answers both with the same redirect to the code page.
    */
-  async submitForm(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.offered(body.request);
+  async submitForm(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.offered(body.request, lang);
     this.interactions.checkForm(browser, interaction, body.csrf_token);
     const attempt = await this.attempts.take(browser.ip);
-    if (attempt.kind === 'throttled') return tooMany('sign-ups', attempt.retryAfterSeconds);
+    if (attempt.kind === 'throttled') return tooMany(lang, 'sign-ups', attempt.retryAfterSeconds);
     const form = readForm(body);
     const checked = await this.check(form);
     if (checked.kind === 'refused') {
-      return this.renderForm(interaction, browser, checked.status, checked.error, form);
+      return this.renderForm(lang, interaction, browser, checked.status, checked.error, form);
     }
     const { email } = checked;
     const held = await addressHeldByAnother(this.dataSource.manager, email, null);
     // Hashed in both cases, so the two answers cost the same.
     const passwordHash = await this.hash(form.password, browser.ip);
-    if (passwordHash === null) return busy();
+    if (passwordHash === null) return busy(lang);
     const payload: SignUpPayload = { username: form.username, passwordHash };
     // Writing a code costs a few milliseconds the notice does not: both answers are held to the
     // same floor, so their timing tells nothing either (docs/accounts.md, "Sign-up").
     const started = floorStart();
     const sent = held
-      ? await this.sendNotice(interaction, email, browser.ip)
-      : await this.sendCode(interaction, email, payload, browser.ip);
+      ? await this.sendNotice(interaction, email, browser.ip, lang.locale)
+      : await this.sendCode(interaction, email, payload, browser.ip, lang.locale);
     await answerFloor(started);
-    if (sent.kind === 'throttled') return tooMany('codes', sent.retryAfterSeconds);
+    if (sent.kind === 'throttled') return tooMany(lang, 'codes', sent.retryAfterSeconds);
     return {
       status: 303,
       location: this.interactions.path(SIGN_UP_CODE_PATH, interaction, { id: sent.id }),
@@ -126,35 +130,36 @@ export class SignUpService {
   }
 
   /** GET /oauth2/signup/verify: the code form (the emailed link fills the code in). */
-  async showCode(query: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.offeredOrExpired(query.request);
+  async showCode(query: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.offeredOrExpired(query.request, lang);
     const id = codeId(query.id);
     const code = typeof query.code === 'string' ? query.code.slice(0, 12) : undefined;
-    return this.renderCode(interaction, browser, 200, id, code);
+    return this.renderCode(lang, interaction, browser, 200, id, code);
   }
 
   /**
    * POST /oauth2/signup/verify: the right code creates the account, in the transaction that
    * spends the code, and signs the person in; the authorization then continues as after a login.
    */
-  async submitCode(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const interaction = await this.offeredOrExpired(body.request);
+  async submitCode(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const interaction = await this.offeredOrExpired(body.request, lang);
     const id = codeId(body.id);
     this.interactions.checkFormFor(browser, codeFormPurpose(id), body.csrf_token);
     const outcome = await this.createAccount(id, body.code, browser.ip);
     if (outcome.kind === 'refused') {
-      return this.renderCode(interaction, browser, 400, id, undefined, WRONG_CODE);
+      return this.renderCode(lang, interaction, browser, 400, id, undefined, WRONG_CODE);
     }
     if (outcome.kind === 'taken') {
-      const { t } = pageTranslator();
+      const { t } = lang.translator();
       const html = linkPage(
+        lang,
         t('signUp.notCreatedTitle'),
         t('signUp.notCreated'),
-        this.startAgain(interaction),
+        this.startAgain(t, interaction),
       );
       return { status: 409, html };
     }
-    if (!interaction) return this.accountReady(outcome.user, browser);
+    if (!interaction) return this.accountReady(lang, outcome.user, browser);
     return this.interactions.signInAndContinue(outcome.user, interaction, browser);
   }
 
@@ -163,10 +168,14 @@ export class SignUpService {
    * the person read their email: the account is made all the same and signed in, and the page
    * says to return to the application, whose next sign-in finds the session.
    */
-  private async accountReady(user: User, browser: BrowserContext): Promise<PageResult> {
+  private async accountReady(
+    lang: PageLanguage,
+    user: User,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
     const session = await this.sessions.create(user.id, 'password', browser);
-    const { t } = pageTranslator();
-    const html = linkPage(t('signUp.readyTitle'), t('signUp.ready'), {
+    const { t } = lang.translator();
+    const html = linkPage(lang, t('signUp.readyTitle'), t('signUp.ready'), {
       href: '/account',
       text: t('common.goToYourAccount'),
     });
@@ -174,8 +183,10 @@ export class SignUpService {
   }
 
   /** Where "Start again" leads: the form of the request, or the account page's sign-in without one. */
-  private startAgain(interaction: Interaction | null): { href: string; text: string } {
-    const { t } = pageTranslator();
+  private startAgain(
+    t: Translate,
+    interaction: Interaction | null,
+  ): { href: string; text: string } {
     return interaction
       ? { href: this.interactions.path(SIGN_UP_PATH, interaction), text: t('common.startAgain') }
       : { href: '/account/login', text: t('common.signIn') };
@@ -213,9 +224,9 @@ export class SignUpService {
   }
 
   /** The request, when sign-up is offered for it; a 404 page otherwise. */
-  private async offered(requestId: unknown): Promise<Interaction> {
+  private async offered(requestId: unknown, lang: PageLanguage): Promise<Interaction> {
     if (!this.config.signUpEnabled) throw notOffered();
-    const interaction = await this.interactions.find(requestId);
+    const interaction = await this.interactions.find(requestId, lang);
     await this.checkOffered(interaction);
     return interaction;
   }
@@ -224,9 +235,12 @@ export class SignUpService {
    * The code pages' request: live and offering sign-up (404 otherwise), or null once it expired
    * or was answered, since a code sent while it was live still creates the account.
    */
-  private async offeredOrExpired(requestId: unknown): Promise<Interaction | null> {
+  private async offeredOrExpired(
+    requestId: unknown,
+    lang: PageLanguage,
+  ): Promise<Interaction | null> {
     if (!this.config.signUpEnabled) throw notOffered();
-    const interaction = await this.interactions.findLive(requestId);
+    const interaction = await this.interactions.findLive(requestId, lang);
     if (interaction) await this.checkOffered(interaction);
     return interaction;
   }
@@ -243,6 +257,7 @@ export class SignUpService {
     email: string,
     payload: SignUpPayload,
     clientAddress: string,
+    locale: Locale,
   ): Promise<{ kind: 'sent'; id: string } | { kind: 'throttled'; retryAfterSeconds: number }> {
     const issued = await this.codes.issue({
       purpose: 'sign_up',
@@ -259,7 +274,7 @@ export class SignUpService {
     await this.send(
       codeMail('sign_up', {
         to: email,
-        locale: pageLocale(),
+        locale,
         site: this.interactions.site,
         code: issued.code,
         link,
@@ -274,13 +289,14 @@ export class SignUpService {
     interaction: Interaction,
     email: string,
     clientAddress: string,
+    locale: Locale,
   ): Promise<{ kind: 'sent'; id: string } | { kind: 'throttled'; retryAfterSeconds: number }> {
     const decoy = await this.codes.decoy(email, clientAddress);
     if (decoy.kind === 'throttled') return decoy;
     await this.send(
       codeMail('sign_up_existing', {
         to: email,
-        locale: pageLocale(),
+        locale,
         site: this.interactions.site,
         link: this.interactions.url('/oauth2/login', interaction),
         applicationName: interaction.application.name,
@@ -361,6 +377,7 @@ export class SignUpService {
   }
 
   private renderForm(
+    lang: PageLanguage,
     interaction: Interaction,
     browser: BrowserContext,
     status: number,
@@ -368,7 +385,7 @@ export class SignUpService {
     form?: SignUpForm,
   ): PageResult {
     const { token, cookies } = this.interactions.form(browser, interaction);
-    const html = signUpPage({
+    const html = signUpPage(lang, {
       applicationName: interaction.application.name,
       requestId: interaction.pending.sealed,
       csrfToken: token,
@@ -381,6 +398,7 @@ export class SignUpService {
   }
 
   private renderCode(
+    lang: PageLanguage,
     interaction: Interaction | null,
     browser: BrowserContext,
     status: number,
@@ -390,11 +408,11 @@ export class SignUpService {
   ): PageResult {
     // Bound to the code, not to the request: the code still counts once the request expired.
     const { token, cookies } = this.interactions.formFor(browser, codeFormPurpose(id));
-    const { t, rich } = pageTranslator();
+    const { t, rich } = lang.translator();
     const lead = interaction
       ? rich('signUp.codeLeadFor', { application: interaction.application.name }, BOLD)
       : html`${t('signUp.codeLead')}`;
-    const page = codePage({
+    const page = codePage(lang, {
       action: SIGN_UP_CODE_PATH,
       title: t('code.checkEmailTitle'),
       lead: html`<p>${lead}</p>`,
@@ -403,7 +421,7 @@ export class SignUpService {
       id,
       code,
       error,
-      again: this.startAgain(interaction),
+      again: this.startAgain(t, interaction),
     });
     // The form may lead straight on to the client (CSP form-action follows redirects).
     const formTarget = interaction
@@ -437,13 +455,11 @@ function notOffered(): PageError {
   return new PageError(404, msg('errors.notFoundTitle'), msg('signUp.notOffered'));
 }
 
-function busy(): PageResult {
+function busy(lang: PageLanguage): PageResult {
+  const { t } = lang.translator();
   return {
     status: 503,
-    html: messagePage(
-      pageTranslator().t('errors.busyTitle'),
-      pageTranslator().t('login.refused.busy'),
-    ),
+    html: messagePage(lang, t('errors.busyTitle'), t('login.refused.busy')),
     retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS,
   };
 }

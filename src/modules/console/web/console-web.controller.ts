@@ -5,7 +5,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../../common/http/public.decorator';
 import { messagePage } from '../../../common/http/html';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { accountPage } from './pages/account.page';
 import { applicationPage } from './pages/application.page';
@@ -42,32 +43,29 @@ export class ConsoleWebController {
   constructor(private readonly providers: UpstreamProvidersService) {}
 
   @Get()
-  home(@Res() res: Response): void {
-    sendPage(res, 200, homePage());
+  home(@PageLang() lang: PageLanguage, @Res() res: Response): void {
+    sendPage(res, 200, homePage(lang));
   }
 
   @Get('account')
-  async account(@Res() res: Response): Promise<void> {
+  async account(@PageLang() lang: PageLanguage, @Res() res: Response): Promise<void> {
     // Ids and display names only (public: the login page shows them too), for the Connect buttons.
     const providers = (await this.providers.listEnabled()).map(({ id, displayName }) => ({
       id,
       displayName,
     }));
-    sendPage(res, 200, accountPage(providers));
+    sendPage(res, 200, accountPage(lang, providers));
   }
 
   @Get('applications/:id')
-  application(@Param('id') id: string, @Res() res: Response): void {
+  application(@Param('id') id: string, @PageLang() lang: PageLanguage, @Res() res: Response): void {
     if (!APPLICATION_ID.test(id)) {
-      const { t } = pageTranslator();
-      sendPage(
-        res,
-        404,
-        messagePage(t('console.layout.notFound'), t('console.layout.noSuchApplication')),
-      );
+      const { t } = lang.translator();
+      const title = t('console.layout.notFound');
+      sendPage(res, 404, messagePage(lang, title, t('console.layout.noSuchApplication')));
       return;
     }
-    sendPage(res, 200, applicationPage(Number(id)));
+    sendPage(res, 200, applicationPage(lang, Number(id)));
   }
 
   @Get('assets/:file')

@@ -29,7 +29,7 @@ import type { Params } from '../protocol/params';
 import { readUpstreamProviders } from './checks/upstream-providers';
 import { msg } from '../../../common/i18n/i18n';
 import { fromUiLocales } from '../../../common/i18n/negotiation';
-import { useUiLocales } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * GET /oauth2/authorize (docs/contract/oauth.md#authorization-request): validates the request step by step, then sends the
@@ -49,15 +49,16 @@ export class AuthorizeService {
   /**
    * `status`: 302 for GET, 303 for the POST form of the request (OIDC Core 3.1.2.1), whose every
    * answer then leads the browser on with a GET. `issuerPath`: the alias issuer when the request
-   * came to its endpoint (/api/oidc/auth).
+   * came to its endpoint (/api/oidc/auth). `lang`: the page's language, which ui_locales sets.
    */
   async start(
     query: Params,
+    lang: PageLanguage,
     browser: BrowserContext,
     status: 302 | 303 = 302,
     issuerPath: IssuerPath | null = null,
   ): Promise<PageResult> {
-    const checked = await this.check(query, status, issuerPath);
+    const checked = await this.check(query, lang, status, issuerPath);
     if ('status' in checked) return checked;
     const { application, request } = checked;
     const current = await this.sessions.current(browser.sessionCookie);
@@ -90,11 +91,12 @@ export class AuthorizeService {
    */
   async check(
     query: Params,
+    lang: PageLanguage,
     status: 302 | 303 = 302,
     issuerPath: IssuerPath | null = null,
   ): Promise<{ application: Application; request: AuthorizationRequest } | PageResult> {
     // The pages from here on (errors included) speak the language ui_locales asks for.
-    useUiLocales(query.ui_locales);
+    lang.useUiLocales(query.ui_locales);
     // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
     const application = await checkClient(query, this.applications);
     const redirectUri = checkRedirectUri(query, application);

@@ -9,7 +9,7 @@ import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { MAX_SEALED_LENGTH, RequestSealer } from './sealed-request';
 import { msg } from '../../../common/i18n/i18n';
-import { useRequestLocale } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 
 /** How long a user has to sign in and consent before the request must be started again. */
 export const PENDING_TTL_SECONDS = 600;
@@ -52,9 +52,16 @@ export class PendingAuthorizationsService {
   }
 
   /**
-   * The pending request, or null when it is not ours, has expired or was already answered.
-   * Found, it sets the page's language to the one its ui_locales chose.
+   * The pending request of a page, as `find`; found, it sets the page's language `lang` to the
+   * one the request's ui_locales chose, for the rest of the request's pages and error pages.
    */
+  async findForPage(sealed: unknown, lang: PageLanguage): Promise<Pending | null> {
+    const pending = await this.find(sealed);
+    if (pending) lang.useRequestLocale(pending.request.uiLocale);
+    return pending;
+  }
+
+  /** The pending request, or null when it is not ours, has expired or was already answered. */
   async find(sealed: unknown): Promise<Pending | null> {
     const opened = this.sealer.open(sealed);
     if (!opened || opened.exp * 1000 <= this.clock.now().getTime()) return null;
@@ -63,7 +70,6 @@ export class PendingAuthorizationsService {
       [sha256Hex(opened.id)],
     );
     if (spent.length > 0) return null;
-    useRequestLocale(opened.request.uiLocale);
     return {
       sealed: sealed as string,
       id: opened.id,
@@ -76,8 +82,8 @@ export class PendingAuthorizationsService {
    * Sets the page's language to the one a sealed request carries, without checking that it is
    * still live (the upstream callback's failures come before that check).
    */
-  useLanguageOf(sealed: unknown): void {
-    useRequestLocale(this.sealer.open(sealed)?.request.uiLocale);
+  useLanguageOf(sealed: unknown, lang: PageLanguage): void {
+    lang.useRequestLocale(this.sealer.open(sealed)?.request.uiLocale);
   }
 
   /**

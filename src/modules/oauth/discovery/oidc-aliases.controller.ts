@@ -21,6 +21,8 @@ import { formAccessToken, formOf } from '../protocol/params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { PageExceptionFilter } from '../interaction/page-exception.filter';
 import { browserContext } from '../../sessions/cookies';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { sendPage } from '../protocol/page-result';
 import { LogoutService } from '../interaction/logout.service';
 import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction/pages.openapi';
@@ -63,27 +65,51 @@ export class OidcPageAliasController {
   @Get('auth')
   @AuthorizeDocs()
   @ApiOperation({ summary: `${ALIAS}GET /oauth2/authorize` })
-  async authorizeAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async authorizeAlias(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
     // The alias issuer's authorization endpoint: the grant answers as that issuer (docs/oidc.md).
     const browser = browserContext(req, this.secure);
-    const result = await this.authorizeService.start(req.query, browser, 302, ALIAS_ISSUER_PATH);
+    const result = await this.authorizeService.start(
+      req.query,
+      lang,
+      browser,
+      302,
+      ALIAS_ISSUER_PATH,
+    );
     sendPage(res, result, this.secure);
   }
 
   @Post('auth')
   @AuthorizePostDocs()
   @ApiOperation({ summary: `${ALIAS}POST /oauth2/authorize` })
-  async authorizePostAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
+  async authorizePostAlias(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
     const browser = browserContext(req, this.secure);
-    const result = await this.authorizeService.start(formOf(req), browser, 303, ALIAS_ISSUER_PATH);
+    const result = await this.authorizeService.start(
+      formOf(req),
+      lang,
+      browser,
+      303,
+      ALIAS_ISSUER_PATH,
+    );
     sendPage(res, result, this.secure);
   }
 
   @Get('logout')
   @ShowLogoutDocs()
   @ApiOperation({ summary: `${ALIAS}GET /oauth2/logout` })
-  async showLogoutAlias(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const result = await this.logoutService.show(req.query, browserContext(req, this.secure));
+  async showLogoutAlias(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    const result = await this.logoutService.show(req.query, lang, browserContext(req, this.secure));
     sendPage(res, result, this.secure);
   }
 }

@@ -10,6 +10,7 @@ import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../authorize/grant.service';
 import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
 import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { OAuthError, formExpired, PageError } from '../protocol/oauth-error';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import type { BrowserContext } from '../../sessions/cookies';
@@ -44,13 +45,21 @@ export class InteractionService {
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
-  async showLogin(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(requestId);
-    return this.renderLogin(pending, browser, 200);
+  async showLogin(
+    requestId: unknown,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(requestId, lang);
+    return this.renderLogin(pending, lang, browser, 200);
   }
 
-  async submitLogin(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(body.request);
+  async submitLogin(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     // upstream_providers without `password` leaves the form out; a hand-made POST is refused too.
     if (!(await this.offered(pending)).password) throw noPasswordLogin();
@@ -60,7 +69,7 @@ export class InteractionService {
     if (outcome.kind !== 'ok') {
       const [status] = LOGIN_REFUSALS[outcome.kind];
       const message = msg(REFUSAL_KEYS[outcome.kind]);
-      const page = await this.renderLogin(pending, browser, status, message, username);
+      const page = await this.renderLogin(pending, lang, browser, status, message, username);
       return outcome.kind === 'failed'
         ? page
         : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
@@ -72,8 +81,12 @@ export class InteractionService {
    * The checks of POST /oauth2/login/passkey/options, run by its guard before the per-address
    * quota counts it: a live request, the login page's CSRF token, and passkeys offered.
    */
-  async checkPasskeyStart(body: Params, browser: BrowserContext): Promise<void> {
-    const pending = await this.findPending(body.request);
+  async checkPasskeyStart(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<void> {
+    const pending = await this.findPending(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
   }
@@ -88,14 +101,18 @@ export class InteractionService {
    * A sign-in that does not verify is the login page again (401) with one message for every
    * cause; one that does continues as a password sign-in does.
    */
-  async submitPasskeyLogin(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(body.request);
+  async submitPasskeyLogin(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     // Passkeys go with the password form: both are this service's own accounts.
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
     const userId = await this.passkeys.verify(body.ceremony_id, jsonField(body.assertion));
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(pending, browser, 401, msg('passkey.failed'));
+    if (!user) return this.renderLogin(pending, lang, browser, 401, msg('passkey.failed'));
     return this.signIn(pending, user, 'passkey', browser);
   }
 
@@ -114,8 +131,12 @@ export class InteractionService {
   }
 
   /** The signed-in user lacks a required upstream binding (docs/upstreams.md). */
-  async showBindUpstream(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(requestId);
+  async showBindUpstream(
+    requestId: unknown,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(requestId, lang);
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (!user) {
       return {
@@ -129,7 +150,7 @@ export class InteractionService {
       required.includes(provider.id),
     );
     const { token, cookies } = this.csrf.issue(browser, pending.id);
-    const html = bindUpstreamPage({
+    const html = bindUpstreamPage(lang, {
       applicationName: application.name,
       username: user.username,
       requestId: pending.sealed,
@@ -142,8 +163,12 @@ export class InteractionService {
     return { status: 200, html, cookies };
   }
 
-  async showConsent(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(requestId);
+  async showConsent(
+    requestId: unknown,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(requestId, lang);
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (!signedIn)
       return {
@@ -155,11 +180,15 @@ export class InteractionService {
     if (decision.kind !== 'consent') {
       return this.authorize.proceed(application, signedIn, pending.request, pending, 302);
     }
-    return this.renderConsent(pending, application, signedIn.user, browser);
+    return this.renderConsent(pending, lang, application, signedIn.user, browser);
   }
 
-  async submitConsent(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(body.request);
+  async submitConsent(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (!signedIn)
@@ -189,6 +218,7 @@ export class InteractionService {
 
   private async renderLogin(
     pending: Pending,
+    lang: PageLanguage,
     browser: BrowserContext,
     status: number,
     error?: Text,
@@ -199,7 +229,7 @@ export class InteractionService {
     const offered = await this.offered(pending);
     const { token, cookies } = this.csrf.issue(browser, pending.id);
     const request = encodeURIComponent(pending.sealed);
-    const html = loginPage({
+    const html = loginPage(lang, {
       applicationName: application.name,
       requestId: pending.sealed,
       csrfToken: token,
@@ -222,12 +252,13 @@ export class InteractionService {
 
   private renderConsent(
     pending: Pending,
+    lang: PageLanguage,
     application: Application,
     user: User,
     browser: BrowserContext,
   ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, pending.id);
-    const html = consentPage({
+    const html = consentPage(lang, {
       applicationName: application.name,
       logo: application.logo,
       username: user.username,
@@ -251,8 +282,8 @@ export class InteractionService {
     }
   }
 
-  private async findPending(requestId: unknown): Promise<Pending> {
-    const pending = await this.pending.find(requestId);
+  private async findPending(requestId: unknown, lang: PageLanguage): Promise<Pending> {
+    const pending = await this.pending.findForPage(requestId, lang);
     if (!pending) throw requestGone();
     return pending;
   }

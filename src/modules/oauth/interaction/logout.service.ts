@@ -8,7 +8,7 @@ import { logoutPage, signedOutPage } from './pages/logout.page';
 import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../protocol/params';
 import { msg } from '../../../common/i18n/i18n';
-import { useUiLocales } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * What the logout CSRF token is bound to besides the browser cookie. Request ids are 256-bit
@@ -42,11 +42,12 @@ export class LogoutService {
   /** GET (and an RP's POST, section 2): validate, then sign out or ask. */
   async show(
     params: Params,
+    lang: PageLanguage,
     browser: BrowserContext,
     status: 302 | 303 = 302,
   ): Promise<PageResult> {
     // RP-Initiated Logout 1.0 section 2: ui_locales chooses this page's language.
-    useUiLocales(params.ui_locales);
+    lang.useUiLocales(params.ui_locales);
     const request = await this.endSession.validate(params);
     const link = returnLink(request);
     if (request.hintSubject !== undefined) {
@@ -55,21 +56,21 @@ export class LogoutService {
       // and the client it was issued to gets its user back (section 3).
       if (current !== null && current.user.id === request.hintSubject) {
         await this.signOut(browser);
-        return this.redirect(link, status);
+        return this.redirect(lang, link, status);
       }
       // Nobody to sign out: say so, and let the visitor choose to follow the link.
       if (current === null) {
         await this.signOut(browser); // an expired session's row, if any
-        return this.signedOut(link);
+        return this.signedOut(lang, link);
       }
     }
     // Section 2: without a hint, or with another user's, the OP must ask; the session stays.
-    return this.confirmation(browser, link);
+    return this.confirmation(lang, browser, link);
   }
 
-  async submit(body: Params, browser: BrowserContext): Promise<PageResult> {
+  async submit(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
     if (body.csrf_token === undefined && END_SESSION_PARAMS.some((name) => name in body)) {
-      return this.show(body, browser, 303);
+      return this.show(body, lang, browser, 303);
     }
     if (!this.csrf.verify(browser, LOGOUT_PURPOSE, body.csrf_token)) {
       throw new PageError(403, msg('errors.formExpiredTitle'), msg('errors.logoutFormExpired'));
@@ -87,13 +88,17 @@ export class LogoutService {
     }
     await this.signOut(browser);
     // The user confirmed on our page; the application is a link, not a redirect.
-    return this.signedOut(link);
+    return this.signedOut(lang, link);
   }
 
-  private confirmation(browser: BrowserContext, link: ReturnLink | undefined): PageResult {
+  private confirmation(
+    lang: PageLanguage,
+    browser: BrowserContext,
+    link: ReturnLink | undefined,
+  ): PageResult {
     const { token, cookies } = this.csrf.issue(browser, LOGOUT_PURPOSE);
     const sealed = link === undefined ? undefined : this.endSession.seal(link);
-    return { status: 200, html: logoutPage(token, sealed), cookies };
+    return { status: 200, html: logoutPage(lang, token, sealed), cookies };
   }
 
   /** Deletes the session row; tokens issued to clients are not touched. */
@@ -102,12 +107,16 @@ export class LogoutService {
   }
 
   /** The "Signed out" page (with the link to the application, if any); the cookie cleared. */
-  private signedOut(link: ReturnLink | undefined): PageResult {
-    return { status: 200, html: signedOutPage(link), cookies: [CLEAR_SESSION] };
+  private signedOut(lang: PageLanguage, link: ReturnLink | undefined): PageResult {
+    return { status: 200, html: signedOutPage(lang, link), cookies: [CLEAR_SESSION] };
   }
 
-  private redirect(link: ReturnLink | undefined, status: 302 | 303): PageResult {
-    if (link === undefined) return this.signedOut(undefined);
+  private redirect(
+    lang: PageLanguage,
+    link: ReturnLink | undefined,
+    status: 302 | 303,
+  ): PageResult {
+    if (link === undefined) return this.signedOut(lang, undefined);
     const { redirectTo } = link;
     return {
       status,

@@ -44,7 +44,8 @@ import {
   SwitchLanguageDocs,
 } from './pages.openapi';
 import { languageCookieOptions, languageSwitch } from './language-switch';
-import { LANGUAGE_COOKIE } from '../../../common/i18n/page-language';
+import { LANGUAGE_COOKIE, type PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { browserContext, type BrowserContext } from '../../sessions/cookies';
 import { sendPage, type PageResult } from '../protocol/page-result';
 import { formOf } from '../protocol/params';
@@ -69,39 +70,63 @@ export class OAuthPagesController {
 
   @Get('authorize')
   @AuthorizeDocs()
-  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.authorizeService.start(req.query, this.browser(req)));
+  async authorize(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.authorizeService.start(req.query, lang, this.browser(req)));
   }
 
   /** OIDC Core 3.1.2.1: the same request as a form POST; no CSRF token (it starts a request). */
   @Post('authorize')
   @AuthorizePostDocs()
-  async authorizePost(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.authorizeService.start(formOf(req), this.browser(req), 303));
+  async authorizePost(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.authorizeService.start(formOf(req), lang, this.browser(req), 303));
   }
 
   @Get('select-account')
   @ShowSelectAccountDocs()
-  async showSelectAccount(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.selectAccount.show(req.query.request, this.browser(req)));
+  async showSelectAccount(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.selectAccount.show(req.query.request, lang, this.browser(req)));
   }
 
   @Post('select-account')
   @SubmitSelectAccountDocs()
-  async submitSelectAccount(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.selectAccount.submit(formOf(req), this.browser(req)));
+  async submitSelectAccount(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.selectAccount.submit(formOf(req), lang, this.browser(req)));
   }
 
   @Get('login')
   @ShowLoginDocs()
-  async showLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.interaction.showLogin(req.query.request, this.browser(req)));
+  async showLogin(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.interaction.showLogin(req.query.request, lang, this.browser(req)));
   }
 
   @Post('login')
   @SubmitLoginDocs()
-  async submitLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.interaction.submitLogin(formOf(req), this.browser(req)));
+  async submitLogin(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.interaction.submitLogin(formOf(req), lang, this.browser(req)));
   }
 
   @Post('login/passkey/options')
@@ -117,8 +142,12 @@ export class OAuthPagesController {
 
   @Post('login/passkey')
   @SubmitPasskeyLoginDocs()
-  async submitPasskeyLogin(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.interaction.submitPasskeyLogin(formOf(req), this.browser(req)));
+  async submitPasskeyLogin(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.interaction.submitPasskeyLogin(formOf(req), lang, this.browser(req)));
   }
 
   @Get('assets/passkey-sign-in.js')
@@ -137,32 +166,55 @@ export class OAuthPagesController {
 
   @Get('consent')
   @ShowConsentDocs()
-  async showConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.interaction.showConsent(req.query.request, this.browser(req)));
+  async showConsent(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.interaction.showConsent(req.query.request, lang, this.browser(req)));
   }
 
   @Post('consent')
   @SubmitConsentDocs()
-  async submitConsent(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.interaction.submitConsent(formOf(req), this.browser(req)));
+  async submitConsent(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.interaction.submitConsent(formOf(req), lang, this.browser(req)));
   }
 
   @Get('bind-upstream')
   @ShowBindUpstreamDocs()
-  async showBindUpstream(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.interaction.showBindUpstream(req.query.request, this.browser(req)));
+  async showBindUpstream(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(
+      res,
+      await this.interaction.showBindUpstream(req.query.request, lang, this.browser(req)),
+    );
   }
 
   @Get('logout')
   @ShowLogoutDocs()
-  async showLogout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.logoutService.show(req.query, this.browser(req)));
+  async showLogout(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.logoutService.show(req.query, lang, this.browser(req)));
   }
 
   @Post('logout')
   @LogoutDocs()
-  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.logoutService.submit(formOf(req), this.browser(req)));
+  async logout(
+    @Req() req: Request,
+    @PageLang() lang: PageLanguage,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.send(res, await this.logoutService.submit(formOf(req), lang, this.browser(req)));
   }
 
   private browser(req: Request): BrowserContext {

@@ -13,7 +13,7 @@ import { sendPage } from '../protocol/page-result';
 import { messagePage } from '../../../common/http/html';
 import { msg, render, type MessageKey, type Text } from '../../../common/i18n/i18n';
 import { REFUSALS } from '../../rate-limit/throttlers';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import { pageLanguageOf, type PageLanguage } from '../../../common/i18n/page-language';
 
 /** The page's words for the refusals of the sign-in routes' per-address quotas. */
 const QUOTA_MESSAGES = new Map<string, MessageKey>([
@@ -32,7 +32,9 @@ export class PageExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const request = host.switchToHttp().getRequest<Request>();
     if (response.headersSent) return;
-    sendErrorPage(response, this.describe(exception, request), this.config.servesHttps);
+    // In the language the request's page had reached when it failed (ui_locales included).
+    const lang = pageLanguageOf(request);
+    sendErrorPage(response, lang, this.describe(exception, request), this.config.servesHttps);
   }
 
   private describe(exception: unknown, request: Request): ErrorPage {
@@ -87,10 +89,15 @@ export interface ErrorPage {
   message: Text;
 }
 
-/** Writes an HTML error page (also used for bodies refused before routing). */
-export function sendErrorPage(response: Response, page: ErrorPage, secure: boolean): void {
+/** Writes an HTML error page in `lang` (also used for bodies refused before routing). */
+export function sendErrorPage(
+  response: Response,
+  lang: PageLanguage,
+  page: ErrorPage,
+  secure: boolean,
+): void {
   if (page.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
-  const { t } = pageTranslator();
-  const html = messagePage(render(page.title, t), render(page.message, t));
+  const { t } = lang.translator();
+  const html = messagePage(lang, render(page.title, t), render(page.message, t));
   sendPage(response, { status: page.status, html }, secure);
 }

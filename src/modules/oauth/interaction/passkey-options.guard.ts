@@ -6,6 +6,7 @@ import { PageError } from '../protocol/oauth-error';
 import { formOf } from '../protocol/params';
 import { InteractionService } from './interaction.service';
 import { msg } from '../../../common/i18n/i18n';
+import { pageLanguageOf } from '../../../common/i18n/page-language';
 
 /**
  * The own checks of POST /oauth2/login/passkey/options, before its per-address quota counts
@@ -29,7 +30,8 @@ export class PasskeyOptionsGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
     refuseCrossOrigin(req, this.origin);
-    await this.interaction.checkPasskeyStart(formOf(req), browserContext(req, this.secure));
+    const browser = browserContext(req, this.secure);
+    await this.interaction.checkPasskeyStart(formOf(req), pageLanguageOf(req), browser);
     return true;
   }
 }

@@ -15,6 +15,7 @@ import {
 import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../protocol/params';
 import { msg } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * prompt=select_account (OIDC Core 3.1.2.1): the signed-in user continues as themselves, or
@@ -30,13 +31,13 @@ export class SelectAccountService {
     private readonly csrf: Csrf,
   ) {}
 
-  async show(requestId: unknown, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(requestId);
+  async show(requestId: unknown, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(requestId, lang);
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (!signedIn) return { status: 302, location: loginLocation(pending) };
     const application = await this.application(pending);
     const { token, cookies } = this.csrf.issue(browser, pending.id);
-    const html = selectAccountPage({
+    const html = selectAccountPage(lang, {
       applicationName: application.name,
       username: signedIn.user.username,
       requestId: pending.sealed,
@@ -45,8 +46,8 @@ export class SelectAccountService {
     return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
   }
 
-  async submit(body: Params, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(body.request);
+  async submit(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    const pending = await this.findPending(body.request, lang);
     if (!this.csrf.verify(browser, pending.id, body.csrf_token)) throw formExpired();
     const decision = body.decision;
     if (decision !== 'continue' && decision !== 'switch') {
@@ -61,8 +62,8 @@ export class SelectAccountService {
     return this.authorize.proceed(application, signedIn, pending.request, pending, 303);
   }
 
-  private async findPending(requestId: unknown): Promise<Pending> {
-    const pending = await this.pending.find(requestId);
+  private async findPending(requestId: unknown, lang: PageLanguage): Promise<Pending> {
+    const pending = await this.pending.findForPage(requestId, lang);
     if (!pending) throw requestGone();
     return pending;
   }

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { Request } from 'express';
 import { AppConfig } from '../../../config/app-config';
 import { readCookie } from '../../sessions/cookies';
+import { pageLanguageOf } from '../../../common/i18n/page-language';
 import type { UpstreamAttempt } from './upstream-attempt';
 import { UpstreamSignInService } from './upstream-sign-in.service';
 
@@ -27,7 +28,8 @@ export class UpstreamCallbackGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<CallbackRequest>();
     const providerId = typeof req.params.providerId === 'string' ? req.params.providerId : '';
     const cookie = readCookie(req, 'upstream', this.secure);
-    req.upstreamAttempt = this.flow.answeredAttempt(providerId, req.query, cookie);
+    const lang = pageLanguageOf(req);
+    req.upstreamAttempt = this.flow.answeredAttempt(providerId, req.query, cookie, lang);
     return true;
   }
 }

@@ -1,7 +1,7 @@
 import { PageError } from '../../oauth/protocol/oauth-error';
 import { html, layout } from '../../../common/http/html';
 import { msg } from '../../../common/i18n/i18n';
-import { pageTranslator } from '../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 
 export type UpstreamFailure =
   | 'denied'
@@ -81,9 +81,10 @@ export function upstreamFailure(failure: UpstreamFailure, providerName?: string)
  * The form's page allows only 'self' as CSP form-action, which browsers also apply to the
  * redirects that follow a form submission, so a 302 to the provider would be blocked.
  */
-export function continueToProviderPage(location: string): string {
-  const { t } = pageTranslator();
+export function continueToProviderPage(lang: PageLanguage, location: string): string {
+  const { t } = lang.translator();
   return layout(
+    lang,
     t('upstream.continueTitle'),
     html`<meta http-equiv="refresh" content="0;url=${location}" />
       <p><a class="button" href="${location}">${t('common.continue')}</a></p>`,

@@ -30,6 +30,8 @@ import {
 import { UpstreamCallbackGuard, type CallbackRequest } from './upstream-callback.guard';
 import { CALLBACKS_PER_ADDRESS, UpstreamSignInService } from './upstream-sign-in.service';
 import { continueToProviderPage } from './upstream-pages';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PageLang } from '../../../common/i18n/page-lang.decorator';
 
 /**
  * Browser routes of upstream sign-in and direct entry: pages and redirects, not an API,
@@ -54,9 +56,10 @@ export class UpstreamSignInController {
   async startUpstream(
     @Param('providerId') providerId: string,
     @Req() req: Request,
+    @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signIn.start(providerId, req.query.request));
+    this.send(res, await this.signIn.start(providerId, req.query.request, lang));
   }
 
   @Get(':providerId/callback')
@@ -67,12 +70,13 @@ export class UpstreamSignInController {
   async upstreamCallback(
     @Param('providerId') providerId: string,
     @Req() req: CallbackRequest,
+    @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
     const attempt = req.upstreamAttempt;
     if (!attempt) throw new AppError(ErrorCode.ContextMissing, 'Request context is missing');
     const browser = browserContext(req, this.secure);
-    this.send(res, await this.signIn.callback(providerId, req.query, attempt, browser));
+    this.send(res, await this.signIn.callback(providerId, req.query, attempt, lang, browser));
   }
 
   @Post(':providerId/bind')
@@ -80,6 +84,7 @@ export class UpstreamSignInController {
   async bindRequiredUpstream(
     @Param('providerId') providerId: string,
     @Req() req: Request,
+    @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
     const form =
@@ -87,13 +92,13 @@ export class UpstreamSignInController {
         ? (req.body as Record<string, unknown>)
         : {};
     const browser = browserContext(req, this.secure);
-    const result = await this.signIn.startBindForRequest(providerId, form, browser);
+    const result = await this.signIn.startBindForRequest(providerId, form, lang, browser);
     const { location } = result;
     this.send(
       res,
       location === undefined
         ? result
-        : { status: 200, cookies: result.cookies, html: continueToProviderPage(location) },
+        : { status: 200, cookies: result.cookies, html: continueToProviderPage(lang, location) },
     );
   }
 
@@ -102,10 +107,11 @@ export class UpstreamSignInController {
   async directUpstreamEntry(
     @Param('providerId') providerId: string,
     @Req() req: Request,
+    @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
     const browser = browserContext(req, this.secure);
-    this.send(res, await this.signIn.direct(providerId, req.query.redirect, browser));
+    this.send(res, await this.signIn.direct(providerId, req.query.redirect, lang, browser));
   }
 
   private send(res: Response, result: PageResult): void {

@@ -37,6 +37,7 @@ import {
   type UpstreamAttempt,
 } from './upstream-attempt';
 import { upstreamFailure } from './upstream-pages';
+import type { PageLanguage } from '../../../common/i18n/page-language';
 import { msg } from '../../../common/i18n/i18n';
 
 /**
@@ -76,8 +77,8 @@ export class UpstreamSignInService {
   }
 
   /** GET /api/auth/upstream/{providerId}/start?request=… (the login page's links). */
-  async start(providerId: string, sealedRequest: unknown): Promise<PageResult> {
-    const pending = await this.pending.find(sealedRequest);
+  async start(providerId: string, sealedRequest: unknown, lang: PageLanguage): Promise<PageResult> {
+    const pending = await this.pending.findForPage(sealedRequest, lang);
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
     const attempt: UpstreamAttempt = {
@@ -124,9 +125,10 @@ export class UpstreamSignInService {
   async startBindForRequest(
     providerId: string,
     form: Params,
+    lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const pending = await this.pending.find(form.request);
+    const pending = await this.pending.findForPage(form.request, lang);
     if (!pending) throw requestGone();
     if (!this.csrf.verify(browser, pending.id, form.csrf_token)) {
       throw new PageError(403, msg('errors.formExpiredTitle'), msg('errors.formExpiredShort'));
@@ -173,6 +175,7 @@ export class UpstreamSignInService {
   async direct(
     providerId: string,
     redirect: unknown,
+    lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
     const query = authorizeQueryOf(redirect, this.config.publicBaseUrl);
@@ -183,11 +186,11 @@ export class UpstreamSignInService {
         msg('upstream.directNotAuthorize'),
       );
     }
-    const checked = await this.authorize.check(query);
+    const checked = await this.authorize.check(query, lang);
     if ('status' in checked) return checked;
     // prompt=none never involves a provider: the ordinary silent answer.
-    if (checked.request.prompt === 'none') return this.authorize.start(query, browser);
-    return this.start(providerId, this.pending.create(checked.request));
+    if (checked.request.prompt === 'none') return this.authorize.start(query, lang, browser);
+    return this.start(providerId, this.pending.create(checked.request), lang);
   }
 
   /**
@@ -199,8 +202,9 @@ export class UpstreamSignInService {
     providerId: string,
     query: Params,
     attemptCookie: string | undefined,
+    lang: PageLanguage,
   ): UpstreamAttempt {
-    const attempt = this.openAttempt(providerId, attemptCookie);
+    const attempt = this.openAttempt(providerId, attemptCookie, lang);
     const answered = typeof query.state === 'string' ? query.state : '';
     if (!sameSecret(answered, attempt.state)) throw upstreamFailure('invalid_state');
     return attempt;
@@ -211,11 +215,12 @@ export class UpstreamSignInService {
     providerId: string,
     query: Params,
     attempt: UpstreamAttempt,
+    lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
     if (!(await this.spend(attempt))) throw upstreamFailure('replayed');
-    if (attempt.purpose === 'bind') return this.finishBind(attempt, query, browser);
-    const pending = await this.pending.find(attempt.request);
+    if (attempt.purpose === 'bind') return this.finishBind(attempt, query, lang, browser);
+    const pending = await this.pending.findForPage(attempt.request, lang);
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
     const callbackQuery = stringsOf(query);
@@ -246,6 +251,7 @@ export class UpstreamSignInService {
   private async finishBind(
     attempt: UpstreamAttempt,
     query: Params,
+    lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
     const signedIn = await this.sessions.current(browser.sessionCookie);
@@ -298,7 +304,7 @@ export class UpstreamSignInService {
       return { status: 302, location: back, cookies: [clear] };
     }
     // Bound for a required-upstream request: continue it as the login would.
-    const pending = await this.pending.find(attempt.request);
+    const pending = await this.pending.findForPage(attempt.request, lang);
     if (!pending) throw requestGone();
     const application = await this.applications.findOneBy({ id: pending.request.applicationId });
     if (!application) throw requestGone();
@@ -324,14 +330,18 @@ export class UpstreamSignInService {
     };
   }
 
-  private openAttempt(providerId: string, cookie: string | undefined): UpstreamAttempt {
+  private openAttempt(
+    providerId: string,
+    cookie: string | undefined,
+    lang: PageLanguage,
+  ): UpstreamAttempt {
     const attempt = this.sealer.open(cookie);
     const now = this.clock.now().getTime() / 1000;
     if (!attempt || attempt.exp <= now || attempt.providerId !== providerId) {
       throw upstreamFailure('no_attempt');
     }
     // The callback's pages speak the language of the request the attempt continues.
-    this.pending.useLanguageOf(attempt.request);
+    this.pending.useLanguageOf(attempt.request, lang);
     return attempt;
   }
 

@@ -1,7 +1,7 @@
 import { html, Html, languageSwitcher, STYLESHEET_URL } from '../../../../common/http/html';
 import { formatDateTime } from '../../../../common/i18n/dates';
-import { render, type Text } from '../../../../common/i18n/i18n';
-import { pageLocale, pageTranslator } from '../../../../common/i18n/page-language';
+import { render, type Text, type Translate, type Translator } from '../../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { scriptMessages } from '../../../console/web/pages/script-messages';
 
 /** URL prefix of the account page's own static files (its script). */
@@ -25,14 +25,14 @@ export interface AccountShell {
  * script or style (the CSP forbids both), and `data-sign-in` for the console's shared script
  * module, which goes there when the session has ended.
  */
-export function accountLayout(page: AccountShell): string {
+export function accountLayout(lang: PageLanguage, page: AccountShell): string {
   // The script runs on the console's core.js, whose words come with the page.
   const script = page.script
-    ? html`${scriptMessages('console.core')}
+    ? html`${scriptMessages(lang.locale, 'console.core')}
         <script type="module" src="${page.script}"></script>`
     : html``;
   return html`<!doctype html>
-    <html lang="${pageLocale()}">
+    <html lang="${lang.locale}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -43,20 +43,18 @@ export function accountLayout(page: AccountShell): string {
       </head>
       <body data-sign-in="/account/login">
         ${page.header ?? html``}
-        <main class="${page.width}">${page.body} ${languageSwitcher()}</main>
+        <main class="${page.width}">${page.body} ${languageSwitcher(lang)}</main>
       </body>
     </html>`.text;
 }
 
 /** A timestamp for people in the page's language, in UTC, the exact RFC 3339 value in `datetime`. */
-export function localTime(date: Date | null): Html {
-  if (date === null) return html`<span class="muted">${pageTranslator().t('account.never')}</span>`;
-  return html`<time datetime="${date.toISOString()}">${formatDateTime(date, pageLocale())}</time>`;
+export function localTime(words: Translator, date: Date | null): Html {
+  if (date === null) return html`<span class="muted">${words.t('account.never')}</span>`;
+  return html`<time datetime="${date.toISOString()}">${formatDateTime(date, words.locale)}</time>`;
 }
 
 /** An error line of a form section (announced by screen readers), in the page's language. */
-export function formError(message: Text | undefined): Html {
-  return message
-    ? html`<p class="alert error" role="alert">${render(message, pageTranslator().t)}</p>`
-    : html``;
+export function formError(t: Translate, message: Text | undefined): Html {
+  return message ? html`<p class="alert error" role="alert">${render(message, t)}</p>` : html``;
 }

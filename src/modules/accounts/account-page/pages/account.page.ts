@@ -1,6 +1,12 @@
 import { html, Html } from '../../../../common/http/html';
-import { render, type MessageKey, type Text } from '../../../../common/i18n/i18n';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import {
+  render,
+  type MessageKey,
+  type Text,
+  type Translate,
+  type Translator,
+} from '../../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { safeLogo, SCOPE_KEYS } from '../../../oauth/interaction/pages/consent.page';
 import { splitScope, type OAuthScope } from '../../../oauth/protocol/scopes';
 import type { SessionAuthMethod } from '../../../sessions/oauth-session.entity';
@@ -80,34 +86,36 @@ export const ACCOUNT_SCRIPT = `${ACCOUNT_ASSETS_PATH}/account.js`;
  * change that a form can make is a form (profile, password, revoke, sign out). Passkeys and
  * connected accounts are changed by ACCOUNT_SCRIPT, whose controls stay hidden without it.
  */
-export function accountPage(model: AccountPageModel): string {
-  const { t } = pageTranslator();
-  return accountLayout({
+export function accountPage(lang: PageLanguage, model: AccountPageModel): string {
+  const words = lang.translator();
+  const { t } = words;
+  return accountLayout(lang, {
     title: t('common.yourAccount'),
     width: 'wide',
     script: ACCOUNT_SCRIPT,
-    header: topBar(model),
+    header: topBar(t, model),
     body: html`<h1>${t('common.yourAccount')}</h1>
-      ${model.notice ? formNotice(model.notice) : html``} ${profileSection(model)}
-      ${emailsSection(model.emails, model.csrf.email_code, model.password.hasPassword)}
-      ${passwordSection(model.password, model.csrf.password)} ${passkeysSection(model.passkeys)}
-      ${upstreamsSection(model.upstreams, model.connectable)}
-      ${applicationsSection(model.applications, model.csrf.revoke)} ${signInsSection(model.signIns)}
-      ${confirmDialog()}`,
+      ${model.notice ? formNotice(t, model.notice) : html``} ${profileSection(words, model)}
+      ${emailsSection(words, model.emails, model.csrf.email_code, model.password.hasPassword)}
+      ${passwordSection(words, model.password, model.csrf.password)}
+      ${passkeysSection(words, model.passkeys)}
+      ${upstreamsSection(words, model.upstreams, model.connectable)}
+      ${applicationsSection(words, model.applications, model.csrf.revoke)}
+      ${signInsSection(words, model.signIns)} ${confirmDialog(words)}`,
   });
 }
 
 /** The notice after a change, in the page's language. */
-function formNotice(notice: Text): Html {
-  return html`<p class="alert ok" role="status">${render(notice, pageTranslator().t)}</p>`;
+function formNotice(t: Translate, notice: Text): Html {
+  return html`<p class="alert ok" role="status">${render(notice, t)}</p>`;
 }
 
 /**
  * The passkey prompt of core.js `confirmed` (the console's dialog, same ids), in the page's
  * language.
  */
-function confirmDialog(): Html {
-  const { t } = pageTranslator();
+function confirmDialog(words: Translator): Html {
+  const { t } = words;
   return html`<dialog id="confirm-dialog" aria-labelledby="confirm-title">
     <form method="dialog" id="confirm-form">
       <h2 id="confirm-title">${t('account.confirm.title')}</h2>
@@ -122,13 +130,13 @@ function confirmDialog(): Html {
   </dialog>`;
 }
 
-function topBar(model: AccountPageModel): Html {
+function topBar(t: Translate, model: AccountPageModel): Html {
   return html`<header class="topbar">
-    <span class="brand">${pageTranslator().t('account.brand')}</span>
+    <span class="brand">${t('account.brand')}</span>
     <span class="who">${model.user.username}</span>
     <form method="post" action="/account/logout">
       <input type="hidden" name="csrf_token" value="${model.csrf.logout}" />
-      <button type="submit">${pageTranslator().t('logout.submit')}</button>
+      <button type="submit">${t('logout.submit')}</button>
     </form>
   </header>`;
 }
@@ -167,8 +175,8 @@ function table(caption: string, headings: string[], rows: Html[], empty: string)
   </div>`;
 }
 
-function profileSection(model: AccountPageModel): Html {
-  const { t } = pageTranslator();
+function profileSection(words: Translator, model: AccountPageModel): Html {
+  const { t } = words;
   const { profile } = model;
   const avatar = safeLogo(model.user.avatar);
   return section(
@@ -181,7 +189,7 @@ function profileSection(model: AccountPageModel): Html {
         <dt>${t('account.profile.email')}</dt>
         <dd>${model.user.email || '—'}</dd>
       </dl>
-      ${formError(profile.problems.nickname)} ${formError(profile.problems.avatar)}
+      ${formError(t, profile.problems.nickname)} ${formError(t, profile.problems.avatar)}
       <form method="post" action="/account/profile">
         <input type="hidden" name="csrf_token" value="${model.csrf.profile}" />
         <label for="nickname">${t('account.profile.nickname')}</label>
@@ -209,11 +217,12 @@ function profileSection(model: AccountPageModel): Html {
 }
 
 function emailsSection(
+  words: Translator,
   emails: AccountPageModel['emails'],
   csrfToken: string,
   hasPassword: boolean,
 ): Html {
-  const { t } = pageTranslator();
+  const { t } = words;
   // A new address is a new way into the account (a password reset): it takes the current
   // password, or for an account without one a sign-in within the last 5 minutes.
   const stepUp = hasPassword
@@ -258,7 +267,7 @@ function emailsSection(
         rows,
         t('account.emails.none'),
       )}
-      ${formError(emails.error)}
+      ${formError(t, emails.error)}
       <form method="post" action="/account/emails/code">
         <input type="hidden" name="csrf_token" value="${csrfToken}" />
         <label for="new-email">${t('account.emails.add')}</label>
@@ -278,8 +287,8 @@ function emailsSection(
   );
 }
 
-function passwordSection(password: PasswordSection, csrfToken: string): Html {
-  const { t } = pageTranslator();
+function passwordSection(words: Translator, password: PasswordSection, csrfToken: string): Html {
+  const { t } = words;
   const newFields = html`<label for="new-password">${t('account.password.new')}</label>
     <input
       type="password"
@@ -302,7 +311,7 @@ function passwordSection(password: PasswordSection, csrfToken: string): Html {
     return section(
       'password',
       t('account.password.title'),
-      html`${formError(password.error)}
+      html`${formError(t, password.error)}
         <p>${t('account.password.none')}</p>`,
     );
   }
@@ -319,7 +328,7 @@ function passwordSection(password: PasswordSection, csrfToken: string): Html {
   return section(
     'password',
     t('account.password.title'),
-    html`${formError(password.error)}
+    html`${formError(t, password.error)}
       <form method="post" action="/account/password">
         <input type="hidden" name="csrf_token" value="${csrfToken}" />
         ${current} ${newFields}
@@ -337,14 +346,14 @@ function scripted(needsScript: string, controls: Html): Html {
     <div class="scripted" hidden>${controls}</div>`;
 }
 
-function passkeysSection(passkeys: PasskeyRow[]): Html {
-  const { t } = pageTranslator();
+function passkeysSection(words: Translator, passkeys: PasskeyRow[]): Html {
+  const { t } = words;
   const rows = passkeys.map(
     (passkey) =>
       html`<tr data-passkey-id="${passkey.id}" data-passkey-name="${passkey.name}">
         <td>${passkey.name}</td>
-        <td>${localTime(passkey.createdAt)}</td>
-        <td>${localTime(passkey.lastUsedAt)}</td>
+        <td>${localTime(words, passkey.createdAt)}</td>
+        <td>${localTime(words, passkey.lastUsedAt)}</td>
         <td class="actions">
           <button
             type="button"
@@ -400,15 +409,19 @@ function passkeysSection(passkeys: PasskeyRow[]): Html {
   );
 }
 
-function upstreamsSection(upstreams: UpstreamRow[], connectable: ConnectableProvider[]): Html {
-  const { t } = pageTranslator();
+function upstreamsSection(
+  words: Translator,
+  upstreams: UpstreamRow[],
+  connectable: ConnectableProvider[],
+): Html {
+  const { t } = words;
   const rows = upstreams.map(
     (row) =>
       html`<tr data-upstream-id="${row.id}" data-upstream-provider="${row.provider}">
         <td>${row.provider}</td>
         <td>${row.username}</td>
-        <td>${localTime(row.connectedAt)}</td>
-        <td>${localTime(row.lastUsedAt)}</td>
+        <td>${localTime(words, row.connectedAt)}</td>
+        <td>${localTime(words, row.lastUsedAt)}</td>
         <td class="actions">
           <button
             type="button"
@@ -469,8 +482,12 @@ function upstreamsSection(upstreams: UpstreamRow[], connectable: ConnectableProv
   );
 }
 
-function applicationsSection(applications: AuthorizedApplicationRow[], csrfToken: string): Html {
-  const { t } = pageTranslator();
+function applicationsSection(
+  words: Translator,
+  applications: AuthorizedApplicationRow[],
+  csrfToken: string,
+): Html {
+  const { t } = words;
   const rows = applications.map((app) => {
     const logo = safeLogo(app.logo);
     const scopes = splitScope(app.scope).map(
@@ -494,7 +511,7 @@ function applicationsSection(applications: AuthorizedApplicationRow[], csrfToken
           ${scopes}
         </ul>
       </td>
-      <td>${localTime(app.lastUsedAt)}</td>
+      <td>${localTime(words, app.lastUsedAt)}</td>
       <td class="actions">
         <form method="post" action="/account/applications/${app.id}/revoke">
           <input type="hidden" name="csrf_token" value="${csrfToken}" />
@@ -527,14 +544,14 @@ const METHOD_NAMES: Record<SessionAuthMethod, MessageKey> = {
   upstream: 'account.signIns.upstream',
 };
 
-function signInsSection(signIns: SignInRow[]): Html {
-  const { t } = pageTranslator();
+function signInsSection(words: Translator, signIns: SignInRow[]): Html {
+  const { t } = words;
   const method = (name: SessionAuthMethod): string =>
     Object.hasOwn(METHOD_NAMES, name) ? t(METHOD_NAMES[name]) : name;
   const rows = signIns.map(
     (signIn) =>
       html`<tr>
-        <td>${localTime(signIn.at)}</td>
+        <td>${localTime(words, signIn.at)}</td>
         <td>${method(signIn.method)}</td>
         <td class="mono">${signIn.ip}</td>
         <td>${signIn.userAgent}</td>

@@ -1,6 +1,6 @@
 import { html, Html } from '../../../../common/http/html';
 import type { Text } from '../../../../common/i18n/i18n';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { usernameAndPassword } from '../../../oauth/interaction/pages/login.page';
 import { accountLayout, formError } from './account-layout';
 
@@ -29,20 +29,20 @@ export interface AccountLoginModel {
  * `csrf_token`), posted to /account/login; then passkey sign-in (with its autofill in the
  * username field) and the links, when set.
  */
-export function accountLoginPage(model: AccountLoginModel): string {
-  const { t } = pageTranslator();
+export function accountLoginPage(lang: PageLanguage, model: AccountLoginModel): string {
+  const { t } = lang.translator();
   const links: Html[] = [
     [model.links.forgotPassword, t('account.login.forgotPassword')],
     [model.links.createAccount, t('account.login.createAccount')],
   ].flatMap(([href, text]) => (href ? [html`<li><a href="${href}">${text!}</a></li>`] : []));
-  return accountLayout({
+  return accountLayout(lang, {
     title: t('account.login.title'),
     width: 'narrow',
     body: html`<h1>${t('account.login.title')}</h1>
-      ${formError(model.error)}
+      ${formError(t, model.error)}
       <form method="post" action="/account/login">
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        ${usernameAndPassword(model.username, true)}
+        ${usernameAndPassword(t, model.username, true)}
         <button type="submit">${t('login.submit')}</button>
       </form>
       ${model.passkey}

@@ -1,5 +1,5 @@
 import { html } from '../../../../common/http/html';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { alertBox, consoleLayout, dataTable } from './layout';
 
 /** A configured, enabled upstream provider the user may connect. */
@@ -9,9 +9,9 @@ export interface ConnectableProvider {
 }
 
 /** GET /console/account: the signed-in user, their passkeys and their upstream accounts. */
-export function accountPage(providers: ConnectableProvider[] = []): string {
-  const { t } = pageTranslator();
-  return consoleLayout({
+export function accountPage(lang: PageLanguage, providers: ConnectableProvider[] = []): string {
+  const { t } = lang.translator();
+  return consoleLayout(lang, {
     title: t('console.account.title'),
     script: 'account',
     section: 'account',
@@ -25,7 +25,7 @@ export function accountPage(providers: ConnectableProvider[] = []): string {
         <h2 id="passkeys-title">${t('console.account.passkeys')}</h2>
         <p class="muted">${t('console.account.passkeysLead')}</p>
         ${alertBox('passkeys-status')}
-        ${dataTable('passkeys-table', 'console.account.passkeysCaption', [
+        ${dataTable(t, 'passkeys-table', 'console.account.passkeysCaption', [
           'console.common.name',
           'console.common.created',
           'console.account.lastUsed',
@@ -50,7 +50,7 @@ export function accountPage(providers: ConnectableProvider[] = []): string {
         <h2 id="upstreams-title">${t('console.account.upstreams')}</h2>
         <p class="muted">${t('console.account.upstreamsLead')}</p>
         ${alertBox('upstreams-status')}
-        ${dataTable('upstreams-table', 'console.account.upstreamsCaption', [
+        ${dataTable(t, 'upstreams-table', 'console.account.upstreamsCaption', [
           'console.account.provider',
           'console.account.username',
           'console.account.connected',

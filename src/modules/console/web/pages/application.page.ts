@@ -2,7 +2,8 @@ import { EVENT_TYPES } from '../../../events/event-types';
 import { API_SCOPES } from '../../../keys/scopes';
 import { GROUP_CODES } from '../../../users/groups';
 import { html, Html } from '../../../../common/http/html';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
+import type { Translator } from '../../../../common/i18n/i18n';
 import { alertBox, consoleLayout, dataTable, secretBlock } from './layout';
 
 /** The tabs of an application, in order; `admin` ones are hidden from viewers by the script. */
@@ -21,15 +22,16 @@ export const APPLICATION_TABS = [
  * GET /console/applications/:id. The tabs are links to #overview, #users, … so the browser's
  * history, a reload and the keyboard all work; the script shows the one in the URL's hash.
  */
-export function applicationPage(applicationId: number): string {
-  const { t } = pageTranslator();
+export function applicationPage(lang: PageLanguage, applicationId: number): string {
+  const words = lang.translator();
+  const { t } = words;
   const tabs = APPLICATION_TABS.map(
     (tab) =>
       html`<li ${tab.admin ? html`data-admin-only hidden` : html``}>
         <a href="#${tab.id}" id="tab-link-${tab.id}" data-tab="${tab.id}">${t(tab.label)}</a>
       </li>`,
   );
-  return consoleLayout({
+  return consoleLayout(lang, {
     title: t('console.application.title'),
     script: 'application',
     section: 'applications',
@@ -44,8 +46,8 @@ export function applicationPage(applicationId: number): string {
           ${tabs}
         </ul>
       </nav>
-      ${alertBox('app-status')} ${overview()} ${users()} ${events()} ${settings()} ${apiAccess()}
-      ${webhooks()} ${members()} ${audit()}
+      ${alertBox('app-status')} ${overview(words)} ${users(words)} ${events(words)}
+      ${settings(words)} ${apiAccess(words)} ${webhooks(words)} ${members(words)} ${audit(words)}
     </main>`,
   });
 }
@@ -54,8 +56,8 @@ function tabPanel(id: string, body: Html): Html {
   return html`<section id="tab-${id}" aria-labelledby="tab-link-${id}" hidden>${body}</section>`;
 }
 
-function overview(): Html {
-  const { t } = pageTranslator();
+function overview(words: Translator): Html {
+  const { t } = words;
   return tabPanel(
     'overview',
     html`<h2 class="visually-hidden">${t('console.application.tabs.overview')}</h2>
@@ -90,8 +92,8 @@ function overview(): Html {
 
 const groupOptions = GROUP_CODES.map((code) => html`<option value="${code}">${code}</option>`);
 
-function users(): Html {
-  const { t } = pageTranslator();
+function users(words: Translator): Html {
+  const { t } = words;
   return tabPanel(
     'users',
     html`<h2 class="visually-hidden">${t('console.application.tabs.users')}</h2>
@@ -123,7 +125,7 @@ function users(): Html {
         <button type="submit">${t('console.common.apply')}</button>
       </form>
       ${alertBox('users-status')}
-      ${dataTable('users-table', 'console.users.caption', [
+      ${dataTable(t, 'users-table', 'console.users.caption', [
         'console.common.user',
         'console.users.group',
         'console.common.status',
@@ -143,8 +145,8 @@ function users(): Html {
 
 const eventOptions = EVENT_TYPES.map((type) => html`<option value="${type}">${type}</option>`);
 
-function events(): Html {
-  const { t } = pageTranslator();
+function events(words: Translator): Html {
+  const { t } = words;
   return tabPanel(
     'events',
     html`<h2 class="visually-hidden">${t('console.application.tabs.events')}</h2>
@@ -159,7 +161,7 @@ function events(): Html {
         <button type="submit">${t('console.common.apply')}</button>
       </form>
       ${alertBox('events-status')}
-      ${dataTable('events-table', 'console.events.caption', [
+      ${dataTable(t, 'events-table', 'console.events.caption', [
         'console.common.time',
         'console.events.event',
         'console.common.user',
@@ -172,8 +174,8 @@ function events(): Html {
   );
 }
 
-function settings(): Html {
-  const { t } = pageTranslator();
+function settings(words: Translator): Html {
+  const { t } = words;
   return tabPanel(
     'settings',
     html`<section class="panel" aria-labelledby="settings-title">
@@ -240,7 +242,8 @@ function settings(): Html {
           <dt>${t('console.overview.clientId')}</dt>
           <dd><code id="client-id"></code></dd>
         </dl>
-        ${alertBox('secret-status')} ${secretBlock('client-secret', 'console.settings.newSecret')}
+        ${alertBox('secret-status')}
+        ${secretBlock(t, 'client-secret', 'console.settings.newSecret')}
         <button type="button" class="secondary" id="reset-secret">
           ${t('console.settings.resetSecret')}
         </button>
@@ -263,8 +266,8 @@ const scopeBoxes = API_SCOPES.map(
     >`,
 );
 
-function apiAccess(): Html {
-  const { t } = pageTranslator();
+function apiAccess(words: Translator): Html {
+  const { t } = words;
   return tabPanel(
     'api-access',
     html`<section class="panel" aria-labelledby="keys-title">
@@ -275,7 +278,7 @@ function apiAccess(): Html {
         </button>
       </div>
       <p class="muted">${t('console.keys.lead')}</p>
-      ${alertBox('keys-status')} ${secretBlock('new-key', 'console.keys.newKey')}
+      ${alertBox('keys-status')} ${secretBlock(t, 'new-key', 'console.keys.newKey')}
       <form id="create-key" class="subpanel" aria-labelledby="create-key-title" hidden>
         <h3 id="create-key-title">${t('console.keys.newTitle')}</h3>
         <label for="key-name">${t('console.common.name')}</label>
@@ -296,7 +299,7 @@ function apiAccess(): Html {
           ${t('console.common.cancel')}
         </button>
       </form>
-      ${dataTable('keys-table', 'console.keys.title', [
+      ${dataTable(t, 'keys-table', 'console.keys.title', [
         'console.keys.nameAndPrefix',
         'console.keys.scopes',
         'console.common.status',
@@ -318,8 +321,8 @@ const eventTypeBoxes = (prefix: string): Html[] =>
       >`,
   );
 
-function webhooks(): Html {
-  const { t, rich } = pageTranslator();
+function webhooks(words: Translator): Html {
+  const { t, rich } = words;
   return tabPanel(
     'webhooks',
     html`<section class="panel" aria-labelledby="webhooks-title">
@@ -336,7 +339,7 @@ function webhooks(): Html {
         </div>
         <p class="muted">${t('console.webhooks.lead')}</p>
         ${alertBox('webhooks-status')}
-        ${secretBlock('webhook-secret', 'console.webhooks.secret', 'console.webhooks.secretHint')}
+        ${secretBlock(t, 'webhook-secret', 'console.webhooks.secret', 'console.webhooks.secretHint')}
         <form id="webhook-add" class="subpanel" aria-labelledby="webhook-add-title" hidden>
           <h3 id="webhook-add-title">${t('console.webhooks.newTitle')}</h3>
           <label for="webhook-url">${t('console.webhooks.url')}</label>
@@ -384,7 +387,7 @@ function webhooks(): Html {
             ${t('console.common.cancel')}
           </button>
         </form>
-        ${dataTable('webhooks-table', 'console.webhooks.title', [
+        ${dataTable(t, 'webhooks-table', 'console.webhooks.title', [
           'console.webhooks.endpoint',
           'console.webhooks.eventTypes',
           'console.common.status',
@@ -419,7 +422,7 @@ function webhooks(): Html {
           <button type="submit">${t('console.webhooks.log.replay')}</button>
           <p class="hint" id="webhook-replay-hint">${t('console.webhooks.log.replayHint')}</p>
         </form>
-        ${dataTable('webhook-deliveries', 'console.webhooks.log.caption', [
+        ${dataTable(t, 'webhook-deliveries', 'console.webhooks.log.caption', [
           'console.common.time',
           'console.webhooks.log.kind',
           'console.webhooks.log.event',
@@ -432,8 +435,8 @@ function webhooks(): Html {
   );
 }
 
-function members(): Html {
-  const { t } = pageTranslator();
+function members(words: Translator): Html {
+  const { t } = words;
   return tabPanel(
     'members',
     html`<section class="panel" aria-labelledby="members-title">
@@ -451,7 +454,7 @@ function members(): Html {
         </select>
         <button type="submit">${t('console.members.grant')}</button>
       </form>
-      ${dataTable('members-table', 'console.members.title', [
+      ${dataTable(t, 'members-table', 'console.members.title', [
         'console.common.user',
         'console.common.role',
         'console.members.givenBy',
@@ -462,13 +465,13 @@ function members(): Html {
   );
 }
 
-function audit(): Html {
-  const { t } = pageTranslator();
+function audit(words: Translator): Html {
+  const { t } = words;
   return tabPanel(
     'audit',
     html`<h2 class="visually-hidden">${t('console.application.tabs.audit')}</h2>
       ${alertBox('audit-status')}
-      ${dataTable('audit-table', 'console.audit.caption', [
+      ${dataTable(t, 'audit-table', 'console.audit.caption', [
         'console.common.time',
         'console.audit.who',
         'console.audit.action',

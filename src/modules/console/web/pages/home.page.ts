@@ -1,22 +1,23 @@
 import { html, Html } from '../../../../common/http/html';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
+import type { Translate } from '../../../../common/i18n/i18n';
 import { alertBox, consoleLayout, dataTable, secretBlock } from './layout';
 
 /**
  * GET /console: the sign-in form (password or passkey) for a visitor, the applications list for
  * a signed-in user. The script shows one of the two after asking GET /api/console/session.
  */
-export function homePage(): string {
-  return consoleLayout({
-    title: pageTranslator().t('console.apps.title'),
+export function homePage(lang: PageLanguage): string {
+  const { t } = lang.translator();
+  return consoleLayout(lang, {
+    title: t('console.apps.title'),
     script: 'home',
     section: 'applications',
-    body: html`${signIn()} ${applications()}`,
+    body: html`${signIn(t)} ${applications(t)}`,
   });
 }
 
-function signIn(): Html {
-  const { t } = pageTranslator();
+function signIn(t: Translate): Html {
   return html`<main class="narrow" id="signin" hidden>
     <h1>${t('console.signIn.title')}</h1>
     <p class="muted">${t('console.signIn.lead')}</p>
@@ -41,8 +42,7 @@ function signIn(): Html {
   </main>`;
 }
 
-function applications(): Html {
-  const { t } = pageTranslator();
+function applications(t: Translate): Html {
   return html`<main class="wide" id="apps" hidden>
     <div class="page-head">
       <h1>${t('console.apps.title')}</h1>
@@ -50,7 +50,7 @@ function applications(): Html {
         ${t('console.apps.create')}
       </button>
     </div>
-    ${alertBox('apps-status')} ${secretBlock('app-secret', 'console.apps.newSecret')}
+    ${alertBox('apps-status')} ${secretBlock(t, 'app-secret', 'console.apps.newSecret')}
     <section class="panel" id="create-app" aria-labelledby="create-app-title" hidden>
       <h2 id="create-app-title">${t('console.apps.create')}</h2>
       <form id="create-app-form">
@@ -78,7 +78,7 @@ function applications(): Html {
         </button>
       </form>
     </section>
-    ${dataTable('apps-table', 'console.apps.caption', [
+    ${dataTable(t, 'apps-table', 'console.apps.caption', [
       'console.common.name',
       'console.apps.yourRole',
       'console.common.status',

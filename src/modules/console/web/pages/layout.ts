@@ -1,6 +1,6 @@
 import { html, Html, languageSwitcher } from '../../../../common/http/html';
-import type { MessageKey } from '../../../../common/i18n/i18n';
-import { pageLocale, pageTranslator } from '../../../../common/i18n/page-language';
+import type { MessageKey, Translate } from '../../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { ASSETS_PATH, scriptMessages } from './script-messages';
 
 export { ASSETS_PATH };
@@ -23,16 +23,16 @@ export interface ConsolePage {
  * language switcher, the script's words as a JSON data block and one module script. No inline
  * script or style anywhere, so the CSP can say script-src 'self' and style-src 'self'.
  */
-export function consoleLayout(page: ConsolePage): string {
-  const { t } = pageTranslator();
+export function consoleLayout(lang: PageLanguage, page: ConsolePage): string {
+  const { t } = lang.translator();
   const current = (name: ConsolePage['section']): Html =>
     page.section === name ? html` aria-current="page"` : html``;
   const script = page.script
-    ? html`${scriptMessages('console')}
+    ? html`${scriptMessages(lang.locale, 'console')}
         <script type="module" src="${ASSETS_PATH}/${page.script}.js"></script>`
     : html``;
   return html`<!doctype html>
-    <html lang="${pageLocale()}">
+    <html lang="${lang.locale}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -55,8 +55,8 @@ export function consoleLayout(page: ConsolePage): string {
           <p class="alert error">${t('console.layout.noscript')}</p>
         </noscript>
         <p id="loading" class="loading" role="status">${t('console.layout.loading')}</p>
-        ${page.body} ${confirmDialog()}
-        <footer class="language">${languageSwitcher()}</footer>
+        ${page.body} ${confirmDialog(t)}
+        <footer class="language">${languageSwitcher(lang)}</footer>
       </body>
     </html>`.text;
 }
@@ -65,8 +65,7 @@ export function consoleLayout(page: ConsolePage): string {
  * The passkey prompt every key, secret, delete and passkey operation goes through (core.js
  * `confirmed`); the account page carries it too.
  */
-function confirmDialog(): Html {
-  const { t } = pageTranslator();
+function confirmDialog(t: Translate): Html {
   return html`<dialog id="confirm-dialog" aria-labelledby="confirm-title">
     <form method="dialog" id="confirm-form">
       <h2 id="confirm-title">${t('console.confirm.title')}</h2>
@@ -86,11 +85,11 @@ function confirmDialog(): Html {
  * button; the script fills the output and reveals the block.
  */
 export function secretBlock(
+  t: Translate,
   id: string,
   what: MessageKey,
   hint: MessageKey = 'console.secret.hint',
 ): Html {
-  const { t } = pageTranslator();
   return html`<div class="secret" id="${id}" role="region" aria-label="${t(what)}" hidden>
     <strong>${t(what)}</strong>
     <div class="value">
@@ -112,8 +111,12 @@ export function alertBox(id: string): Html {
 }
 
 /** A table inside a sideways-scrolling wrapper, with a body the script fills. */
-export function dataTable(id: string, caption: MessageKey, headings: MessageKey[]): Html {
-  const { t } = pageTranslator();
+export function dataTable(
+  t: Translate,
+  id: string,
+  caption: MessageKey,
+  headings: MessageKey[],
+): Html {
   const cells = headings.map((heading) => html`<th scope="col">${t(heading)}</th>`);
   return html`<div class="table-wrap">
     <table id="${id}">

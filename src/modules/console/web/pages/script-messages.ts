@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { html, Html } from '../../../../common/http/html';
-import { catalogPart } from '../../../../common/i18n/i18n';
-import { pageLocale } from '../../../../common/i18n/page-language';
+import { catalogPart, type Locale } from '../../../../common/i18n/i18n';
 
 /** URL prefix of the console's static files (script and the stylesheet shared with the OAuth pages). */
 export const ASSETS_PATH = '/console/assets';
@@ -25,12 +24,11 @@ export const FORMATTER_NAME = `intl-messageformat-${FORMATTER_VERSION}.js`;
 export type ScriptMessages = 'console' | 'console.core';
 
 /**
- * The words of the page's script in the page's language, as a JSON data block that core.js
+ * The words of the page's script in the page's language `locale`, as a JSON data block that core.js
  * reads (`t`, `rich`): `{locale, formatter, messages}`. A data block is never executed, so the
  * CSP's script-src 'self' holds; `<` is written `\u003c` so no text can close the element.
  */
-export function scriptMessages(part: ScriptMessages): Html {
-  const locale = pageLocale();
+export function scriptMessages(locale: Locale, part: ScriptMessages): Html {
   const data = JSON.stringify({
     locale,
     formatter: `${ASSETS_PATH}/${FORMATTER_NAME}`,

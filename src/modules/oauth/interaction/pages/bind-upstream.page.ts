@@ -1,6 +1,6 @@
 import { html, Html, layout } from '../../../../common/http/html';
 import { BOLD } from '../../../../common/i18n/i18n';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 
 export interface BindUpstreamPageModel {
   applicationName: string;
@@ -12,8 +12,8 @@ export interface BindUpstreamPageModel {
 }
 
 /** Required upstream: the application needs an upstream account bound to this user first. */
-export function bindUpstreamPage(model: BindUpstreamPageModel): string {
-  const { t, rich } = pageTranslator();
+export function bindUpstreamPage(lang: PageLanguage, model: BindUpstreamPageModel): string {
+  const { t, rich } = lang.translator();
   const forms: Html[] = model.providers.map(
     (provider) =>
       html`<li>
@@ -34,6 +34,7 @@ export function bindUpstreamPage(model: BindUpstreamPageModel): string {
           </ul>`
       : html`<p class="error" role="alert">${t('bindUpstream.noneAvailable')}</p>`;
   return layout(
+    lang,
     t('bindUpstream.title'),
     html`<p>
         ${rich(

@@ -1,7 +1,7 @@
 import { splitScope, type OAuthScope } from '../../protocol/scopes';
 import { html, layout } from '../../../../common/http/html';
 import { BOLD, CODE, type MessageKey } from '../../../../common/i18n/i18n';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 
 export interface ConsentPageModel {
   applicationName: string;
@@ -26,8 +26,8 @@ export function safeLogo(logo: string): string | null {
 }
 
 /** The consent form (contract: buttons `name="decision"` with values `approve` and `deny`). */
-export function consentPage(model: ConsentPageModel): string {
-  const { t, rich } = pageTranslator();
+export function consentPage(lang: PageLanguage, model: ConsentPageModel): string {
+  const { t, rich } = lang.translator();
   const logo = safeLogo(model.logo);
   const scopes = splitScope(model.scope).map(
     (scope) =>
@@ -36,6 +36,7 @@ export function consentPage(model: ConsentPageModel): string {
       </li>`,
   );
   return layout(
+    lang,
     t('consent.title'),
     html`${logo ? html`<img class="logo" src="${logo}" alt="" />` : html``}
       <p>

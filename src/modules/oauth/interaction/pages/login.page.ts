@@ -1,6 +1,6 @@
 import { html, Html, layout } from '../../../../common/http/html';
-import { BOLD, render, type Text } from '../../../../common/i18n/i18n';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import { BOLD, render, type Text, type Translate } from '../../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { passkeySignInForm } from './passkey-sign-in-form';
 
 export interface LoginPageProvider {
@@ -30,8 +30,8 @@ export interface LoginPageModel {
  * sign-in beside it (a second form, shown by its script), and one link per upstream provider the
  * request allows.
  */
-export function loginPage(model: LoginPageModel): string {
-  const { t, rich } = pageTranslator();
+export function loginPage(lang: PageLanguage, model: LoginPageModel): string {
+  const { t, rich } = lang.translator();
   const error = model.error
     ? html`<p class="error" role="alert">${render(model.error, t)}</p>`
     : html``;
@@ -55,12 +55,12 @@ export function loginPage(model: LoginPageModel): string {
     ? html`<form method="post" action="/oauth2/login">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
-        ${usernameAndPassword(model.username, passkey)}
+        ${usernameAndPassword(t, model.username, passkey)}
         <button type="submit">${t('login.submit')}</button>
       </form>`
     : html``;
   const passkeyForm = passkey
-    ? passkeySignInForm({
+    ? passkeySignInForm(t, {
         action: '/oauth2/login/passkey',
         optionsUrl: '/oauth2/login/passkey/options',
         fields: { request: model.requestId, csrf_token: model.csrfToken },
@@ -80,6 +80,7 @@ export function loginPage(model: LoginPageModel): string {
       </p>`
     : html``;
   return layout(
+    lang,
     t('login.title'),
     html`<p>${rich('common.continueTo', { application: model.applicationName }, BOLD)}</p>
       ${error} ${form} ${forgot} ${passkeyForm} ${upstream} ${signUp}`,
@@ -91,8 +92,11 @@ export function loginPage(model: LoginPageModel): string {
  * page's): the names `username` and `password` are the contract for automated clients; with
  * passkeys offered the username also lists them in its autofill (WebAuthn conditional UI).
  */
-export function usernameAndPassword(username: string | undefined, passkeyAutofill: boolean): Html {
-  const { t } = pageTranslator();
+export function usernameAndPassword(
+  t: Translate,
+  username: string | undefined,
+  passkeyAutofill: boolean,
+): Html {
   return html`<label for="username">${t('login.usernameOrEmail')}</label>
     <input
       type="text"

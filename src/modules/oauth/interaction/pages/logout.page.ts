@@ -1,17 +1,18 @@
 import { html, layout } from '../../../../common/http/html';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 
 /**
  * The sign-out confirmation (contract: hidden `csrf_token`, POST /oauth2/logout); with an
  * RP-initiated request, also the sealed `logout_request` that names where to go afterwards.
  */
-export function logoutPage(csrfToken: string, sealedRequest?: string): string {
-  const { t } = pageTranslator();
+export function logoutPage(lang: PageLanguage, csrfToken: string, sealedRequest?: string): string {
+  const { t } = lang.translator();
   const request =
     sealedRequest === undefined
       ? html``
       : html`<input type="hidden" name="logout_request" value="${sealedRequest}" />`;
   return layout(
+    lang,
     t('logout.title'),
     html`<p>${t('logout.question')}</p>
       <form method="post" action="/oauth2/logout">
@@ -27,8 +28,11 @@ export function logoutPage(csrfToken: string, sealedRequest?: string): string {
  * (RP-Initiated Logout 1.0 section 3) but the end-session endpoint does not redirect by itself:
  * the visitor chooses to follow it, so the endpoint is no redirector for whoever sends a link.
  */
-export function signedOutPage(link?: { redirectTo: string; applicationName?: string }): string {
-  const { t } = pageTranslator();
+export function signedOutPage(
+  lang: PageLanguage,
+  link?: { redirectTo: string; applicationName?: string },
+): string {
+  const { t } = lang.translator();
   const back =
     link?.applicationName === undefined
       ? t('logout.returnToTheApplication')
@@ -40,6 +44,7 @@ export function signedOutPage(link?: { redirectTo: string; applicationName?: str
           <a href="${link.redirectTo}">${back}</a>
         </p>`;
   return layout(
+    lang,
     t('logout.signedOutTitle'),
     html`<p>${t('logout.signedOut')}</p>
       ${backLink}`,

@@ -1,6 +1,6 @@
 import { html, Html } from '../../../../common/http/html';
 import { PASSKEY_SCRIPT_URL } from '../passkey-script';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { Translate } from '../../../../common/i18n/i18n';
 
 export interface PasskeySignInFormModel {
   /** Where the form POSTs the ceremony id and the assertion (a normal form submission). */
@@ -17,8 +17,7 @@ export interface PasskeySignInFormModel {
  * tag. A page using it answers with PageResult.ownScript, which lets its CSP run the script.
  * The script's own messages come from the page's catalog, as data attributes of its error box.
  */
-export function passkeySignInForm(model: PasskeySignInFormModel): Html {
-  const { t } = pageTranslator();
+export function passkeySignInForm(t: Translate, model: PasskeySignInFormModel): Html {
   const fields = Object.entries(model.fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
   );

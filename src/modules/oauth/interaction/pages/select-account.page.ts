@@ -1,6 +1,6 @@
 import { html, layout } from '../../../../common/http/html';
 import { BOLD } from '../../../../common/i18n/i18n';
-import { pageTranslator } from '../../../../common/i18n/page-language';
+import type { PageLanguage } from '../../../../common/i18n/page-language';
 
 export interface SelectAccountPageModel {
   applicationName: string;
@@ -14,9 +14,10 @@ export interface SelectAccountPageModel {
  * one (contract: buttons `name="decision"` with values `continue` and `switch`; hidden `request`
  * and `csrf_token`).
  */
-export function selectAccountPage(model: SelectAccountPageModel): string {
-  const { t, rich } = pageTranslator();
+export function selectAccountPage(lang: PageLanguage, model: SelectAccountPageModel): string {
+  const { t, rich } = lang.translator();
   return layout(
+    lang,
     t('selectAccount.title'),
     html`<p>${rich('common.continueTo', { application: model.applicationName }, BOLD)}</p>
       <form method="post" action="/oauth2/select-account">
