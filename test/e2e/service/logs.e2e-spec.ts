@@ -61,6 +61,12 @@ describe('Logs', () => {
     expect(token.status).toBe(401);
     const me = await http.get('/api/v1/app/me').set('Authorization', 'Bearer not-a-key-value');
     expect(me.status).toBe(401);
+    // A page route: its language is negotiated per request (an unknown client's error page).
+    const page = await http
+      .get('/oauth2/authorize?client_id=unknown&response_type=code')
+      .set('Accept-Language', 'zh-CN');
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('lang="zh-CN"');
 
     service.child.kill('SIGTERM');
     expect(await service.exitCode).toBe(0);
@@ -70,6 +76,7 @@ describe('Logs', () => {
       [refused, 'POST', '/api/oauth2/token'],
       [token, 'POST', '/api/oauth2/token'],
       [me, 'GET', '/api/v1/app/me'],
+      [page, 'GET', '/oauth2/authorize'],
     ] as const) {
       const id = res.headers['x-request-id'];
       expect(id).toEqual(expect.any(String));
