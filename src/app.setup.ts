@@ -1,9 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
+import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { serviceLogs } from './common/http/access-log';
 import { readBody } from './common/http/request-body';
+import { pageLanguage } from './common/i18n/page-language';
 import { AppConfig } from './config/app-config';
 import { useHttpMetrics } from './modules/metrics/http-metrics';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
@@ -30,10 +32,28 @@ export function configureApp(app: INestApplication): void {
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
   useBodyParsers(express, config.servesHttps);
+  express.use(PAGE_PATHS, cookieParser(), pageLanguage);
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
   // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
   SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));
 }
+
+/**
+ * The browser pages, and only they, read cookies (session, CSRF, the upstream attempt, the
+ * language switcher's) and speak the visitor's language (docs/languages.md): the authorization
+ * flow's pages and their aliases of the original service, the upstream sign-in, the account
+ * pages and the console's pages. The APIs (token, user info, the application and console JSON
+ * APIs) never do. Mounted here once by prefix, not per route by each module: Express tries every
+ * layer in turn, and per-route mounting put about a hundred of them before every route.
+ */
+export const PAGE_PATHS = [
+  '/oauth2',
+  '/api/oidc/auth',
+  '/api/oidc/logout',
+  '/api/auth/upstream',
+  '/account',
+  '/console',
+];
 
 /**
  * Every body is read here, once, before routing (NEST_APP_OPTIONS turns Nest's parsers off), with

@@ -1,6 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import cookieParser from 'cookie-parser';
 import { Application } from '../applications/application.entity';
 import { EventsModule } from '../events/events.module';
 import { PasskeySignInModule } from '../console/passkeys/passkey-sign-in.module';
@@ -38,7 +37,6 @@ import { TokenManagementController } from './token-management/token-management.c
 import { TokenBatches } from './token/token-batches';
 import { TokenService } from './token/token.service';
 import { UserinfoService } from './userinfo/userinfo.service';
-import { pageLanguage } from '../../common/i18n/page-language';
 
 /** The OAuth 2.0 provider: authorize, login and consent pages, token, user info (docs/contract/oauth.md). */
 @Module({
@@ -90,12 +88,4 @@ import { pageLanguage } from '../../common/i18n/page-language';
   // does; sessions, the password login and CSRF are SessionsModule's (sessions/).
   exports: [AuthorizeService, PendingAuthorizationsService],
 })
-export class OAuthModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    // Only the browser pages read cookies and speak the visitor's language; the token and user
-    // endpoints never do.
-    consumer
-      .apply(cookieParser(), pageLanguage)
-      .forRoutes(OAuthPagesController, OidcPageAliasController);
-  }
-}
+export class OAuthModule {}

@@ -1,6 +1,4 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import cookieParser from 'cookie-parser';
-import { pageLanguage } from '../../../common/i18n/page-language';
+import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../../applications/applications.module';
 import { AuditModule } from '../../audit/audit.module';
 import { PasskeySignInModule } from '../../console/passkeys/passkey-sign-in.module';
@@ -37,9 +35,4 @@ import { RateLimitModule } from '../../rate-limit/rate-limit.module';
   controllers: [AccountPageController],
   providers: [AccountPageService, AccountEmails, AccountPasskeyOptionsGuard],
 })
-export class AccountPageModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    // The pages read the session and CSRF cookies.
-    consumer.apply(cookieParser(), pageLanguage).forRoutes(AccountPageController);
-  }
-}
+export class AccountPageModule {}

@@ -1,6 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import cookieParser from 'cookie-parser';
 import { Application } from '../../applications/application.entity';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { SessionsModule } from '../../sessions/sessions.module';
@@ -9,7 +8,6 @@ import { PendingInteractions } from '../pending-interaction';
 import { EmailVerificationService } from './email-verification.service';
 import { VerifyEmailController } from './verify-email.controller';
 import { VerifyEmailPages } from './verify-email-pages.service';
-import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Proving an address is a signed-in user's (docs/accounts.md, "Email verification"):
@@ -28,8 +26,4 @@ import { pageLanguage } from '../../../common/i18n/page-language';
   // The account page verifies and adds addresses with the same service.
   exports: [EmailVerificationService],
 })
-export class EmailVerificationModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser(), pageLanguage).forRoutes(VerifyEmailController);
-  }
-}
+export class EmailVerificationModule {}

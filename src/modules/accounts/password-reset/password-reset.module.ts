@@ -1,6 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import cookieParser from 'cookie-parser';
 import { Application } from '../../applications/application.entity';
 import { AuditModule } from '../../audit/audit.module';
 import { OAuthModule } from '../../oauth/oauth.module';
@@ -12,7 +11,6 @@ import { ForgotPasswordService } from './forgot-password.service';
 import { MailAfterAnswer } from './mail-after-answer';
 import { PasswordResetController } from './password-reset.controller';
 import { ResetPasswordService } from './reset-password.service';
-import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Password reset by an emailed code (docs/accounts.md, "Password reset"): the forgot-password
@@ -32,8 +30,4 @@ import { pageLanguage } from '../../../common/i18n/page-language';
   controllers: [PasswordResetController],
   providers: [ForgotPasswordService, ResetPasswordService, MailAfterAnswer],
 })
-export class PasswordResetModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser(), pageLanguage).forRoutes(PasswordResetController);
-  }
-}
+export class PasswordResetModule {}

@@ -1,7 +1,6 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuditModule } from '../../audit/audit.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import cookieParser from 'cookie-parser';
 import { Application } from '../../applications/application.entity';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { RateLimitModule } from '../../rate-limit/rate-limit.module';
@@ -12,7 +11,6 @@ import { PendingInteractions } from '../pending-interaction';
 import { SignUpAttempts } from './sign-up-attempts';
 import { SignUpController } from './sign-up.controller';
 import { SignUpService } from './sign-up.service';
-import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Sign-up on the login pages (docs/accounts.md, "Sign-up"): the form, the emailed code, the new
@@ -31,8 +29,4 @@ import { pageLanguage } from '../../../common/i18n/page-language';
   controllers: [SignUpController],
   providers: [SignUpService, SignUpAttempts, PendingInteractions],
 })
-export class SignUpModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser(), pageLanguage).forRoutes(SignUpController);
-  }
-}
+export class SignUpModule {}

@@ -1,6 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import cookieParser from 'cookie-parser';
 import { Application } from '../../applications/application.entity';
 import { AuditModule } from '../../audit/audit.module';
 import { OAuthModule } from '../../oauth/oauth.module';
@@ -10,7 +9,6 @@ import { UpstreamIdentitiesModule } from '../identities/upstream-identities.modu
 import { UpstreamProvidersModule } from '../providers/upstream-providers.module';
 import { UpstreamSignInController } from './upstream-sign-in.controller';
 import { UpstreamSignInService } from './upstream-sign-in.service';
-import { pageLanguage } from '../../../common/i18n/page-language';
 
 /**
  * Sign-in through upstream providers, direct entry and the required-upstream bind page. It
@@ -33,8 +31,4 @@ import { pageLanguage } from '../../../common/i18n/page-language';
   // The console's account routes start a binding through it.
   exports: [UpstreamSignInService],
 })
-export class UpstreamSignInModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(cookieParser(), pageLanguage).forRoutes(UpstreamSignInController);
-  }
-}
+export class UpstreamSignInModule {}
