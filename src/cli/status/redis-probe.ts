@@ -25,6 +25,8 @@ export async function probeRedis(config: AppConfig): Promise<StatusReport['redis
   } catch {
     return { configured: true, reachable: false, pingMs: null };
   } finally {
-    redis.disconnect();
+    // A connection that never opened is already over ('end'); disconnecting it anyway arms
+    // ioredis's 2 s timer for a stream that never closes again, which kept the CLI from exiting.
+    if (redis.status !== 'end') redis.disconnect();
   }
 }

@@ -1,8 +1,11 @@
 import { version } from '../../../package.json';
+import { runCommand } from '../../../src/cli/run-command';
 import { MIGRATIONS } from '../../../src/database/migrations';
+import { adminCommands } from '../../factories';
 import { childEnv, runCli } from '../../support/cli';
 import { processDatabase, type ProcessDatabase } from '../../support/process-database';
 import { freePort } from '../../support/redis-server';
+import { createTestApp, type TestApp } from '../../support/test-app';
 
 const LAST_MIGRATION = MIGRATIONS.at(-1)!.name;
 
@@ -20,15 +23,37 @@ describe('CLI status', () => {
     const result = await runCli(['status', ...argv], env);
     return { ...result, report: argv.includes('--json') ? JSON.parse(result.stdout) : undefined };
   };
-  const cli = async (...argv: string[]) => {
-    const result = await runCli([...argv, '--json'], env);
-    expect(result).toMatchObject({ code: 0 });
-    return JSON.parse(result.stdout);
+  /** Runs one CLI command in `t`, as the CLI process would; its JSON output. */
+  const inApp =
+    (t: TestApp) =>
+    async (...argv: string[]) => {
+      const result = await runCommand([...argv, '--json'], () =>
+        Promise.resolve(adminCommands(t.app)),
+      );
+      expect(result).toMatchObject({ exitCode: 0 });
+      return JSON.parse(result.stdout);
+    };
+  /**
+   * Prepares the database with the CLI's own commands, run in an app on that database (closed
+   * before `status` opens it) rather than one process each: what is under test is `status` as a
+   * process, and every process start costs a second or more of CPU.
+   */
+  const prepare = async <T>(work: (cli: ReturnType<typeof inApp>) => Promise<T>): Promise<T> => {
+    const t = await createTestApp({
+      env: { ...database.env, WEBHOOKS_ALLOW_INSECURE: env.WEBHOOKS_ALLOW_INSECURE ?? 'false' },
+    });
+    try {
+      return await work(inApp(t));
+    } finally {
+      await t.close();
+    }
   };
 
   it('reports a healthy instance: exit 0, one JSON object, and readable lines without --json', async () => {
-    await cli('signing-key', 'rotate');
-    const keys = await cli('signing-key', 'rotate');
+    const keys = await prepare(async (cli) => {
+      await cli('signing-key', 'rotate');
+      return cli('signing-key', 'rotate');
+    });
     const { code, report, stdout } = await status('--json');
     expect(code).toBe(0);
     expect(stdout.trim().split('\n')).toHaveLength(1);
@@ -112,25 +137,28 @@ describe('CLI status', () => {
 
   it('shows the lag of a disabled endpoint behind the events committed since', async () => {
     env.WEBHOOKS_ALLOW_INSECURE = 'true';
-    const app = await cli(
-      'app',
-      'create',
-      '--name',
-      'Lagging',
-      '--redirect-uri',
-      'https://a.example/cb',
-    );
-    const hook = await cli(
-      'webhook',
-      'add',
-      '--app',
-      String(app.id),
-      '--url',
-      'http://127.0.0.1:9/hook',
-    );
-    await cli('webhook', 'add', '--app', String(app.id), '--url', 'http://127.0.0.1:9/other');
-    await cli('webhook', 'disable', String(hook.id));
-    const seeded = await cli('seed', '--app', String(app.id), '--users', '3', '--days', '2');
+    const { hook, seeded } = await prepare(async (cli) => {
+      const app = await cli(
+        'app',
+        'create',
+        '--name',
+        'Lagging',
+        '--redirect-uri',
+        'https://a.example/cb',
+      );
+      const hook = await cli(
+        'webhook',
+        'add',
+        '--app',
+        String(app.id),
+        '--url',
+        'http://127.0.0.1:9/hook',
+      );
+      await cli('webhook', 'add', '--app', String(app.id), '--url', 'http://127.0.0.1:9/other');
+      await cli('webhook', 'disable', String(hook.id));
+      const seeded = await cli('seed', '--app', String(app.id), '--users', '3', '--days', '2');
+      return { hook, seeded };
+    });
 
     const { code, report } = await status('--json');
     // Lag is the applications' business: reported, not a failure of the service.

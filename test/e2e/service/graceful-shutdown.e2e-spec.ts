@@ -1,5 +1,6 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { childEnv } from '../../support/cli';
+import { processDatabase, type ProcessDatabase } from '../../support/process-database';
 import { RawConnection, tryConnect } from '../../support/raw-http';
 import { startService, type ServiceProcess } from '../../support/service-process';
 
@@ -11,22 +12,23 @@ const JSON_BODY = {
 
 describe('SIGTERM: stop accepting, finish the requests in flight, exit 0', () => {
   let service: ServiceProcess | undefined;
+  // A migrated database of each test's own: a scratch database with DATABASE_URL (CI), else a
+  // copy of the run's embedded template. A service on 'memory://' would spend seconds of CPU on
+  // PGlite's initdb and the migrations before it listens, in each of the three tests.
+  let database: ProcessDatabase;
+  beforeEach(async () => {
+    database = await processDatabase();
+  });
   afterEach(async () => {
     if (service && service.child.exitCode === null) {
       service.child.kill('SIGKILL');
       await service.exitCode;
     }
+    await database.drop();
   });
 
   it('answers every request in flight after SIGTERM, refuses new connections and exits 0', async () => {
-    // The real database when DATABASE_URL is set (CI), else the embedded default in memory.
-    service = await startService(
-      childEnv({
-        DATABASE_URL: process.env.DATABASE_URL,
-        EMBEDDED_DATA_DIR: 'memory://',
-        SHUTDOWN_TIMEOUT_MS: '60000',
-      }),
-    );
+    service = await startService(childEnv({ ...database.env, SHUTDOWN_TIMEOUT_MS: '60000' }));
     const idle = await RawConnection.open(service.port);
     expect((await idle.request('GET', '/health/live')).status).toBe(200);
 
@@ -76,7 +78,7 @@ describe('SIGTERM: stop accepting, finish the requests in flight, exit 0', () =>
 
     it('answers a burst of new connections arriving around SIGTERM, every one, then exits 0', async () => {
       service = await startService(
-        childEnv({ EMBEDDED_DATA_DIR: 'memory://', RATE_LIMIT_ENABLED: 'false', ...DRAIN_ENV }),
+        childEnv({ ...database.env, RATE_LIMIT_ENABLED: 'false', ...DRAIN_ENV }),
       );
       const port = service.port;
       const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
@@ -106,7 +108,7 @@ describe('SIGTERM: stop accepting, finish the requests in flight, exit 0', () =>
 
     it('drops no keep-alive request around SIGTERM: answers say Connection: close, readiness 503 at once', async () => {
       service = await startService(
-        childEnv({ EMBEDDED_DATA_DIR: 'memory://', RATE_LIMIT_ENABLED: 'false', ...DRAIN_ENV }),
+        childEnv({ ...database.env, RATE_LIMIT_ENABLED: 'false', ...DRAIN_ENV }),
       );
       const port = service.port;
       const agent = new Agent({ keepAlive: true, maxSockets: 12 });
