@@ -72,7 +72,7 @@ describe('statement', () => {
 
     it('reads a batch item from one typed array per input, numbered by ord', () => {
       expect(batchInputSql(inputs)).toBe(
-        'unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS i(in_code_hash, in_now, ord)',
+        'unnest((SELECT $1::text[]), (SELECT $2::timestamptz[])) WITH ORDINALITY AS i(in_code_hash, in_now, ord)',
       );
       const batch = batchStatement(sql, inputs, 'codeHash');
       expect(batch.text).toContain("WHERE i.in_code_hash <> '' AND i.in_now IS NOT NULL");

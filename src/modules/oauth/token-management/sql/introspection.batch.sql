@@ -2,7 +2,7 @@
 SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
      c.client_secret_hash AS "clientSecretHash", c.enabled, i.ord,
      to_jsonb(access_row) AS access_token, to_jsonb(refresh_row) AS refresh_token
-   FROM unnest($1::varchar[], $2::varchar[], $3::timestamptz[]) WITH ORDINALITY AS i(in_client_id, in_token_hash, in_now, ord) CROSS JOIN applications c
+   FROM unnest((SELECT $1::varchar[]), (SELECT $2::varchar[]), (SELECT $3::timestamptz[])) WITH ORDINALITY AS i(in_client_id, in_token_hash, in_now, ord) CROSS JOIN applications c
    LEFT JOIN LATERAL (
      SELECT t.scope, t.user_id::text AS sub, u.username,
        floor(extract(epoch FROM t.created_at))::bigint AS iat,

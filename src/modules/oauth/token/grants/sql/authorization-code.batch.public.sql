@@ -1,5 +1,5 @@
 -- exchangeBatchStatement('public') in src/modules/oauth/token/grants/authorization-code-sql.ts: the code exchange of a batch of codes by a public client, checked by the statement (`none`, enabled), one array parameter per input whatever the batch size (redeemCodes)
-WITH i AS (SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::uuid[]) WITH ORDINALITY AS i(in_code_hash, in_now, in_client, in_redirect_uri, in_verifier_hash, in_access_hash, in_refresh_hash, in_access_expires_at, in_refresh_expires_at, in_family_id, ord)),
+WITH i AS (SELECT * FROM unnest((SELECT $1::text[]), (SELECT $2::timestamptz[]), (SELECT $3::text[]), (SELECT $4::text[]), (SELECT $5::text[]), (SELECT $6::text[]), (SELECT $7::text[]), (SELECT $8::timestamptz[]), (SELECT $9::timestamptz[]), (SELECT $10::uuid[])) WITH ORDINALITY AS i(in_code_hash, in_now, in_client, in_redirect_uri, in_verifier_hash, in_access_hash, in_refresh_hash, in_access_expires_at, in_refresh_expires_at, in_family_id, ord)),
    c AS (
      UPDATE oauth_codes oc SET consumed_at = i.in_now
      FROM i

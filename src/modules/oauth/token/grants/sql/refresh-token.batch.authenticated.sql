@@ -9,7 +9,7 @@ WITH i AS MATERIALIZED (
          OR (t.rotated_at IS NULL AND n.created_at > t.created_at + (i.in_now::timestamptz - COALESCE(i.in_reuse_since::timestamptz, i.in_now::timestamptz))))))
        AND (t.refresh_expires_at > i.in_now)
        AND ((i.in_scope::text IS NULL OR string_to_array(i.in_scope::text, ' ') <@ string_to_array(t.scope, ' ')))
-       AND ((au.enabled AND au.granted_scope IS NOT NULL))) IS TRUE AS ok FROM oauth_tokens t JOIN unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[], $8::timestamptz[], $9::timestamptz[]) WITH ORDINALITY AS i(in_refresh_hash, in_now, in_client, in_scope, in_reuse_since, in_access_hash, in_new_refresh_hash, in_access_expires_at, in_refresh_expires_at, ord) ON t.refresh_token_hash = i.in_refresh_hash
+       AND ((au.enabled AND au.granted_scope IS NOT NULL))) IS TRUE AS ok FROM oauth_tokens t JOIN unnest((SELECT $1::text[]), (SELECT $2::timestamptz[]), (SELECT $3::text[]), (SELECT $4::text[]), (SELECT $5::timestamptz[]), (SELECT $6::text[]), (SELECT $7::text[]), (SELECT $8::timestamptz[]), (SELECT $9::timestamptz[])) WITH ORDINALITY AS i(in_refresh_hash, in_now, in_client, in_scope, in_reuse_since, in_access_hash, in_new_refresh_hash, in_access_expires_at, in_refresh_expires_at, ord) ON t.refresh_token_hash = i.in_refresh_hash
        CROSS JOIN LATERAL (SELECT i.in_client::int AS id) cl
        LEFT JOIN app_users au ON au.application_id = t.application_id AND au.user_id = t.user_id
      WHERE t.refresh_token_hash = i.in_refresh_hash FOR UPDATE OF t),
