@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
 import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
 import { EmailVerificationService } from '../../../src/modules/accounts/email-verification/email-verification.service';
 import { createApiKey, createApplication, createUser } from '../../factories';
@@ -288,6 +289,7 @@ describe('email verification', () => {
       email,
       clientAddress: '192.0.2.7',
       site: 'id.example.test',
+      locale: DEFAULT_LOCALE,
       link: (id: string, code: string) => {
         const link = `https://id.example.test/account?id=${id}&code=${code}`;
         links.push(link);

@@ -9,7 +9,7 @@ import { UserEmail } from '../../users/user-email.entity';
 import { User } from '../../users/user.entity';
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
-import { DEFAULT_LOCALE, type Locale } from '../../../common/i18n/i18n';
+import type { Locale } from '../../../common/i18n/i18n';
 
 /** A code to send to a signed-in user, to prove an address is theirs. */
 export interface VerificationRequest {
@@ -25,8 +25,8 @@ export interface VerificationRequest {
   link: (id: string, code: string) => string;
   /** The application the person is signing in to, when there is one. */
   applicationName?: string;
-  /** The email's language: that of the page whose form asked for the code; English without one. */
-  locale?: Locale;
+  /** The email's language: that of the page whose form asked for the code. */
+  locale: Locale;
   /**
    * Once verified, make it the account's email even if the account has another one (changing
    * the primary address). Without it the address becomes the account's email only when it
@@ -80,7 +80,7 @@ export class EmailVerificationService {
     if (issued.kind === 'throttled') return issued;
     const message = codeMail('email_verification', {
       to: email,
-      locale: request.locale ?? DEFAULT_LOCALE,
+      locale: request.locale,
       site: request.site,
       code: issued.code,
       link: request.link(issued.id, issued.code),
