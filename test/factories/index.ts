@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { AdminCommands } from '../../src/cli/admin-commands';
+import { runCommand, type CliResult } from '../../src/cli/run-command';
 import {
   ApplicationsService,
   NewApplication,
@@ -50,3 +51,7 @@ export async function createUser(app: INestApplication, input: Partial<NewUser> 
 }
 
 export const adminCommands = (app: INestApplication): AdminCommands => app.get(AdminCommands);
+
+/** Runs one admin CLI command inside `app`, as the CLI process runs it (exit code and output). */
+export const runInApp = (app: INestApplication, argv: string[]): Promise<CliResult> =>
+  runCommand(argv, () => Promise.resolve(adminCommands(app)));

@@ -1,7 +1,6 @@
 import { version } from '../../../package.json';
-import { runCommand } from '../../../src/cli/run-command';
 import { MIGRATIONS } from '../../../src/database/migrations';
-import { adminCommands } from '../../factories';
+import { runInApp } from '../../factories';
 import { childEnv, runCli } from '../../support/cli';
 import { processDatabase, type ProcessDatabase } from '../../support/process-database';
 import { freePort } from '../../support/redis-server';
@@ -27,9 +26,7 @@ describe('CLI status', () => {
   const inApp =
     (t: TestApp) =>
     async (...argv: string[]) => {
-      const result = await runCommand([...argv, '--json'], () =>
-        Promise.resolve(adminCommands(t.app)),
-      );
+      const result = await runInApp(t.app, [...argv, '--json']);
       expect(result).toMatchObject({ exitCode: 0 });
       return JSON.parse(result.stdout);
     };

@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommand } from '../../../src/cli/run-command';
-import { adminCommands, createUser } from '../../factories';
+import { createUser, runInApp } from '../../factories';
 import { consoleSession } from '../../support/console';
 import { beginConfirmation, newAuthenticator, registerPasskey } from '../../support/passkeys';
 import { childEnv, runCli, spawnTs } from '../../support/cli';
@@ -25,8 +24,7 @@ function onlyJson(stdout: string): Record<string, unknown> {
 
 describe('admin CLI commands (--json output)', () => {
   let t: TestApp;
-  const cli = async (...argv: string[]) =>
-    runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  const cli = async (...argv: string[]) => runInApp(t.app, argv);
   beforeAll(async () => {
     t = await createTestApp();
   });

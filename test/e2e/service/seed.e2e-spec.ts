@@ -1,6 +1,4 @@
-import { AdminCommands } from '../../../src/cli/admin-commands';
-import { runCommand } from '../../../src/cli/run-command';
-import { createApiKey, createApplication, createUser } from '../../factories';
+import { createApiKey, createApplication, createUser, runInApp } from '../../factories';
 import { bearer } from '../../factories/app-users';
 import { createTestApp, TestApp } from '../../support/test-app';
 
@@ -18,7 +16,7 @@ describe('CLI seed', () => {
     t.clock.set(NOW);
   });
 
-  const cli = (argv: string[]) => runCommand(argv, () => Promise.resolve(t.app.get(AdminCommands)));
+  const cli = (argv: string[]) => runInApp(t.app, argv);
 
   it('creates N related users with emails, groups, flags, auth counts and matching events', async () => {
     const { application } = await createApplication(t.app);

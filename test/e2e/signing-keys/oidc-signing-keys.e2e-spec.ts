@@ -1,4 +1,3 @@
-import { runCommand } from '../../../src/cli/run-command';
 import { loadConfig } from '../../../src/config/app-config';
 import { PurgeService } from '../../../src/modules/maintenance/purge.service';
 import { loadJose } from '../../../src/modules/signing-keys/jose';
@@ -6,7 +5,7 @@ import {
   KEY_CACHE_SECONDS,
   SigningKeysService,
 } from '../../../src/modules/signing-keys/signing-keys.service';
-import { adminCommands } from '../../factories';
+import { runInApp } from '../../factories';
 import { childEnv, runCli } from '../../support/cli';
 import { ISSUER } from '../../support/oauth';
 import { createTestApp, TestApp } from '../../support/test-app';
@@ -45,7 +44,7 @@ describe('OpenID Connect signing keys (JWKS, rotation, several instances)', () =
   });
 
   const cli = async (...argv: string[]) => {
-    const result = await runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+    const result = await runInApp(t.app, argv);
     expect(result).toMatchObject({ exitCode: 0, stderr: '' });
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     return JSON.parse(result.stdout) as Record<string, unknown>;

@@ -1,10 +1,9 @@
 import { DataSource } from 'typeorm';
-import { runCommand } from '../../../src/cli/run-command';
 import { AppError } from '../../../src/common/errors/app-error';
 import { dataSourceOptions } from '../../../src/database/data-source';
 import { MIGRATIONS } from '../../../src/database/migrations';
 import { CaseInsensitiveUserNames1795360000000 as CaseInsensitive } from '../../../src/database/migrations/1795360000000-CaseInsensitiveUserNames';
-import { adminCommands, createApiKey, createUser } from '../../factories';
+import { createApiKey, createUser, runInApp } from '../../factories';
 import { bearer, relate } from '../../factories/app-users';
 import { browser, login, oauthSetup, pkce } from '../../support/oauth';
 import { scratchDatabase, ScratchDatabase } from '../../support/scratch-database';
@@ -12,7 +11,7 @@ import { createTestApp, TestApp } from '../../support/test-app';
 
 describe('usernames and emails are unique regardless of case', () => {
   let t: TestApp;
-  const cli = (...argv: string[]) => runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  const cli = (...argv: string[]) => runInApp(t.app, argv);
   beforeAll(async () => {
     t = await createTestApp();
   });

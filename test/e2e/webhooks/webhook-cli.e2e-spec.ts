@@ -1,5 +1,4 @@
-import { runCommand } from '../../../src/cli/run-command';
-import { adminCommands, createApplication } from '../../factories';
+import { createApplication, runInApp } from '../../factories';
 import { createTestApp, TestApp } from '../../support/test-app';
 
 function onlyJson(stdout: string): Record<string, unknown> {
@@ -11,7 +10,7 @@ function onlyJson(stdout: string): Record<string, unknown> {
 describe('admin CLI: webhooks', () => {
   let t: TestApp;
   let appId: string;
-  const cli = (...argv: string[]) => runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  const cli = (...argv: string[]) => runInApp(t.app, argv);
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -120,15 +119,11 @@ describe('admin CLI: webhooks', () => {
     const insecure = await createTestApp({ env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
     try {
       const app = String((await createApplication(insecure.app)).application.id);
-      const result = await runCommand(
-        ['webhook', 'add', '--app', app, '--url', 'http://127.0.0.1:9/in', '--json'],
-        () => Promise.resolve(adminCommands(insecure.app)),
-      );
+      const add = (url: string) =>
+        runInApp(insecure.app, ['webhook', 'add', '--app', app, '--url', url, '--json']);
+      const result = await add('http://127.0.0.1:9/in');
       expect(result.exitCode).toBe(0);
-      const refused = await runCommand(
-        ['webhook', 'add', '--app', app, '--url', 'http://hooks.example/in', '--json'],
-        () => Promise.resolve(adminCommands(insecure.app)),
-      );
+      const refused = await add('http://hooks.example/in');
       expect(onlyJson(refused.stdout)).toEqual(
         expect.objectContaining({ error: 'insecure_endpoint' }),
       );

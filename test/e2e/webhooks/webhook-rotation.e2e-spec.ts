@@ -1,7 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { runCommand } from '../../../src/cli/run-command';
 import { WebhookEndpointsService } from '../../../src/modules/webhooks/webhook-endpoints.service';
-import { adminCommands } from '../../factories';
+import { runInApp } from '../../factories';
 import type { ReceivedWebhook } from '../../support/webhook-receiver';
 import { useWebhookBed } from '../../support/webhook-bed';
 
@@ -16,8 +15,7 @@ const HOUR = 3600_000;
 describe('webhooks: secret rotation', () => {
   const bed = useWebhookBed();
   const { clock, receiver, record, round } = bed;
-  const cli = (...argv: string[]) =>
-    runCommand(argv, () => Promise.resolve(adminCommands(bed.t.app)));
+  const cli = (...argv: string[]) => runInApp(bed.t.app, argv);
 
   const verifies = (secret: string, delivery: ReceivedWebhook): boolean => {
     try {

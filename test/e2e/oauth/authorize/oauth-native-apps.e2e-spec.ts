@@ -1,5 +1,4 @@
-import { runCommand } from '../../../../src/cli/run-command';
-import { adminCommands, createApplication, createUser } from '../../../factories';
+import { createApplication, createUser, runInApp } from '../../../factories';
 import { consoleSession } from '../../../support/console';
 import {
   authorizePath,
@@ -30,8 +29,7 @@ const REFUSED = [
 /** Native apps (RFC 8252) — private-use schemes and loopback ports. */
 describe('Native apps: private-use schemes and loopback redirects (RFC 8252)', () => {
   let t: TestApp;
-  const cli = (...argv: string[]) =>
-    runCommand([...argv, '--json'], () => Promise.resolve(adminCommands(t.app)));
+  const cli = (...argv: string[]) => runInApp(t.app, [...argv, '--json']);
   beforeAll(async () => {
     t = await createTestApp();
   });

@@ -1,5 +1,4 @@
-import { runCommand } from '../../../../src/cli/run-command';
-import { adminCommands } from '../../../factories';
+import { runInApp } from '../../../factories';
 import { consoleWorld, type ConsoleWorld } from '../../../support/console';
 import {
   CONFIRMATION_HEADER,
@@ -26,7 +25,7 @@ describe('post-logout redirect URIs: registration', () => {
   afterAll(() => t.close());
   beforeEach(() => t.truncate());
 
-  const cli = (...argv: string[]) => runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  const cli = (...argv: string[]) => runInApp(t.app, argv);
   const stored = async (): Promise<{ id: number; uris: string[] }[]> =>
     t.dataSource.query(
       'SELECT id, post_logout_redirect_uris AS uris FROM applications ORDER BY id',

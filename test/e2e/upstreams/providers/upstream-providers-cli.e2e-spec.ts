@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCommand } from '../../../../src/cli/run-command';
 import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
-import { adminCommands } from '../../../factories';
+import { runInApp } from '../../../factories';
 import { childEnv, runCli } from '../../../support/cli';
 import { embeddedCopy } from '../../../support/embedded-templates';
 import { createTestApp, TestApp } from '../../../support/test-app';
@@ -17,7 +16,7 @@ function onlyJson(stdout: string): Record<string, unknown> {
 
 describe('admin CLI: upstream providers', () => {
   let t: TestApp;
-  const cli = (...argv: string[]) => runCommand(argv, () => Promise.resolve(adminCommands(t.app)));
+  const cli = (...argv: string[]) => runInApp(t.app, argv);
   beforeAll(async () => {
     t = await createTestApp();
   });
