@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { configureApp, NEST_APP_OPTIONS } from './app.setup';
+import { ServiceExpressAdapter } from './common/http/express-adapter';
 import { exitGracefullyOnSignals } from './common/http/graceful-shutdown';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { DataDirLockedError } from './database/data-dir-lock';
@@ -21,7 +22,11 @@ async function bootstrap(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create(ServiceModule.forRoot(config), NEST_APP_OPTIONS);
+  const app = await NestFactory.create(
+    ServiceModule.forRoot(config),
+    new ServiceExpressAdapter(),
+    NEST_APP_OPTIONS,
+  );
   configureApp(app);
   await app.listen(config.port, config.host);
   // Instead of Nest's enableShutdownHooks, which would close everything with requests in flight.

@@ -16,6 +16,10 @@
  *   BENCH_TARGETS=ours,metrics BENCH_OPERATIONS=exchange,refresh
  *     the cost of the Prometheus metrics: `metrics` is this tree with METRICS_PORT set, on its own
  *     database idsvc_oauth_bench_metrics, against `ours` (metrics off) in the same rounds
+ *   BENCH_BARE=service
+ *     the bare route on the service's own HTTP server and access log instead of Nest's documented
+ *     setup (bench/oauth/targets/nest-bare.server.ts)
+ *   BENCH_NODE_FLAGS="--flag …"   extra Node flags for our server (diagnostics: V8's logs, probes)
  *   BENCH_TARGETS=ours,traced BENCH_OPERATIONS=exchange
  *     tracing off vs on in one run (docs/performance/tracing.md): `traced` is this build with
  *     OTEL_EXPORTER_OTLP_ENDPOINT set, exporting to a loopback sink that discards the spans, on
@@ -136,7 +140,12 @@ async function startTargets(version: string): Promise<Target[]> {
         logLevel: LOG_LEVEL,
         version,
       }),
-    bare: () => nestBare({ node: NODE, logLevel: LOG_LEVEL }),
+    bare: () =>
+      nestBare({
+        node: NODE,
+        logLevel: LOG_LEVEL,
+        variant: env.BENCH_BARE === 'service' ? 'service' : 'stock',
+      }),
   };
   try {
     for (const key of TARGETS) targets.push(await factories[key]());

@@ -115,7 +115,7 @@ export async function ours(options: {
   const { child, port } = await spawnServer(
     variant === 'ours' ? 'identity-service' : `identity-service (${variant})`,
     node,
-    [...profile, main],
+    [...profile, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), main],
     {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'production',

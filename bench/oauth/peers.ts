@@ -61,16 +61,28 @@ export async function oidcProvider(options: {
   };
 }
 
-export async function nestBare(options: { node: string; logLevel: string }): Promise<Target> {
+export async function nestBare(options: {
+  node: string;
+  logLevel: string;
+  /** `stock` (Nest as documented) or `service` (the service's server and log). */
+  variant: 'stock' | 'service';
+}): Promise<Target> {
   const { child, ready } = await forkScript<{ url: string }>(
     'bare Nest',
     join(TARGETS, 'nest-bare.server.ts'),
     options.node,
-    { BENCH_PORT: String(await freePort()), BENCH_LOG_LEVEL: options.logLevel },
+    {
+      BENCH_PORT: String(await freePort()),
+      BENCH_LOG_LEVEL: options.logLevel,
+      BENCH_BARE: options.variant,
+    },
   );
   return {
     key: 'bare',
-    name: 'bare Nest 11 + Express route',
+    name:
+      options.variant === 'stock'
+        ? 'bare Nest 11 + Express route'
+        : "bare Nest 11 + Express route (service's server and log)",
     child,
     ops: ['me'],
     prepare: (_op, n) =>

@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import supertest from 'supertest';
 import { DataSource } from 'typeorm';
 import { configureApp, NEST_APP_OPTIONS } from '../../src/app.setup';
+import { ServiceExpressAdapter } from '../../src/common/http/express-adapter';
 import { Clock } from '../../src/common/clock';
 import { loadConfig } from '../../src/config/app-config';
 import { LimiterStore } from '../../src/modules/rate-limit/limiter-store';
@@ -61,7 +62,7 @@ async function boot(
     .overrideProvider(Clock)
     .useValue(clock)
     .compile();
-  const app = moduleRef.createNestApplication(NEST_APP_OPTIONS);
+  const app = moduleRef.createNestApplication(new ServiceExpressAdapter(), NEST_APP_OPTIONS);
   configureApp(app);
   await app.init();
   await app.listen(options.port ?? 0, '127.0.0.1');
