@@ -39,7 +39,9 @@ type Input = keyof typeof INPUTS;
 
 /**
  * The `kind` token with hash :tokenHash of client `c`'s application, active at :now (the
- * conditions userinfo applies), as one JSON object or none.
+ * conditions userinfo applies), as one JSON object or none. The refresh lookup runs only when the
+ * access lookup found nothing: a hash belongs to one token of one kind, and PostgreSQL then skips
+ * the refresh token's index probe and its successor check for every access token introspected.
  */
 const activeTokenSql = (kind: TokenKind): string =>
   `LEFT JOIN LATERAL (
@@ -50,7 +52,9 @@ const activeTokenSql = (kind: TokenKind): string =>
      JOIN users u ON u.id = t.user_id
      JOIN applications a ON a.id = t.application_id AND a.enabled
      JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
-     WHERE ${usableTokenSql(kind, { hash: ':tokenHash', now: ':now' })} AND t.application_id = c.id
+     WHERE ${usableTokenSql(kind, { hash: ':tokenHash', now: ':now' })} AND t.application_id = c.id${
+       kind === 'refresh' ? '\n       AND access_row.sub IS NULL' : ''
+     }
    ) ${kind}_row ON true`;
 
 /** The client named :clientId (`c`, in `from`) with the token as each kind, in one round trip. */

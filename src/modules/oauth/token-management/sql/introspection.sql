@@ -26,5 +26,6 @@ SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMetho
      WHERE n.family_id = t.family_id AND n.generation > t.generation
        AND (n.created_at < COALESCE($3::timestamptz, $3::timestamptz)
          OR (t.rotated_at IS NULL AND n.created_at > t.created_at + ($3::timestamptz - COALESCE($3::timestamptz, $3::timestamptz))))) AND t.application_id = c.id
+       AND access_row.sub IS NULL
    ) refresh_row ON true
    WHERE c.client_id = $1
