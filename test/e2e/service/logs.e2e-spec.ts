@@ -1,14 +1,19 @@
 import { join } from 'node:path';
 import supertest from 'supertest';
-import { childEnv } from '../../support/cli';
+import { childEnv, runCli } from '../../support/cli';
+import { authorizeParams, authorizePath, ISSUER, pkce } from '../../support/oauth';
 import { processDatabase, type ProcessDatabase } from '../../support/process-database';
 import { startService, type ServiceProcess } from '../../support/service-process';
+import { startOidcStandIn } from '../../support/upstream-standins/oidc';
 
 const ASYNC_CONTEXT_PROBE = join(__dirname, '..', '..', 'support', 'async-context-probe.js');
 
 interface AccessLine {
   req?: { id: string; method: string; path: string; headers?: Record<string, unknown> };
   res?: { statusCode: number };
+  /** Lines written through Nest's Logger: the message, and the request's id when about one. */
+  msg?: string;
+  requestId?: string;
 }
 
 /** The JSON lines the service wrote to stdout. */
@@ -93,5 +98,74 @@ describe('Logs', () => {
     );
     expect(service.stdout()).not.toContain('not-a-key-value');
     expect(service.stderr()).toContain('async context stores entered: 0\n');
+  });
+
+  it("names the request's id in the warnings about an upstream provider's failure and a refused passkey assertion", async () => {
+    const upstream = await startOidcStandIn([`${ISSUER}/api/auth/upstream/corp/callback`]);
+    try {
+      const env = childEnv({
+        ...database.env,
+        PUBLIC_BASE_URL: ISSUER,
+        LOG_LEVEL: 'info',
+        SHUTDOWN_DRAIN_DELAY_MS: '0',
+      });
+      const app = await runCli(
+        [
+          ...['app', 'create', '--name', 'Logged', '--redirect-uri', 'https://client.example/cb'],
+          ...['--auth-method', 'none', '--json'],
+        ],
+        env,
+      );
+      expect(app).toMatchObject({ code: 0 });
+      const { clientId } = JSON.parse(app.stdout) as { clientId: string };
+      const added = await runCli(
+        [
+          ...['upstream', 'add', 'corp', '--kind', 'oidc', '--name', 'Corp'],
+          ...['--client-id', upstream.clientId, '--client-secret', upstream.clientSecret],
+          ...['--issuer', upstream.issuer],
+        ],
+        env,
+      );
+      expect(added).toMatchObject({ code: 0 });
+      service = await startService(env);
+      const agent = supertest.agent(`http://127.0.0.1:${service.port}`);
+
+      // The person declines at the provider: its callback answers error=access_denied.
+      const params = authorizeParams({ clientId, challenge: pkce().challenge });
+      const login = await agent.get((await agent.get(authorizePath(params))).headers.location);
+      const start = /href="(\/api\/auth\/upstream\/corp\/start\?request=[^"]+)"/.exec(login.text);
+      const toUpstream = await agent.get(start![1].replace(/&amp;/g, '&'));
+      expect(toUpstream.status).toBe(302);
+      const state = new URL(toUpstream.headers.location).searchParams.get('state');
+      const declined = await agent.get(
+        `/api/auth/upstream/corp/callback?error=access_denied&state=${state}`,
+      );
+      expect(declined.status).toBe(403);
+
+      // A console passkey sign-in answered with an assertion of no registered passkey.
+      const options = await agent.post('/api/console/session/passkey/options').send({});
+      expect(options.status).toBe(200);
+      const refused = await agent.post('/api/console/session/passkey').send({
+        ceremonyId: (options.body as { ceremonyId: string }).ceremonyId,
+        response: { id: 'no-such-credential', response: {} },
+      });
+      expect(refused.status).toBe(401);
+
+      service.child.kill('SIGTERM');
+      expect(await service.exitCode).toBe(0);
+      const logged = lines(service.stdout());
+      for (const [res, msg] of [
+        [declined, 'Upstream sign-in failed (denied): the sign-in was declined'],
+        [refused, 'passkey assertion refused: unknown credential'],
+      ] as const) {
+        const requestId = res.headers['x-request-id'];
+        expect(requestId).toEqual(expect.any(String));
+        expect(logged.filter((line) => line.msg === msg)).toEqual([
+          expect.objectContaining({ requestId }),
+        ]);
+      }
+    } finally {
+      await upstream.close();
+    }
   });
 });

@@ -18,6 +18,7 @@ import type { Request, Response } from 'express';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../../common/http/public.decorator';
+import { RequestId } from '../../../common/http/request-id.decorator';
 import { AppConfig } from '../../../config/app-config';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
 import type { PageLanguage } from '../../../common/i18n/page-language';
@@ -118,9 +119,12 @@ export class AccountPageController {
   async submitPasskeyLogin(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.submitPasskeyLogin(formOf(req), lang, this.browser(req)));
+    const form = formOf(req);
+    const browser = this.browser(req);
+    this.send(res, await this.account.submitPasskeyLogin(form, lang, browser, requestId));
   }
 
   @Post('account/logout')

@@ -184,14 +184,20 @@ export class AccountPageService {
   /**
    * POST /account/login/passkey: the ceremony id and assertion of the passkey form. One 401
    * message for every failure, as on the OAuth login page; success is a `passkey` session.
+   * `requestId`: this HTTP request's id, for the log line of a refused assertion.
    */
   async submitPasskeyLogin(
     form: Params,
     lang: PageLanguage,
     browser: BrowserContext,
+    requestId: string,
   ): Promise<PageResult> {
     if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
-    const userId = await this.passkeySignIn.verify(form.ceremony_id, jsonField(form.assertion));
+    const userId = await this.passkeySignIn.verify(
+      form.ceremony_id,
+      jsonField(form.assertion),
+      requestId,
+    );
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
     if (!user) return this.renderLogin(lang, browser, 401, msg('passkey.failed'));
     return this.startSession(user.id, 'passkey', browser);

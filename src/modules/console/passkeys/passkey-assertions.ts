@@ -48,22 +48,26 @@ export class PasskeyAssertions {
     private readonly clock: Clock,
   ) {}
 
-  /** `userId` null: any user's passkey (discoverable sign-in); else only that user's. */
+  /**
+   * `userId` null: any user's passkey (discoverable sign-in); else only that user's. A refusal's
+   * log line names `requestId`, the id of the HTTP request that presented the assertion.
+   */
   async verify(
     challenge: string,
     body: unknown,
     userId: string | null,
+    requestId: string,
   ): Promise<PasskeyCredential | null> {
     const response = asAssertion(body);
-    if (!response) return this.refuse('malformed assertion');
+    if (!response) return this.refuse('malformed assertion', requestId);
     const credential = await this.credentials.findOneBy({
       credentialId: response.id,
       ...(userId === null ? {} : { userId }),
     });
-    if (!credential) return this.refuse('unknown credential');
+    if (!credential) return this.refuse('unknown credential', requestId);
     const handle = response.response.userHandle;
     if (handle !== undefined && handle !== credential.userHandle) {
-      return this.refuse('user handle does not match the credential');
+      return this.refuse('user handle does not match the credential', requestId);
     }
     let newCounter: number;
     let backedUp: boolean;
@@ -81,10 +85,10 @@ export class PasskeyAssertions {
           transports: credential.transports,
         },
       });
-      if (!result.verified) return this.refuse('signature not verified');
+      if (!result.verified) return this.refuse('signature not verified', requestId);
       ({ newCounter, credentialBackedUp: backedUp } = result.authenticationInfo);
     } catch (error) {
-      return this.refuse((error as Error).message);
+      return this.refuse((error as Error).message, requestId);
     }
     const now = this.clock.now();
     const used = await this.dataSource.query<{ id: string }[]>(RECORD_USE_SQL, [
@@ -93,13 +97,13 @@ export class PasskeyAssertions {
       backedUp,
       now,
     ]);
-    if (used.length === 0) return this.refuse('signature counter did not move forward');
+    if (used.length === 0) return this.refuse('signature counter did not move forward', requestId);
     return Object.assign(credential, { counter: newCounter, backedUp, lastUsedAt: now });
   }
 
-  private refuse(reason: string): null {
+  private refuse(reason: string, requestId: string): null {
     // The reason is for the operator; the client only learns that verification failed.
-    this.logger.warn(`passkey assertion refused: ${reason}`);
+    this.logger.warn({ requestId }, `passkey assertion refused: ${reason}`);
     return null;
   }
 }

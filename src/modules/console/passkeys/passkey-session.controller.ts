@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { ApiErrorResponse, RETRY_AFTER } from '../../../common/errors/error-body.openapi';
+import { RequestId } from '../../../common/http/request-id.decorator';
 import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../session/console-session';
 import { ConsoleSessionView } from '../session/session-view';
 import { PasskeySignIn } from './passkey.dto';
@@ -59,9 +60,10 @@ export class PasskeySessionController {
   async signInWithPasskey(
     @Body() body: PasskeySignIn,
     @Req() req: Request,
+    @RequestId() requestId: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ConsoleSessionView> {
-    const userId = await this.passkeys.verify(body.ceremonyId, body.response);
+    const userId = await this.passkeys.verify(body.ceremonyId, body.response, requestId);
     if (!userId) throw signInRefused();
     return this.sessions.signIn(req, res, userId, 'passkey');
   }

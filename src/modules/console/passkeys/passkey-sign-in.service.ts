@@ -57,12 +57,12 @@ export class PasskeySignInService {
   /**
    * The id of the user whose passkey answered the challenge of sign-in ceremony `ceremonyId`,
    * or null: the ceremony is spent either way, and callers refuse without saying which check
-   * failed (the reason is logged by PasskeyAssertions).
+   * failed (the reason is logged by PasskeyAssertions, with `requestId`, the HTTP request's id).
    */
-  async verify(ceremonyId: unknown, response: unknown): Promise<string | null> {
+  async verify(ceremonyId: unknown, response: unknown, requestId: string): Promise<string | null> {
     const ceremony = await this.ceremonies.take(ceremonyId, 'sign_in', null);
     const credential = ceremony
-      ? await this.assertions.verify(ceremony.challenge, response, null)
+      ? await this.assertions.verify(ceremony.challenge, response, null, requestId)
       : null;
     this.metrics.login('passkey', credential ? 'success' : 'invalid_passkey');
     return credential?.userId ?? null;

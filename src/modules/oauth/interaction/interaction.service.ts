@@ -99,18 +99,24 @@ export class InteractionService {
   /**
    * POST /oauth2/login/passkey: the ceremony id and assertion of the login page's passkey form.
    * A sign-in that does not verify is the login page again (401) with one message for every
-   * cause; one that does continues as a password sign-in does.
+   * cause; one that does continues as a password sign-in does. `requestId` is the id of this
+   * HTTP request (X-Request-Id, for the log), not the authorization request's.
    */
   async submitPasskeyLogin(
     body: Params,
     lang: PageLanguage,
     browser: BrowserContext,
+    requestId: string,
   ): Promise<PageResult> {
     const pending = await this.findPending(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     // Passkeys go with the password form: both are this service's own accounts.
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
-    const userId = await this.passkeys.verify(body.ceremony_id, jsonField(body.assertion));
+    const userId = await this.passkeys.verify(
+      body.ceremony_id,
+      jsonField(body.assertion),
+      requestId,
+    );
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
     if (!user) return this.renderLogin(pending, lang, browser, 401, msg('passkey.failed'));
     return this.signIn(pending, user, 'passkey', browser);

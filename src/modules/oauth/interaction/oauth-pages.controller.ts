@@ -15,6 +15,7 @@ import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
+import { RequestId } from '../../../common/http/request-id.decorator';
 import { AuthorizeService } from '../authorize/authorize.service';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
@@ -145,9 +146,12 @@ export class OAuthPagesController {
   async submitPasskeyLogin(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.interaction.submitPasskeyLogin(formOf(req), lang, this.browser(req)));
+    const form = formOf(req);
+    const browser = this.browser(req);
+    this.send(res, await this.interaction.submitPasskeyLogin(form, lang, browser, requestId));
   }
 
   @Get('assets/passkey-sign-in.js')

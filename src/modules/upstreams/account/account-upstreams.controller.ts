@@ -32,6 +32,7 @@ import {
   PasskeyConfirmations,
 } from '../../console/passkeys/confirmations/passkey-confirmations.service';
 import { SessionAuth } from '../../../common/http/openapi-security';
+import { RequestId } from '../../../common/http/request-id.decorator';
 import { ConsoleActor, ConsoleRoute } from '../../console/session/console-session';
 import { UpstreamIdentitiesService } from '../identities/upstream-identities.service';
 import type { UpstreamIdentity } from '../identities/upstream-identity.entity';
@@ -122,6 +123,7 @@ export class AccountUpstreamsController {
     @Param('providerId') providerId: string,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
     @Query() query: BindStartQuery,
+    @RequestId() requestId: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<BindStartView> {
     // The provider first (404 spends nothing), then the step-up, then the attempt.
@@ -136,7 +138,7 @@ export class AccountUpstreamsController {
       confirmation,
     );
     const result = await this.signIn
-      .startBind(actor.user.id, providerId, query.returnTo)
+      .startBind(actor.user.id, providerId, query.returnTo, requestId)
       .catch((error: unknown) => {
         if (error instanceof PageError) {
           throw new AppError(ErrorCode.NotFound, 'No such upstream provider');

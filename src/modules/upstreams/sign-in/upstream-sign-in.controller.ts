@@ -15,6 +15,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
+import { RequestId } from '../../../common/http/request-id.decorator';
 import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
 import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
 import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
@@ -57,9 +58,10 @@ export class UpstreamSignInController {
     @Param('providerId') providerId: string,
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signIn.start(providerId, req.query.request, lang));
+    this.send(res, await this.signIn.start(providerId, req.query.request, lang, requestId));
   }
 
   @Get(':providerId/callback')
@@ -71,12 +73,16 @@ export class UpstreamSignInController {
     @Param('providerId') providerId: string,
     @Req() req: CallbackRequest,
     @PageLang() lang: PageLanguage,
+    @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
     const attempt = req.upstreamAttempt;
     if (!attempt) throw new AppError(ErrorCode.ContextMissing, 'Request context is missing');
     const browser = browserContext(req, this.secure);
-    this.send(res, await this.signIn.callback(providerId, req.query, attempt, lang, browser));
+    this.send(
+      res,
+      await this.signIn.callback(providerId, req.query, attempt, lang, browser, requestId),
+    );
   }
 
   @Post(':providerId/bind')
@@ -85,6 +91,7 @@ export class UpstreamSignInController {
     @Param('providerId') providerId: string,
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
     const form =
@@ -92,7 +99,13 @@ export class UpstreamSignInController {
         ? (req.body as Record<string, unknown>)
         : {};
     const browser = browserContext(req, this.secure);
-    const result = await this.signIn.startBindForRequest(providerId, form, lang, browser);
+    const result = await this.signIn.startBindForRequest(
+      providerId,
+      form,
+      lang,
+      browser,
+      requestId,
+    );
     const { location } = result;
     this.send(
       res,
@@ -108,10 +121,14 @@ export class UpstreamSignInController {
     @Param('providerId') providerId: string,
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
     const browser = browserContext(req, this.secure);
-    this.send(res, await this.signIn.direct(providerId, req.query.redirect, lang, browser));
+    this.send(
+      res,
+      await this.signIn.direct(providerId, req.query.redirect, lang, browser, requestId),
+    );
   }
 
   private send(res: Response, result: PageResult): void {

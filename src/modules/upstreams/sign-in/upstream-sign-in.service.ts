@@ -76,8 +76,17 @@ export class UpstreamSignInService {
     this.sealer = new AttemptSealer(config.sessionSecret);
   }
 
-  /** GET /api/auth/upstream/{providerId}/start?request=… (the login page's links). */
-  async start(providerId: string, sealedRequest: unknown, lang: PageLanguage): Promise<PageResult> {
+  /**
+   * GET /api/auth/upstream/{providerId}/start?request=… (the login page's links). Every entry
+   * point takes `requestId`, the id of the HTTP request it serves (X-Request-Id), to name in the
+   * log line of a provider failure.
+   */
+  async start(
+    providerId: string,
+    sealedRequest: unknown,
+    lang: PageLanguage,
+    requestId: string,
+  ): Promise<PageResult> {
     const pending = await this.pending.findForPage(sealedRequest, lang);
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
@@ -90,7 +99,7 @@ export class UpstreamSignInService {
       request: pending.sealed,
       exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
     };
-    return this.toProvider(provider, attempt);
+    return this.toProvider(provider, attempt, requestId);
   }
 
   /**
@@ -102,20 +111,25 @@ export class UpstreamSignInService {
   async startBind(
     userId: string,
     providerId: string,
-    returnTo: BindReturnPage = 'console',
+    returnTo: BindReturnPage | undefined,
+    requestId: string,
   ): Promise<PageResult> {
     const provider = await this.providers.find(providerId);
     if (!provider || !allowsProvider(null, provider)) throw upstreamFailure('not_offered');
-    return this.toProvider(provider, {
-      purpose: 'bind',
-      providerId: provider.id,
-      state: random(),
-      nonce: random(),
-      codeVerifier: random(),
-      userId,
-      returnTo,
-      exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
-    });
+    return this.toProvider(
+      provider,
+      {
+        purpose: 'bind',
+        providerId: provider.id,
+        state: random(),
+        nonce: random(),
+        codeVerifier: random(),
+        userId,
+        returnTo: returnTo ?? 'console',
+        exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
+      },
+      requestId,
+    );
   }
 
   /**
@@ -127,6 +141,7 @@ export class UpstreamSignInService {
     form: Params,
     lang: PageLanguage,
     browser: BrowserContext,
+    requestId: string,
   ): Promise<PageResult> {
     const pending = await this.pending.findForPage(form.request, lang);
     if (!pending) throw requestGone();
@@ -140,23 +155,28 @@ export class UpstreamSignInService {
     if (!application || !provider || !application.requiredUpstreams.includes(provider.id)) {
       throw upstreamFailure('not_offered');
     }
-    return this.toProvider(provider, {
-      purpose: 'bind',
-      providerId: provider.id,
-      state: random(),
-      nonce: random(),
-      codeVerifier: random(),
-      userId: user.id,
-      request: pending.sealed,
-      exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
-    });
+    return this.toProvider(
+      provider,
+      {
+        purpose: 'bind',
+        providerId: provider.id,
+        state: random(),
+        nonce: random(),
+        codeVerifier: random(),
+        userId: user.id,
+        request: pending.sealed,
+        exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
+      },
+      requestId,
+    );
   }
 
   private async toProvider(
     provider: UpstreamProvider,
     attempt: UpstreamAttempt,
+    requestId: string,
   ): Promise<PageResult> {
-    const location = await this.guard(() =>
+    const location = await this.guard(requestId, () =>
       this.providers.authorizationUrl(provider, this.startParams(provider, attempt)),
     );
     return {
@@ -177,6 +197,7 @@ export class UpstreamSignInService {
     redirect: unknown,
     lang: PageLanguage,
     browser: BrowserContext,
+    requestId: string,
   ): Promise<PageResult> {
     const query = authorizeQueryOf(redirect, this.config.publicBaseUrl);
     if (!query) {
@@ -190,7 +211,7 @@ export class UpstreamSignInService {
     if ('status' in checked) return checked;
     // prompt=none never involves a provider: the ordinary silent answer.
     if (checked.request.prompt === 'none') return this.authorize.start(query, lang, browser);
-    return this.start(providerId, this.pending.create(checked.request), lang);
+    return this.start(providerId, this.pending.create(checked.request), lang, requestId);
   }
 
   /**
@@ -217,15 +238,19 @@ export class UpstreamSignInService {
     attempt: UpstreamAttempt,
     lang: PageLanguage,
     browser: BrowserContext,
+    requestId: string,
   ): Promise<PageResult> {
     if (!(await this.spend(attempt))) throw upstreamFailure('replayed');
-    if (attempt.purpose === 'bind') return this.finishBind(attempt, query, lang, browser);
+    if (attempt.purpose === 'bind') {
+      return this.finishBind(attempt, query, lang, browser, requestId);
+    }
     const pending = await this.pending.findForPage(attempt.request, lang);
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
     const callbackQuery = stringsOf(query);
     const method = `upstream:${provider.kind}` as const;
     const profile = await this.guard(
+      requestId,
       () => this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
       () => this.metrics.login(method, 'upstream_error'),
     );
@@ -253,6 +278,7 @@ export class UpstreamSignInService {
     query: Params,
     lang: PageLanguage,
     browser: BrowserContext,
+    requestId: string,
   ): Promise<PageResult> {
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (!signedIn || signedIn.user.id !== attempt.userId) throw upstreamFailure('no_attempt');
@@ -262,6 +288,7 @@ export class UpstreamSignInService {
     const callbackQuery = stringsOf(query);
     const method = `upstream:${provider.kind}` as const;
     const profile = await this.guard(
+      requestId,
       () => this.providers.complete(provider, callbackQuery, this.startParams(provider, attempt)),
       () => this.metrics.login(method, 'upstream_error'),
     );
@@ -385,15 +412,23 @@ export class UpstreamSignInService {
 
   /**
    * Provider failures become a page; the detail goes to the log, never to the browser.
-   * `failed` runs first (a sign-in counts the failure in the metrics).
+   * `failed` runs first (a sign-in counts the failure in the metrics). The line names the id of
+   * the HTTP request that met the failure (`requestId`).
    */
-  private async guard<T>(call: () => Promise<T>, failed?: () => void): Promise<T> {
+  private async guard<T>(
+    requestId: string,
+    call: () => Promise<T>,
+    failed?: () => void,
+  ): Promise<T> {
     try {
       return await call();
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
       failed?.();
-      this.logger.warn(`Upstream sign-in failed (${error.reason}): ${error.message}`);
+      this.logger.warn(
+        { requestId },
+        `Upstream sign-in failed (${error.reason}): ${error.message}`,
+      );
       throw upstreamFailure(error.reason);
     }
   }

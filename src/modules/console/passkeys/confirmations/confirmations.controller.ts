@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../../../common/errors/error-body.openapi';
 import { SessionAuth } from '../../../../common/http/openapi-security';
+import { RequestId } from '../../../../common/http/request-id.decorator';
 import { ConsoleActor, ConsoleRoute } from '../../session/console-session';
 import { ConfirmationAnswer, ConfirmationRequest } from './confirmation.dto';
 import { ConfirmationTargets } from './confirmation-targets';
@@ -59,7 +60,8 @@ export class ConfirmationsController {
     @ConsoleActor() actor: ConsoleActor,
     @Param('confirmationId') confirmationId: string,
     @Body() answer: ConfirmationAnswer,
+    @RequestId() requestId: string,
   ): Promise<ConfirmationGrant> {
-    return this.confirmations.confirm(actor.user.id, confirmationId, answer.response);
+    return this.confirmations.confirm(actor.user.id, confirmationId, answer.response, requestId);
   }
 }

@@ -245,15 +245,24 @@ export class PasskeyConfirmations {
     };
   }
 
-  /** Verifies the assertion for the confirmation and issues its token; else 403. */
+  /**
+   * Verifies the assertion for the confirmation and issues its token; else 403. `requestId`: the
+   * HTTP request's id, for the log line of a refused assertion.
+   */
   async confirm(
     userId: string,
     confirmationId: string,
     response: unknown,
+    requestId: string,
   ): Promise<ConfirmationGrant> {
     const ceremony = await this.ceremonies.take(confirmationId, 'confirmation', userId);
     if (!ceremony?.binding) throw confirmationRequired();
-    const credential = await this.assertions.verify(ceremony.challenge, response, userId);
+    const credential = await this.assertions.verify(
+      ceremony.challenge,
+      response,
+      userId,
+      requestId,
+    );
     if (!credential) throw confirmationRequired();
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
