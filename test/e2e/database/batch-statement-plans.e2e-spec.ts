@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { INTROSPECTION_RENDERED_SQL } from '../../../src/modules/oauth/token-management/rendered-sql';
 import { TOKEN_RENDERED_SQL } from '../../../src/modules/oauth/token/rendered-sql';
+import { createApplication, createUser } from '../../factories';
+import { relate } from '../../factories/app-users';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
 /** Every batch statement of the hot paths (one array parameter per input). */
@@ -76,6 +78,98 @@ describe('Batch statements', () => {
       } finally {
         await client.query(`DEALLOCATE ${name}`);
         await runner.release();
+      }
+    },
+  );
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every node of a plan, depth first. */
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** How a scan node reads its table: the index it uses (a bitmap scan's, below it), or its type. */
+const accessOf = (node: PlanNode): string =>
+  node['Index Name'] ?? node.Plans?.[0]?.['Index Name'] ?? node['Node Type'];
+
+/**
+ * Introspection finds the presented token by its hash's unique index whether or not the tables
+ * were ever analyzed (docs/performance/oauth.md, "Introspection's plan"): without statistics (a
+ * new database, autovacuum off) its generic plan once read every token, or every token of the
+ * client's application, and filtered them by hash; the plan is kept by each connection, so that
+ * grew with the table.
+ */
+describe("Introspection's generic plan", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** The generic plan of `text` for one lookup of client `clientId`, as its nodes. */
+  async function genericPlan(text: string, clientId: string): Promise<PlanNode[]> {
+    const runner = t.dataSource.createQueryRunner('master');
+    const client = (await runner.connect()) as PoolClient;
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      const batch = text.includes('[]');
+      const values = [clientId, 'f'.repeat(64), new Date()];
+      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>({
+        text: `EXPLAIN (FORMAT JSON) ${text}`,
+        values: batch ? values.map((value) => [value]) : values,
+      });
+      return nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+    } finally {
+      await client.query('RESET plan_cache_mode');
+      await runner.release();
+    }
+  }
+
+  it.each(INTROSPECTION_RENDERED_SQL.map((s) => [s.builder, s.text] as const))(
+    '%s reads oauth_tokens by the token hashes only, with or without statistics',
+    async (_builder, text) => {
+      for (const tokens of [0, 100, 5000]) {
+        await t.dataSource.query('TRUNCATE oauth_tokens, app_users, applications, users CASCADE');
+        const { application } = await createApplication(t.app, { name: 'Plans' });
+        const user = await createUser(t.app);
+        await relate(t, application.id, user.id);
+        // Tokens of one application and user: the shape of a busy client.
+        await t.dataSource.query(
+          `INSERT INTO oauth_tokens (application_id, user_id, access_token_hash,
+                                     refresh_token_hash, scope, access_expires_at,
+                                     refresh_expires_at, family_id)
+           SELECT $1, $2, md5('a' || n) || md5('a' || n), md5('r' || n) || md5('r' || n),
+                  'openid', now() + interval '1 hour', now() + interval '1 day', gen_random_uuid()
+           FROM generate_series(1, $3::int) AS n`,
+          [application.id, user.id, tokens],
+        );
+        // Without statistics at every size; with them at a size where the index is the cheaper
+        // read. Statistics of a small table make a scan the cheaper plan, rightly, until
+        // autovacuum analyzes the grown table again (docs/operations.md, "PostgreSQL statistics").
+        for (const analyzed of tokens >= 5000 ? [false, true] : [false]) {
+          if (analyzed)
+            await t.dataSource.query('ANALYZE oauth_tokens, app_users, applications, users');
+          const tokenReads = (await genericPlan(text, application.clientId)).filter(
+            (node) => node['Relation Name'] === 'oauth_tokens',
+          );
+          // The access lookup, the refresh lookup, and the refresh lookup's successor check.
+          expect({ tokens, analyzed, reads: tokenReads.map(accessOf) }).toStrictEqual({
+            tokens,
+            analyzed,
+            reads: [
+              'uq_oauth_tokens_access_token_hash',
+              'uq_oauth_tokens_refresh_token_hash',
+              'idx_oauth_tokens_family_generation',
+            ],
+          });
+        }
       }
     },
   );

@@ -12,7 +12,10 @@ import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../token
 import { relationOf, relationUsable } from '../../users/relation-sql';
 import type { OAuthClient } from '../token/rules/authenticate-client';
 
-/** An active token's own fields, as the lookup reads them (exp and iat in epoch seconds). */
+/**
+ * An active token's own fields, as the lookup reads them (exp and iat in epoch seconds; the JSON
+ * object also holds its `application_id`, which nothing reads past the SQL).
+ */
 export interface TokenRow {
   scope: string;
   sub: string;
@@ -38,30 +41,46 @@ const INPUTS = { clientId: 'varchar', tokenHash: 'varchar', now: 'timestamptz' }
 type Input = keyof typeof INPUTS;
 
 /**
- * The `kind` token with hash :tokenHash of client `c`'s application, active at :now (the
- * conditions userinfo applies), as one JSON object or none. The refresh lookup runs only when the
- * access lookup found nothing: a hash belongs to one token of one kind, and PostgreSQL then skips
- * the refresh token's index probe and its successor check for every access token introspected.
+ * The `kind` token with hash :tokenHash, active at :now (the conditions userinfo applies), with
+ * its application's id. The refresh lookup runs only when the access lookup found nothing: a hash
+ * belongs to one token of one kind, and PostgreSQL then skips the refresh token's index probe and
+ * its successor check for every access token introspected.
+ *
+ * The lookup must read the token by its hash's unique index, and nothing else, whatever
+ * PostgreSQL knows of the table: the statement's generic plan is made once per connection and
+ * kept, and with small or missing statistics (a new database, autovacuum off) it was planned as a
+ * scan of every token, or of every token of the client's application, filtered by hash, which
+ * grew with the table (docs/performance/oauth.md, "Introspection's plan"). So:
+ * - the token is found by its hash alone, and whether it is the calling client's is asked in the
+ *   select list (introspectionSql), where it offers no second way in;
+ * - `LIMIT 1` (a hash names one token at most) keeps the lookup a subquery of its own, run for each
+ *   item through the unique index; flattened into the join, it could be planned as a hash join
+ *   over the whole table.
  */
 const activeTokenSql = (kind: TokenKind): string =>
   `LEFT JOIN LATERAL (
-     SELECT t.scope, t.user_id::text AS sub, u.username,
+     SELECT t.application_id, t.scope, t.user_id::text AS sub, u.username,
        floor(extract(epoch FROM t.created_at))::bigint AS iat,
        floor(extract(epoch FROM t.${TOKEN_EXPIRY_COLUMN[kind]}))::bigint AS exp
      FROM oauth_tokens t
      JOIN users u ON u.id = t.user_id
      JOIN applications a ON a.id = t.application_id AND a.enabled
      JOIN app_users au ON ${relationOf('au', 't')} AND ${relationUsable('au')}
-     WHERE ${usableTokenSql(kind, { hash: ':tokenHash', now: ':now' })} AND t.application_id = c.id${
+     WHERE ${usableTokenSql(kind, { hash: ':tokenHash', now: ':now' })}${
        kind === 'refresh' ? '\n       AND access_row.sub IS NULL' : ''
      }
+     LIMIT 1
    ) ${kind}_row ON true`;
+
+/** The token as `kind`, as one JSON object, when it is one of client `c`'s application. */
+const ownTokenSql = (kind: TokenKind): string =>
+  `CASE WHEN ${kind}_row.application_id = c.id THEN to_jsonb(${kind}_row) END AS ${kind}_token`;
 
 /** The client named :clientId (`c`, in `from`) with the token as each kind, in one round trip. */
 const introspectionSql = (from: string, columns = ''): string =>
   `SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
      c.client_secret_hash AS "clientSecretHash", c.enabled${columns},
-     to_jsonb(access_row) AS access_token, to_jsonb(refresh_row) AS refresh_token
+     ${ownTokenSql('access')}, ${ownTokenSql('refresh')}
    FROM ${from}
    ${activeTokenSql('access')}
    ${activeTokenSql('refresh')}
