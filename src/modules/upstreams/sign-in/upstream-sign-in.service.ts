@@ -90,15 +90,7 @@ export class UpstreamSignInService {
     const pending = await this.pending.findForPage(sealedRequest, lang);
     if (!pending) throw requestGone();
     const provider = await this.allowedProvider(providerId, pending);
-    const attempt: UpstreamAttempt = {
-      purpose: 'sign-in',
-      providerId: provider.id,
-      state: random(),
-      nonce: random(),
-      codeVerifier: random(),
-      request: pending.sealed,
-      exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
-    };
+    const attempt = this.newAttempt(provider, { purpose: 'sign-in', request: pending.sealed });
     return this.toProvider(provider, attempt, requestId);
   }
 
@@ -116,20 +108,12 @@ export class UpstreamSignInService {
   ): Promise<PageResult> {
     const provider = await this.providers.find(providerId);
     if (!provider || !allowsProvider(null, provider)) throw upstreamFailure('not_offered');
-    return this.toProvider(
-      provider,
-      {
-        purpose: 'bind',
-        providerId: provider.id,
-        state: random(),
-        nonce: random(),
-        codeVerifier: random(),
-        userId,
-        returnTo: returnTo ?? 'console',
-        exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
-      },
-      requestId,
-    );
+    const attempt = this.newAttempt(provider, {
+      purpose: 'bind',
+      userId,
+      returnTo: returnTo ?? 'console',
+    });
+    return this.toProvider(provider, attempt, requestId);
   }
 
   /**
@@ -155,20 +139,27 @@ export class UpstreamSignInService {
     if (!application || !provider || !application.requiredUpstreams.includes(provider.id)) {
       throw upstreamFailure('not_offered');
     }
-    return this.toProvider(
-      provider,
-      {
-        purpose: 'bind',
-        providerId: provider.id,
-        state: random(),
-        nonce: random(),
-        codeVerifier: random(),
-        userId: user.id,
-        request: pending.sealed,
-        exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
-      },
-      requestId,
-    );
+    const attempt = this.newAttempt(provider, {
+      purpose: 'bind',
+      userId: user.id,
+      request: pending.sealed,
+    });
+    return this.toProvider(provider, attempt, requestId);
+  }
+
+  /** A new trip to `provider`: fresh state, nonce and PKCE verifier, valid for the attempt's TTL. */
+  private newAttempt(
+    provider: UpstreamProvider,
+    trip: Pick<UpstreamAttempt, 'purpose' | 'request' | 'userId' | 'returnTo'>,
+  ): UpstreamAttempt {
+    return {
+      ...trip,
+      providerId: provider.id,
+      state: random(),
+      nonce: random(),
+      codeVerifier: random(),
+      exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
+    };
   }
 
   private async toProvider(
