@@ -99,14 +99,15 @@ export class InteractionService {
   /**
    * POST /oauth2/login/passkey: the ceremony id and assertion of the login page's passkey form.
    * A sign-in that does not verify is the login page again (401) with one message for every
-   * cause; one that does continues as a password sign-in does. `requestId` is the id of this
-   * HTTP request (X-Request-Id, for the log), not the authorization request's.
+   * cause; one that does continues as a password sign-in does. `httpRequestId` is this HTTP
+   * request's id (X-Request-Id, for the log line of a refused assertion); elsewhere in this class
+   * `requestId` is the sealed authorization request.
    */
   async submitPasskeyLogin(
     body: Params,
     lang: PageLanguage,
     browser: BrowserContext,
-    requestId: string,
+    httpRequestId: string,
   ): Promise<PageResult> {
     const pending = await this.findPending(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
@@ -115,7 +116,7 @@ export class InteractionService {
     const userId = await this.passkeys.verify(
       body.ceremony_id,
       jsonField(body.assertion),
-      requestId,
+      httpRequestId,
     );
     const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
     if (!user) return this.renderLogin(pending, lang, browser, 401, msg('passkey.failed'));
