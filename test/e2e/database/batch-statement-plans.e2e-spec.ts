@@ -34,20 +34,21 @@ function arguments_(text: string, size: number): unknown[][] {
     });
 }
 
+/** One application for both groups: neither depends on rows the other leaves. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
 /**
  * The batch statements are prepared once per connection and must settle on the generic plan
  * (docs/performance/oauth.md, "Batch statements planned once"): a statement re-planned on every
  * execution costs more than it runs.
  */
 describe('Batch statements', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
   it('finds the hot paths’ batch statements', () => {
     expect(BATCH_STATEMENTS.map((s) => s.builder)).toEqual(
       expect.arrayContaining([
@@ -105,14 +106,6 @@ const accessOf = (node: PlanNode): string =>
  * grew with the table.
  */
 describe("Introspection's generic plan", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
   /** The generic plan of `text` for one lookup of client `clientId`, as its nodes. */
   async function genericPlan(text: string, clientId: string): Promise<PlanNode[]> {
     const runner = t.dataSource.createQueryRunner('master');
@@ -136,6 +129,8 @@ describe("Introspection's generic plan", () => {
     '%s reads oauth_tokens by the token hashes only, with or without statistics',
     async (_builder, text) => {
       for (const tokens of [0, 100, 5000]) {
+        // TRUNCATE, not t.truncate() (DELETE, which keeps the pages): new, empty files that
+        // were never analyzed, as in a new database.
         await t.dataSource.query('TRUNCATE oauth_tokens, app_users, applications, users CASCADE');
         const { application } = await createApplication(t.app, { name: 'Plans' });
         const user = await createUser(t.app);

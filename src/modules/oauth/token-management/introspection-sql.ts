@@ -72,7 +72,7 @@ const activeTokenSql = (kind: TokenKind): string =>
      LIMIT 1
    ) ${kind}_row ON true`;
 
-/** The token as `kind`, as one JSON object, when it is one of client `c`'s application. */
+/** The token as `kind`, as one JSON object, when it belongs to client `c`'s application. */
 const ownTokenSql = (kind: TokenKind): string =>
   `CASE WHEN ${kind}_row.application_id = c.id THEN to_jsonb(${kind}_row) END AS ${kind}_token`;
 
