@@ -9,5 +9,10 @@ describe('sha256Hex', () => {
     );
     const key = 'svc_live_' + randomBase62(32);
     expect(sha256Hex(key)).toBe(createHash('sha256').update(key).digest('hex'));
+    // Non-ASCII text is hashed as its UTF-8 bytes, as createHash's update(text, 'utf8') does.
+    const text = 'pâté 密码 🔑';
+    expect(sha256Hex(text)).toBe(
+      createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex'),
+    );
   });
 });
