@@ -61,18 +61,34 @@ const settled = <T>(p: Promise<T>) =>
     (error: Error) => ({ error: error.message }),
   );
 
+/** Lets the current turn of the event loop end: the batcher sends what arrived during it. */
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe(NaturalBatcher.name, () => {
-  it('runs a lone item at once, alone, without waiting for anything', async () => {
+  it('runs a lone item alone, at the end of the turn it arrived in', async () => {
     const { batcher, calls, finish } = harness();
     const a = batcher.run('a');
+    expect(calls).toEqual([]);
+    await endOfTurn();
     expect(calls.map((c) => [c.kind, c.items])).toEqual([['one', ['a']]]);
     await finish();
     await expect(a).resolves.toBe('a!');
   });
 
+  it('sends the items that arrive in one turn of the event loop as one batch', async () => {
+    const { batcher, calls, finish } = harness();
+    const answers = ['a', 'b', 'c'].map((item) => batcher.run(item));
+    await endOfTurn();
+    expect(calls.map((c) => [c.kind, c.items])).toEqual([['batch', ['a', 'b', 'c']]]);
+    await finish();
+    await expect(Promise.all(answers)).resolves.toEqual(['a!', 'b!', 'c!']);
+  });
+
   it('sends what arrives during a round trip as the next batch, answers in order', async () => {
     const { batcher, calls, finish } = harness();
-    const answers = ['a', 'b', 'c', 'd'].map((item) => batcher.run(item));
+    const first = batcher.run('a');
+    await endOfTurn();
+    const answers = ['b', 'c', 'd'].map((item) => batcher.run(item));
     expect(batcher.waiting).toBe(3);
     await finish();
     expect(calls.map((c) => [c.kind, c.items])).toEqual([
@@ -80,7 +96,7 @@ describe(NaturalBatcher.name, () => {
       ['batch', ['b', 'c', 'd']],
     ]);
     await finish();
-    await expect(Promise.all(answers)).resolves.toEqual(['a!', 'b!', 'c!', 'd!']);
+    await expect(Promise.all([first, ...answers])).resolves.toEqual(['a!', 'b!', 'c!', 'd!']);
     expect(batcher.stats).toEqual({
       batches: 2,
       items: 4,
@@ -92,31 +108,32 @@ describe(NaturalBatcher.name, () => {
   it('caps a batch at maxSize; the rest goes next, in arrival order', async () => {
     const { batcher, calls, finish } = harness({ maxSize: 2 });
     const answers = ['a', 'b', 'c', 'd', 'e'].map((item) => batcher.run(item));
+    await endOfTurn();
     await finish();
     await finish();
     await finish();
-    expect(calls.map((c) => c.items)).toEqual([['a'], ['b', 'c'], ['d', 'e']]);
+    expect(calls.map((c) => c.items)).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
     await expect(Promise.all(answers)).resolves.toEqual(['a!', 'b!', 'c!', 'd!', 'e!']);
   });
 
   it('never puts two items of one key in a batch: the later one goes in a later batch', async () => {
     const { batcher, calls, finish } = harness();
-    const answers = ['x', 'a', 'k#1', 'b', 'k#2', 'k#3', 'c'].map((item) => batcher.run(item));
+    const answers = ['a', 'k#1', 'b', 'k#2', 'k#3', 'c'].map((item) => batcher.run(item));
+    await endOfTurn();
     await finish();
     await finish();
     await finish();
-    await finish();
-    expect(calls.map((c) => c.items)).toEqual([['x'], ['a', 'k#1', 'b', 'c'], ['k#2'], ['k#3']]);
-    await expect(Promise.all(answers)).resolves.toHaveLength(7);
+    expect(calls.map((c) => c.items)).toEqual([['a', 'k#1', 'b', 'c'], ['k#2'], ['k#3']]);
+    await expect(Promise.all(answers)).resolves.toHaveLength(6);
   });
 
   it('without a key, puts equal items in one batch (reads)', async () => {
     const { batcher, calls, finish } = harness({ key: undefined });
-    const answers = ['x', 'k', 'k', 'a', 'k'].map((item) => batcher.run(item));
+    const answers = ['k', 'k', 'a', 'k'].map((item) => batcher.run(item));
+    await endOfTurn();
     await finish();
-    await finish();
-    expect(calls.map((c) => c.items)).toEqual([['x'], ['k', 'k', 'a', 'k']]);
-    await expect(Promise.all(answers)).resolves.toEqual(['x!', 'k!', 'k!', 'a!', 'k!']);
+    expect(calls.map((c) => c.items)).toEqual([['k', 'k', 'a', 'k']]);
+    await expect(Promise.all(answers)).resolves.toEqual(['k!', 'k!', 'a!', 'k!']);
   });
 
   it('runs each item of a failed batch alone, so one bad item fails no other', async () => {
@@ -125,11 +142,10 @@ describe(NaturalBatcher.name, () => {
       onBatchFailure: (_, size) => failures.push(size),
     });
     failing.add('bad');
-    const answers = ['first', 'a', 'bad', 'b'].map((item) => settled(batcher.run(item)));
-    await finish(); // first, alone
+    const answers = ['a', 'bad', 'b'].map((item) => settled(batcher.run(item)));
+    await endOfTurn();
     await finish(); // the batch a, bad, b: rejects
     expect(calls.map((c) => [c.kind, c.items])).toEqual([
-      ['one', ['first']],
       ['batch', ['a', 'bad', 'b']],
       ['one', ['a']],
       ['one', ['bad']],
@@ -139,7 +155,6 @@ describe(NaturalBatcher.name, () => {
     await finish();
     await finish();
     await expect(Promise.all(answers)).resolves.toEqual([
-      { value: 'first!' },
       { value: 'a!' },
       { error: 'bad failed' },
       { value: 'b!' },
@@ -151,8 +166,8 @@ describe(NaturalBatcher.name, () => {
   it('holds the next batch until the fallback of a failed one has finished', async () => {
     const { batcher, calls, failing, finish } = harness();
     failing.add('bad');
-    const answers = ['first', 'a', 'bad'].map((item) => settled(batcher.run(item)));
-    await finish();
+    const answers = ['a', 'bad'].map((item) => settled(batcher.run(item)));
+    await endOfTurn();
     const later = batcher.run('later');
     await finish(); // the batch fails; a and bad run alone
     expect(calls.filter((c) => c.items.includes('later'))).toEqual([]);
@@ -161,18 +176,23 @@ describe(NaturalBatcher.name, () => {
     expect(calls.at(-1)?.items).toEqual(['later']);
     await finish();
     await expect(later).resolves.toBe('later!');
-    await expect(Promise.all(answers)).resolves.toHaveLength(3);
+    await expect(Promise.all(answers)).resolves.toHaveLength(2);
   });
 
   it('runs up to maxInFlight batches at the same time', async () => {
     const { batcher, calls, finish } = harness({ maxInFlight: 2 });
-    const answers = ['a', 'b', 'c', 'd'].map((item) => batcher.run(item));
+    const a = batcher.run('a');
+    await endOfTurn();
+    const b = batcher.run('b');
+    await endOfTurn();
+    const answers = ['c', 'd'].map((item) => batcher.run(item));
+    await endOfTurn();
     expect(calls.map((c) => c.items)).toEqual([['a'], ['b']]);
     await finish();
     expect(calls.map((c) => c.items)).toEqual([['a'], ['b'], ['c', 'd']]);
     await finish();
     await finish();
-    await expect(Promise.all(answers)).resolves.toEqual(['a!', 'b!', 'c!', 'd!']);
+    await expect(Promise.all([a, b, ...answers])).resolves.toEqual(['a!', 'b!', 'c!', 'd!']);
   });
 
   it('rejects (and never re-runs) a batch whose answers do not match its items', async () => {
@@ -189,6 +209,7 @@ describe(NaturalBatcher.name, () => {
       runBatch: () => Promise.resolve(['only one']),
     });
     const first = batcher.run('first');
+    await endOfTurn();
     const answers = ['a', 'b'].map((item) => settled(batcher.run(item)));
     gate.resolve();
     await first;

@@ -1,8 +1,12 @@
 /**
- * Natural batching (group commit): items are run at once while fewer than `maxInFlight` batches
- * are running; items that arrive while the limit is reached wait and go together as the next
- * batch. No timer: at low load every item runs alone and immediately; under load the batch grows
- * to what arrived during one round trip (docs/performance/oauth.md, "Group commit").
+ * Natural batching (group commit): the items that arrive during one turn of the event loop go
+ * together, as one batch, at the end of that turn (setImmediate), while fewer than `maxInFlight`
+ * batches are running; items that arrive while the limit is reached wait and go together as the
+ * next batch. No timer: at low load every item runs alone within the turn it arrived in; under
+ * load a batch holds what arrived during one round trip, or during one turn (the requests whose
+ * bytes one poll of the sockets returned). DataLoader and ioredis's auto-pipelining gather the
+ * calls of one tick the same way; a turn also spans the I/O callbacks of one poll
+ * (docs/performance/oauth.md, "Group commit", "Batches gathered per turn of the event loop").
  */
 /**
  * The sizes the service's batched statements use: at most 64 requests per statement, two
@@ -55,6 +59,7 @@ interface Waiting<I, O> {
 export class NaturalBatcher<I, O> {
   private queue: Waiting<I, O>[] = [];
   private inFlight = 0;
+  private drainScheduled = false;
   private readonly counts: BatchStats = { batches: 0, items: 0, failedBatches: 0, sizes: {} };
 
   constructor(private readonly options: NaturalBatcherOptions<I, O>) {
@@ -67,7 +72,7 @@ export class NaturalBatcher<I, O> {
   run(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, key: this.options.key?.(item), resolve, reject });
-      this.drain();
+      this.drainAtEndOfTurn();
     });
   }
 
@@ -78,6 +83,16 @@ export class NaturalBatcher<I, O> {
 
   get stats(): BatchStats {
     return { ...this.counts, sizes: { ...this.counts.sizes } };
+  }
+
+  /** Once per turn of the event loop, after the turn's I/O callbacks (setImmediate). */
+  private drainAtEndOfTurn(): void {
+    if (this.drainScheduled) return;
+    this.drainScheduled = true;
+    setImmediate(() => {
+      this.drainScheduled = false;
+      this.drain();
+    });
   }
 
   private drain(): void {

@@ -4,9 +4,10 @@ const TOKEN_BYTES = 32;
 
 /**
  * Random bytes for the next 128 tokens, drawn from the CSPRNG in one call, as Node does for
- * randomUUID: one randomBytes call per token cost about 8 µs of the server's CPU under load,
- * more than a token response's hashing (docs/performance/oauth.md, "Random bytes drawn in
- * bulk"). Each slice is handed out once and zeroed as it is taken.
+ * randomUUID. One randomBytes call per token cost about 8 µs of the server's CPU under load
+ * (OpenSSL also asks the kernel for the process id on every draw, to notice a fork);
+ * docs/performance/oauth.md, "Random bytes drawn in bulk". Each slice is handed out once and
+ * zeroed as it is taken.
  */
 const pool = Buffer.alloc(128 * TOKEN_BYTES);
 let taken = pool.length;

@@ -28,9 +28,10 @@ export interface IssuedKey {
 @Injectable()
 export class ApiKeysService {
   /**
-   * Key lookups that arrive while earlier ones are running go together as one statement
-   * (src/database/natural-batcher.ts); a lone request runs the single statement at once. Each
-   * lookup is read after its request arrived: nothing is cached.
+   * Key lookups that arrive in one turn of the event loop, or while earlier ones are running,
+   * go together as one statement (src/database/natural-batcher.ts); a lone request runs the
+   * single statement in the turn it arrived in. Each lookup is read after its request arrived:
+   * nothing is cached.
    */
   private readonly lookups: NaturalBatcher<string, FoundKey | undefined>;
 

@@ -50,11 +50,12 @@ export type Introspection = ActiveToken | { active: false };
 @Injectable()
 export class IntrospectionService {
   /**
-   * The client and the token of introspections that arrive while earlier ones are running are
-   * read together, in one statement (src/database/natural-batcher.ts), as userinfo's lookups:
-   * resource servers introspect on every request. A lone request runs the single statement at
-   * once. Nothing is cached: a revoked token, a reset secret or a disabled application is seen
-   * by the very next request, on every instance.
+   * The client and the token of introspections that arrive in one turn of the event loop, or
+   * while earlier ones are running, are read together, in one statement
+   * (src/database/natural-batcher.ts), as userinfo's lookups: resource servers introspect on
+   * every request. A lone request runs the single statement in the turn it arrived in. Nothing
+   * is cached: a revoked token, a reset secret or a disabled application is seen by the very
+   * next request, on every instance.
    */
   private readonly lookups: NaturalBatcher<IntrospectionLookup, IntrospectionRow | null>;
 

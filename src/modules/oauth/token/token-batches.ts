@@ -33,11 +33,12 @@ const KINDS: readonly ClientKind[] = ['authenticated', 'public'];
 
 /**
  * Group commit for the token endpoint: the code exchanges (and, separately, the refreshes) of one
- * client kind that arrive while an earlier one is running go together as ONE statement and one
- * commit (redeemCodes, rotateRefreshTokens); a lone request runs today's single statement at
- * once. Each request gets the answer it would have got alone: codes (refresh tokens) are never
- * twice in one batch, and a batch whose statement fails (a deadlock with another instance's batch,
- * any error) runs each of its requests alone instead.
+ * client kind that arrive in one turn of the event loop, or while an earlier one is running, go
+ * together as ONE statement and one commit (redeemCodes, rotateRefreshTokens); a lone request
+ * runs today's single statement in the turn it arrived in. Each request gets the answer it would
+ * have got alone: codes (refresh tokens) are never twice in one batch, and a batch whose
+ * statement fails (a deadlock with another instance's batch, any error) runs each of its
+ * requests alone instead.
  */
 @Injectable()
 export class TokenBatches implements OnApplicationShutdown {

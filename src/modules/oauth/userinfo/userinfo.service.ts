@@ -137,10 +137,11 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 @Injectable()
 export class UserinfoService {
   /**
-   * Userinfo lookups that arrive while earlier ones are running go together as one statement
-   * (src/database/natural-batcher.ts): resource servers call userinfo on every request, and one
-   * round trip for several saves both processes the per-statement work. A lone request runs the
-   * single statement at once. Reads commit nothing, so a batch may carry a token several times.
+   * Userinfo lookups that arrive in one turn of the event loop, or while earlier ones are
+   * running, go together as one statement (src/database/natural-batcher.ts): resource servers
+   * call userinfo on every request, and one round trip for several saves both processes the
+   * per-statement work. A lone request runs the single statement in the turn it arrived in.
+   * Reads commit nothing, so a batch may carry a token several times.
    */
   private readonly lookups: NaturalBatcher<string, TokenOwner | null>;
 
