@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { Metrics } from '../../../common/metrics/metrics';
 import { sha256Hex } from '../../../common/crypto/hash';
+import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
 import { AuditLog } from '../../audit/audit-log.service';
@@ -155,9 +156,9 @@ export class UpstreamSignInService {
     return {
       ...trip,
       providerId: provider.id,
-      state: random(),
-      nonce: random(),
-      codeVerifier: random(),
+      state: newOpaqueToken(),
+      nonce: newOpaqueToken(),
+      codeVerifier: newOpaqueToken(),
       exp: Math.floor(this.clock.now().getTime() / 1000) + ATTEMPT_TTL_SECONDS,
     };
   }
@@ -423,10 +424,6 @@ export class UpstreamSignInService {
       throw upstreamFailure(error.reason);
     }
   }
-}
-
-function random(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 function sameSecret(given: string, expected: string): boolean {

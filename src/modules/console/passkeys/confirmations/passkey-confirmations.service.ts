@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { ApiProperty } from '@nestjs/swagger';
 import { generateAuthenticationOptions } from '@simplewebauthn/server';
-import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../../../common/clock';
 import { sha256Hex } from '../../../../common/crypto/hash';
+import { newOpaqueToken } from '../../../../common/crypto/opaque-token';
 import { PasskeyAssertions } from '../passkey-assertions';
 import {
   isUuid,
@@ -264,7 +264,7 @@ export class PasskeyConfirmations {
       requestId,
     );
     if (!credential) throw confirmationRequired();
-    const token = randomBytes(32).toString('base64url');
+    const token = newOpaqueToken();
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + CONFIRMATION_TTL_MS);
     await this.confirmations.insert({
