@@ -1,10 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Clock } from './clock';
+import { RouteMetadata } from './http/route-metadata';
 import { ShutdownState } from './http/shutdown-state';
 
 /**
- * Global providers, injected anywhere without an import: the Clock (tests replace it) and the
- * ShutdownState readiness reads.
+ * Global providers, injected anywhere without an import: the Clock (tests replace it), the
+ * ShutdownState readiness reads and the guards' RouteMetadata.
  */
 @Module({})
 export class CommonModule {
@@ -12,8 +13,8 @@ export class CommonModule {
     return {
       module: CommonModule,
       global: true,
-      providers: [Clock, ShutdownState],
-      exports: [Clock, ShutdownState],
+      providers: [Clock, ShutdownState, RouteMetadata],
+      exports: [Clock, ShutdownState, RouteMetadata],
     };
   }
 }

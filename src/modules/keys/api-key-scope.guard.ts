@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { RouteMetadata } from '../../common/http/route-metadata';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { PUBLIC_ROUTE } from '../../common/http/public.decorator';
@@ -13,7 +13,7 @@ import { SCOPE_DECLARATION, type ScopeDeclaration } from './auth.decorators';
  */
 @Injectable()
 export class ApiKeyScopeGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(private readonly reflector: RouteMetadata) {}
 
   canActivate(context: ExecutionContext): boolean {
     const targets = [context.getHandler(), context.getClass()];

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { RouteMetadata } from '../../common/http/route-metadata';
 import { ApiKeyGuard } from './api-key.guard';
 import type { ApiKeysService } from './api-keys.service';
 
@@ -19,7 +19,9 @@ function contextFor(): ExecutionContext {
 describe('ApiKeyGuard', () => {
   it('refuses a route that declares no scopes, before looking at the key', async () => {
     const authenticate = jest.fn();
-    const guard = new ApiKeyGuard(new Reflector(), { authenticate } as unknown as ApiKeysService);
+    const guard = new ApiKeyGuard(new RouteMetadata(), {
+      authenticate,
+    } as unknown as ApiKeysService);
     await expect(guard.canActivate(contextFor())).rejects.toMatchObject({
       status: 500,
       message: 'This route declares no scopes',

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { RouteMetadata } from '../../common/http/route-metadata';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ApiKeyContext, RequestWithApiKey } from './api-key-context';
@@ -27,7 +27,7 @@ const BEARER = /^Bearer ([^\s]+)$/i;
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
+    private readonly reflector: RouteMetadata,
     private readonly apiKeys: ApiKeysService,
   ) {}
 

@@ -1,5 +1,4 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -9,6 +8,7 @@ import {
 } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { PUBLIC_ROUTE } from '../../common/http/public.decorator';
+import { RouteMetadata } from '../../common/http/route-metadata';
 import { LimiterThrottlerStorage } from './limiter-throttler-storage';
 import { rateLimited, setRateLimitHeaders } from './rate-limit.headers';
 import { REFUSALS, type ThrottlerName } from './throttlers';
@@ -28,7 +28,7 @@ export class RateLimitGuard extends ThrottlerGuard {
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() private readonly limiterStorage: LimiterThrottlerStorage,
-    reflector: Reflector,
+    reflector: RouteMetadata,
   ) {
     super(options, limiterStorage, reflector);
   }

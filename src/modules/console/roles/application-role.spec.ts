@@ -1,6 +1,7 @@
 import { Controller, Get, type ExecutionContext, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { ModulesContainer, NestFactory, Reflector } from '@nestjs/core';
+import { ModulesContainer, NestFactory } from '@nestjs/core';
+import { RouteMetadata } from '../../../common/http/route-metadata';
 import { AppModule } from '../../../app.module';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
@@ -128,7 +129,7 @@ describe(ApplicationRoleGuard.name, () => {
       switchToHttp: () => ({ getRequest: () => req }),
     }) as unknown as ExecutionContext;
   const guardWith = (require: ConsoleAccess['require']) =>
-    new ApplicationRoleGuard(new Reflector(), { require } as ConsoleAccess);
+    new ApplicationRoleGuard(new RouteMetadata(), { require } as ConsoleAccess);
 
   it("hands the route the application and the actor's role in it", async () => {
     const require = jest.fn<ReturnType<ConsoleAccess['require']>, unknown[]>(() =>

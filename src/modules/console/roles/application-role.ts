@@ -7,7 +7,7 @@ import {
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { RouteMetadata } from '../../../common/http/route-metadata';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import type { ConsoleRequest } from '../session/console-session';
@@ -41,7 +41,7 @@ type ScopedRequest = ConsoleRequest & { scopedApplication?: ScopedApplication };
 @Injectable()
 export class ApplicationRoleGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
+    private readonly reflector: RouteMetadata,
     private readonly access: ConsoleAccess,
   ) {}
 

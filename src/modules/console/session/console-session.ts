@@ -8,7 +8,7 @@ import {
   SetMetadata,
   UseGuards,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { RouteMetadata } from '../../../common/http/route-metadata';
 import type { Request, Response } from 'express';
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../../../common/crypto/constant-time';
@@ -171,7 +171,7 @@ export function sessionCookieOf(req: Request, secure: boolean): string | undefin
 @Injectable()
 export class ConsoleSessionGuard implements CanActivate {
   constructor(
-    private readonly reflector: Reflector,
+    private readonly reflector: RouteMetadata,
     private readonly sessions: ConsoleSessions,
   ) {}
 
