@@ -1,11 +1,11 @@
 import type { ExecutionContext } from '@nestjs/common';
 import type { ThrottlerModuleOptions, ThrottlerOptions } from '@nestjs/throttler';
 import { THROTTLER_LIMIT } from '@nestjs/throttler/dist/throttler.constants';
+import { RouteMetadata } from '../../common/http/route-metadata';
 import type { AppConfig } from '../../config/app-config';
 import type { Request } from 'express';
 import { WINDOW_MS } from './fixed-window';
 import type { LimiterThrottlerStorage } from './limiter-throttler-storage';
-import { RouteMetadata } from '../../common/http/route-metadata';
 
 /** Anonymous routes that keep state count per address in 15-minute windows (docs/security.md). */
 export const QUOTA_WINDOW_MS = 15 * 60_000;

@@ -54,6 +54,10 @@ async function updateOnce(
     );
     await client.query('COMMIT');
     return { pageBefore, pageAfter, hot: Number(rows[0].hot) };
+  } catch (error) {
+    // The connection goes back to the pool: never inside a failed transaction.
+    await client.query('ROLLBACK');
+    throw error;
   } finally {
     await runner.release();
   }
