@@ -1,11 +1,5 @@
-import { createHash } from 'node:crypto';
 import { UpstreamError } from '../providers/upstream-provider';
 import { fetchJson, stringField } from './http';
-
-/** RFC 7636 section 4.2: the S256 challenge of a code verifier. */
-export function pkceChallenge(verifier: string): string {
-  return createHash('sha256').update(verifier).digest('base64url');
-}
 
 /** The callback's error answer (RFC 6749 section 4.1.2.1), before anything else is looked at. */
 export function checkCallbackError(query: Record<string, string>): void {

@@ -3,8 +3,9 @@ import type {
   UpstreamProfile,
   UpstreamProvider,
 } from '../providers/upstream-provider';
+import { s256 } from '../../../common/crypto/opaque-token';
 import { UpstreamError } from '../providers/upstream-provider';
-import { checkCallbackError, exchangeCode, pkceChallenge, requireCode } from './authorization-code';
+import { checkCallbackError, exchangeCode, requireCode } from './authorization-code';
 import { fetchJson, fetchJsonArray, stringField } from './http';
 import type { KindClient } from './kind-client';
 
@@ -34,7 +35,7 @@ export class GithubKind implements KindClient {
     url.searchParams.set('redirect_uri', params.redirectUri);
     url.searchParams.set('scope', provider.settings.scope ?? 'read:user user:email');
     url.searchParams.set('state', params.state);
-    url.searchParams.set('code_challenge', pkceChallenge(params.codeVerifier));
+    url.searchParams.set('code_challenge', s256(params.codeVerifier));
     url.searchParams.set('code_challenge_method', 'S256');
     url.searchParams.set('allow_signup', 'true');
     return Promise.resolve(url.href);

@@ -3,8 +3,9 @@ import type {
   UpstreamProfile,
   UpstreamProvider,
 } from '../providers/upstream-provider';
+import { s256 } from '../../../common/crypto/opaque-token';
 import { UpstreamError } from '../providers/upstream-provider';
-import { checkCallbackError, exchangeCode, pkceChallenge, requireCode } from './authorization-code';
+import { checkCallbackError, exchangeCode, requireCode } from './authorization-code';
 import { fetchJson, stringField } from './http';
 import type { KindClient } from './kind-client';
 
@@ -32,7 +33,7 @@ export class OAuth2Kind implements KindClient {
     url.searchParams.set('client_id', provider.clientId);
     url.searchParams.set('redirect_uri', params.redirectUri);
     url.searchParams.set('state', params.state);
-    url.searchParams.set('code_challenge', pkceChallenge(params.codeVerifier));
+    url.searchParams.set('code_challenge', s256(params.codeVerifier));
     url.searchParams.set('code_challenge_method', 'S256');
     if (provider.settings.scope) url.searchParams.set('scope', provider.settings.scope);
     return Promise.resolve(url.href);
