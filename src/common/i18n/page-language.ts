@@ -54,6 +54,11 @@ export class PageLanguage {
     return this.current;
   }
 
+  /** The language a request's ui_locales chose for this page, if one did (a form carries it on). */
+  get requestLocale(): Locale | undefined {
+    return this.fromRequest ? this.current : undefined;
+  }
+
   /** The page's messages. */
   translator(): Translator {
     return translator(this.current);

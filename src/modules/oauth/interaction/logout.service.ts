@@ -72,6 +72,8 @@ export class LogoutService {
     if (body.csrf_token === undefined && END_SESSION_PARAMS.some((name) => name in body)) {
       return this.show(body, lang, browser, 303);
     }
+    // The confirmation form carries the language the request's ui_locales chose (section 2).
+    lang.useUiLocales(body.ui_locales);
     if (!this.csrf.verify(browser, LOGOUT_PURPOSE, body.csrf_token)) {
       throw new PageError(403, msg('errors.formExpiredTitle'), msg('errors.logoutFormExpired'));
     }

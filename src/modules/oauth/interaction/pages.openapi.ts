@@ -189,6 +189,12 @@ export class LogoutForm {
       'The sealed, validated post-logout link of the form (opaque; expires after 10 minutes)',
   })
   logout_request?: string;
+  @ApiPropertyOptional({
+    description:
+      "The language the end-session request's ui_locales chose, carried on to the Signed out page",
+    example: 'zh-CN',
+  })
+  ui_locales?: string;
 }
 
 const sealedQuery = (): MethodDecorator =>

@@ -224,6 +224,26 @@ describe('page languages', () => {
     expectPageIn(res.text, lang);
   });
 
+  it("keeps the end-session request's ui_locales for the signed-out page after its form", async () => {
+    const agent = browser(t.app);
+    const ask = await agent.get('/oauth2/logout?ui_locales=zh-CN').set('Accept-Language', 'en');
+    expectStatus(ask, 200);
+    expectPageIn(ask.text, 'zh-CN', '<title>退出登录</title>');
+    const done = await agent
+      .post('/oauth2/logout')
+      .set('Accept-Language', 'en')
+      .type('form')
+      .send({
+        csrf_token: hiddenInput(ask.text, 'csrf_token'),
+        ui_locales: hiddenInput(ask.text, 'ui_locales'),
+      });
+    expectStatus(done, 200);
+    expectPageIn(done.text, 'zh-CN', '<title>已退出登录</title>', '你已退出登录。');
+    // Without ui_locales, the form carries none and the browser's language stays.
+    const plain = await agent.get('/oauth2/logout').set('Accept-Language', 'en');
+    expect(plain.text).not.toContain('name="ui_locales"');
+  });
+
   it('translates the sign-up and password reset pages', async () => {
     const { application } = await createApplication(t.app, {
       name: 'Demo App',

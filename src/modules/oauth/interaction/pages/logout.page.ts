@@ -11,13 +11,19 @@ export function logoutPage(lang: PageLanguage, csrfToken: string, sealedRequest?
     sealedRequest === undefined
       ? html``
       : html`<input type="hidden" name="logout_request" value="${sealedRequest}" />`;
+  // The language the end-session request's ui_locales chose goes on to the "Signed out" page.
+  const locale = lang.requestLocale;
+  const uiLocales =
+    locale === undefined
+      ? html``
+      : html`<input type="hidden" name="ui_locales" value="${locale}" />`;
   return layout(
     lang,
     t('logout.title'),
     html`<p>${t('logout.question')}</p>
       <form method="post" action="/oauth2/logout">
         <input type="hidden" name="csrf_token" value="${csrfToken}" />
-        ${request}
+        ${request} ${uiLocales}
         <button type="submit">${t('logout.submit')}</button>
       </form>`,
   );
