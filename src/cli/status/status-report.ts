@@ -79,7 +79,7 @@ function redisLine(redis: StatusReport['redis']): string {
 function signingKeysLine(keys: NonNullable<StatusReport['signingKeys']>): string {
   const active = keys.active
     ? `active ${keys.active.kid} (${keys.active.alg}, ${keys.active.ageDays} days old)`
-    : 'none yet (the service makes them at its first start)';
+    : 'none yet (made at first use: the first id_token signed or JWKS served)';
   return `${active}, next ${keys.nextKid ?? 'none'}, ${keys.retired} retired`;
 }
 

@@ -168,8 +168,14 @@ describe('CLI status', () => {
     });
     // Seeded events are spread over the last 2 days: the oldest is hours behind.
     expect(report.webhooks.worstLag.seconds).toBeGreaterThan(60);
-    expect((await status()).stdout).toContain(
+    const human = (await status()).stdout;
+    expect(human).toContain(
       `webhooks:     1 enabled, 1 disabled, 0 failing; worst lag: endpoint ${hook.id}, ${seeded.events} events`,
+    );
+    // Nothing signed a token or served the JWKS yet: no keys, and the line says when they come.
+    expect(report.signingKeys).toEqual({ active: null, nextKid: null, retired: 0 });
+    expect(human).toContain(
+      'signing keys: none yet (made at first use: the first id_token signed or JWKS served), next none, 0 retired',
     );
   });
 });
