@@ -64,6 +64,39 @@ describe('loadConfig', () => {
     }
   });
 
+  it('names the variable and the rule broken, never the value, secret or not', () => {
+    const bad = {
+      DATABASE_URL: 'postgres://idsvc:db-pw-7c1d@db_host:5432/idsvc',
+      REDIS_URL: 'redis://:redis-pw-93ab@cache_host:6379/0',
+      SMTP_URL: 'smtp://mailer:smtp-pw-2e4f@mail_host:587',
+      SESSION_SECRET: 'short-session-pw-5a',
+      SIGNING_KEYS_SECRET: 'short-signing-pw-6b',
+      PORT: 'port-value-8d',
+      LOG_LEVEL: 'level-value-0e',
+    };
+    let problems: string[] = [];
+    try {
+      loadConfig(bad);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      problems = (error as ConfigError).problems;
+      for (const value of Object.values(bad)) expect((error as Error).message).not.toContain(value);
+    }
+    for (const value of ['db-pw-7c1d', 'redis-pw-93ab', 'smtp-pw-2e4f', '-pw-', 'value-']) {
+      expect(problems.join('\n')).not.toContain(value);
+    }
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'DATABASE_URL: must be a URL address',
+        'REDIS_URL: must be a URL address',
+        'SMTP_URL: must be a URL address',
+        'SESSION_SECRET: must be longer than or equal to 32 characters',
+        'SIGNING_KEYS_SECRET: must be longer than or equal to 32 characters',
+      ]),
+    );
+    for (const problem of problems) expect(Object.keys(bad)).toContain(problem.split(':')[0]);
+  });
+
   it('refuses insecure defaults in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SIGNING_KEYS_SECRET/);

@@ -8,6 +8,11 @@ import {
   PRODUCTION_DRAIN_DELAY_MS,
 } from './env.schema';
 
+/**
+ * The list of bad variables: each names the variable and the rule it breaks, never its value.
+ * Values are not echoed for any variable (not only the secret ones): URLs carry passwords, and a
+ * variable added later cannot leak by someone forgetting to mark it.
+ */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -159,7 +164,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const parsed = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
   const problems = validateSync(parsed, { forbidUnknownValues: true }).flatMap((error) =>
     Object.values(error.constraints ?? {}).map(
-      (text) => `${error.property}=${JSON.stringify(raw[error.property] ?? null)}: ${text}`,
+      // class-validator's messages name the property and the rule, never the value.
+      (text) => `${error.property}: ${text.replace(`${error.property} `, '')}`,
     ),
   );
   if (parsed.NODE_ENV === 'production') {
