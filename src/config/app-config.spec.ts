@@ -97,6 +97,52 @@ describe('loadConfig', () => {
     for (const problem of problems) expect(Object.keys(bad)).toContain(problem.split(':')[0]);
   });
 
+  it('requires STARTTLS for smtp:// unless SMTP_ALLOW_PLAINTEXT, on loopback alone in production', () => {
+    const smtp = loadConfig({ SMTP_URL: 'smtp://u:p%40ss@mail.example.test:587' });
+    expect(smtp.smtpAllowPlaintext).toBe(false);
+    expect(smtp.smtpMayBePlaintext).toBe(false);
+    expect(smtp.smtpServer).toEqual({
+      implicitTls: false,
+      host: 'mail.example.test',
+      port: 587,
+      auth: { user: 'u', pass: 'p@ss' },
+    });
+    const optedOut = loadConfig({
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      SMTP_ALLOW_PLAINTEXT: 'true',
+    });
+    expect(optedOut.smtpMayBePlaintext).toBe(true);
+    expect(
+      loadConfig({ SMTP_URL: 'smtps://mail.example.test', SMTP_ALLOW_PLAINTEXT: 'true' })
+        .smtpMayBePlaintext,
+    ).toBe(false);
+    expect(() => loadConfig({ SMTP_ALLOW_PLAINTEXT: 'yes' })).toThrow(/SMTP_ALLOW_PLAINTEXT/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://u:p%zz@mail.example.test' })).toThrow(
+      /SMTP_URL: has a user name or password that is not valid percent-encoding/,
+    );
+
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      SIGNING_KEYS_SECRET: 'y'.repeat(40),
+      PUBLIC_BASE_URL: 'https://id.example.com',
+      SMTP_ALLOW_PLAINTEXT: 'true',
+    };
+    for (const host of ['mail.example.test', 'localhost', '10.0.0.5']) {
+      expect(() => loadConfig({ ...production, SMTP_URL: `smtp://${host}:25` })).toThrow(
+        /SMTP_ALLOW_PLAINTEXT: in production only for an SMTP_URL host that is a loopback IP address/,
+      );
+    }
+    for (const host of ['127.0.0.1', '[::1]']) {
+      expect(loadConfig({ ...production, SMTP_URL: `smtp://${host}:25` }).smtpMayBePlaintext).toBe(
+        true,
+      );
+    }
+    expect(
+      loadConfig({ ...production, SMTP_URL: 'smtps://mail.example.test' }).smtpMayBePlaintext,
+    ).toBe(false);
+  });
+
   it('refuses insecure defaults in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SIGNING_KEYS_SECRET/);
