@@ -64,6 +64,85 @@ describe('loadConfig', () => {
     }
   });
 
+  it('names the variable and the rule broken, never the value, secret or not', () => {
+    const bad = {
+      DATABASE_URL: 'postgres://idsvc:db-pw-7c1d@db_host:5432/idsvc',
+      REDIS_URL: 'redis://:redis-pw-93ab@cache_host:6379/0',
+      SMTP_URL: 'smtp://mailer:smtp-pw-2e4f@mail_host:587',
+      SESSION_SECRET: 'short-session-pw-5a',
+      SIGNING_KEYS_SECRET: 'short-signing-pw-6b',
+      PORT: 'port-value-8d',
+      LOG_LEVEL: 'level-value-0e',
+    };
+    let problems: string[] = [];
+    try {
+      loadConfig(bad);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      problems = (error as ConfigError).problems;
+      for (const value of Object.values(bad)) expect((error as Error).message).not.toContain(value);
+    }
+    for (const value of ['db-pw-7c1d', 'redis-pw-93ab', 'smtp-pw-2e4f', '-pw-', 'value-']) {
+      expect(problems.join('\n')).not.toContain(value);
+    }
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'DATABASE_URL: must be a URL address',
+        'REDIS_URL: must be a URL address',
+        'SMTP_URL: must be a URL address',
+        'SESSION_SECRET: must be longer than or equal to 32 characters',
+        'SIGNING_KEYS_SECRET: must be longer than or equal to 32 characters',
+      ]),
+    );
+    for (const problem of problems) expect(Object.keys(bad)).toContain(problem.split(':')[0]);
+  });
+
+  it('requires STARTTLS for smtp:// unless SMTP_ALLOW_PLAINTEXT, on loopback alone in production', () => {
+    const smtp = loadConfig({ SMTP_URL: 'smtp://u:p%40ss@mail.example.test:587' });
+    expect(smtp.smtpAllowPlaintext).toBe(false);
+    expect(smtp.smtpMayBePlaintext).toBe(false);
+    expect(smtp.smtpServer).toEqual({
+      implicitTls: false,
+      host: 'mail.example.test',
+      port: 587,
+      auth: { user: 'u', pass: 'p@ss' },
+    });
+    const optedOut = loadConfig({
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      SMTP_ALLOW_PLAINTEXT: 'true',
+    });
+    expect(optedOut.smtpMayBePlaintext).toBe(true);
+    expect(
+      loadConfig({ SMTP_URL: 'smtps://mail.example.test', SMTP_ALLOW_PLAINTEXT: 'true' })
+        .smtpMayBePlaintext,
+    ).toBe(false);
+    expect(() => loadConfig({ SMTP_ALLOW_PLAINTEXT: 'yes' })).toThrow(/SMTP_ALLOW_PLAINTEXT/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://u:p%zz@mail.example.test' })).toThrow(
+      /SMTP_URL: has a user name or password that is not valid percent-encoding/,
+    );
+
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(40),
+      SIGNING_KEYS_SECRET: 'y'.repeat(40),
+      PUBLIC_BASE_URL: 'https://id.example.com',
+      SMTP_ALLOW_PLAINTEXT: 'true',
+    };
+    for (const host of ['mail.example.test', 'localhost', '10.0.0.5']) {
+      expect(() => loadConfig({ ...production, SMTP_URL: `smtp://${host}:25` })).toThrow(
+        /SMTP_ALLOW_PLAINTEXT: in production only for an SMTP_URL host that is a loopback IP address/,
+      );
+    }
+    for (const host of ['127.0.0.1', '[::1]']) {
+      expect(loadConfig({ ...production, SMTP_URL: `smtp://${host}:25` }).smtpMayBePlaintext).toBe(
+        true,
+      );
+    }
+    expect(
+      loadConfig({ ...production, SMTP_URL: 'smtps://mail.example.test' }).smtpMayBePlaintext,
+    ).toBe(false);
+  });
+
   it('refuses insecure defaults in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SIGNING_KEYS_SECRET/);

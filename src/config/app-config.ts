@@ -7,7 +7,13 @@ import {
   EnvSchema,
   PRODUCTION_DRAIN_DELAY_MS,
 } from './env.schema';
+import { isLoopbackAddress, parseSmtpUrl, type SmtpServer } from './smtp-url';
 
+/**
+ * The list of bad variables: each names the variable and the rule it breaks, never its value.
+ * Values are not echoed for any variable (not only the secret ones): URLs carry passwords, and a
+ * variable added later cannot leak by someone forgetting to mark it.
+ */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -61,6 +67,10 @@ export class AppConfig {
   readonly passwordHashQueue: number;
   readonly signUpEnabled: boolean;
   readonly smtpUrl: string | undefined;
+  /** SMTP_URL read (src/config/smtp-url.ts); undefined without it. */
+  readonly smtpServer: SmtpServer | undefined;
+  /** SMTP_ALLOW_PLAINTEXT: an smtp:// server without STARTTLS gets the mail in clear. */
+  readonly smtpAllowPlaintext: boolean;
   readonly mailFrom: string;
 
   constructor(env: EnvSchema) {
@@ -113,6 +123,10 @@ export class AppConfig {
     this.passwordHashQueue = env.PASSWORD_HASH_QUEUE;
     this.signUpEnabled = env.SIGNUP_ENABLED;
     this.smtpUrl = env.SMTP_URL || undefined;
+    const smtpServer = this.smtpUrl === undefined ? undefined : parseSmtpUrl(this.smtpUrl);
+    // loadConfig has refused an SMTP_URL that parseSmtpUrl does not read.
+    this.smtpServer = typeof smtpServer === 'string' ? undefined : smtpServer;
+    this.smtpAllowPlaintext = env.SMTP_ALLOW_PLAINTEXT;
     this.mailFrom = env.MAIL_FROM || `no-reply@${new URL(this.publicBaseUrl).hostname}`;
   }
 
@@ -135,6 +149,11 @@ export class AppConfig {
 
   get usesEmbeddedDatabase(): boolean {
     return this.databaseUrl === undefined;
+  }
+
+  /** Mail may cross in clear: smtp:// with SMTP_ALLOW_PLAINTEXT (warned at start). */
+  get smtpMayBePlaintext(): boolean {
+    return this.smtpServer !== undefined && !this.smtpServer.implicitTls && this.smtpAllowPlaintext;
   }
 }
 
@@ -159,9 +178,26 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const parsed = plainToInstance(EnvSchema, raw, { exposeDefaultValues: true });
   const problems = validateSync(parsed, { forbidUnknownValues: true }).flatMap((error) =>
     Object.values(error.constraints ?? {}).map(
-      (text) => `${error.property}=${JSON.stringify(raw[error.property] ?? null)}: ${text}`,
+      // class-validator's messages name the property and the rule, never the value.
+      (text) => `${error.property}: ${text.replace(`${error.property} `, '')}`,
     ),
   );
+  if (parsed.SMTP_URL && !problems.some((p) => p.startsWith('SMTP_URL:'))) {
+    const smtp = parseSmtpUrl(parsed.SMTP_URL);
+    if (typeof smtp === 'string') problems.push(`SMTP_URL: ${smtp}`);
+    else if (
+      parsed.NODE_ENV === 'production' &&
+      parsed.SMTP_ALLOW_PLAINTEXT &&
+      !smtp.implicitTls &&
+      !isLoopbackAddress(smtp.host)
+    ) {
+      // Plain SMTP across a network hands the SMTP password and every code to whoever is on the
+      // path; on a loopback address the mail never leaves this host.
+      problems.push(
+        'SMTP_ALLOW_PLAINTEXT: in production only for an SMTP_URL host that is a loopback IP address (127.0.0.1, [::1])',
+      );
+    }
+  }
   if (parsed.NODE_ENV === 'production') {
     if (parsed.SESSION_SECRET === DEV_SESSION_SECRET) {
       problems.push('SESSION_SECRET: the development default must not be used in production');

@@ -301,13 +301,24 @@ export class EnvSchema {
   SIGNUP_ENABLED = true;
 
   /**
-   * SMTP server the service sends its emails through (nodemailer's URL form:
-   * smtp://user:pass@host:587, smtps://… for implicit TLS). Absent: messages are written to the
-   * log outside production, and not sent at all in production (docs/accounts.md, "Mail").
+   * SMTP server the service sends its emails through (secret: it may carry the SMTP password):
+   * smtp://user:pass@host:587 (STARTTLS required), smtps://… for implicit TLS; no query string.
+   * Absent: messages are written to the log outside production, and not sent at all in
+   * production (docs/accounts.md, "Mail").
    */
   @IsOptional()
   @IsUrl({ require_tld: false, protocols: ['smtp', 'smtps'], require_protocol: true })
   SMTP_URL?: string;
+
+  /**
+   * Let an smtp:// SMTP_URL carry the mail (its AUTH and codes) unencrypted when the server
+   * offers no STARTTLS: the test suite's loopback mailboxes, a local relay without TLS. Off: the
+   * send fails instead. Warned at start; in production only for a loopback IP address host
+   * (docs/accounts.md, "Mail").
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  SMTP_ALLOW_PLAINTEXT = false;
 
   /** The From address of every email, e.g. `"Example ID" <id@example.com>`; default no-reply@ the public host. */
   @IsOptional()

@@ -1,5 +1,5 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** One message the loopback SMTP server received, as a mail client would read it. */
@@ -21,16 +21,28 @@ export interface TestMailbox {
   received: ReceivedMail[];
   /** The next message to `to` not yet taken (waits for it; fails the test after `timeoutMs`). */
   next: (to: string, timeoutMs?: number) => Promise<ReceivedMail>;
+  /** Every byte clients sent this server, as text: what anyone on the path could read. */
+  clientBytes: () => string;
+  /** The user names of AUTH attempts (with `acceptAuth`), in order. */
+  logins: string[];
   close: () => Promise<void>;
 }
 
+export interface MailboxOptions {
+  /** Offer AUTH (over plain TCP too) and accept any user name and password. */
+  acceptAuth?: boolean;
+}
+
 /**
- * Starts an SMTP server on a free loopback port: no TLS (the service speaks plain SMTP to
- * 127.0.0.1), any sender, any recipient, no authentication. Messages are parsed with mailparser,
- * so a test reads the subject, text and HTML parts as a mail client shows them.
+ * Starts an SMTP server on a free loopback port: no STARTTLS (the test environment's
+ * SMTP_ALLOW_PLAINTEXT lets the service speak plain SMTP to it), any sender, any recipient, no
+ * authentication unless `acceptAuth`. Messages are parsed with mailparser, so a test reads the
+ * subject, text and HTML parts as a mail client shows them.
  */
-export async function startMailbox(): Promise<TestMailbox> {
+export async function startMailbox(options: MailboxOptions = {}): Promise<TestMailbox> {
   const received: ReceivedMail[] = [];
+  const logins: string[] = [];
+  let clientBytes = '';
   const taken = new Set<ReceivedMail>();
   const waiting: { to: string; resolve: (mail: ReceivedMail) => void }[] = [];
 
@@ -45,9 +57,14 @@ export async function startMailbox(): Promise<TestMailbox> {
 
   const server = new SMTPServer({
     secure: false,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    disabledCommands: options.acceptAuth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
     authOptional: true,
+    allowInsecureAuth: true,
     logger: false,
+    onAuth(auth, session, callback) {
+      logins.push(auth.username ?? '');
+      callback(null, { user: auth.username });
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
@@ -64,12 +81,17 @@ export async function startMailbox(): Promise<TestMailbox> {
         .catch((error: Error) => callback(error));
     },
   });
+  server.server.on('connection', (socket: Socket) =>
+    socket.on('data', (chunk: Buffer) => (clientBytes += chunk.toString('latin1'))),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    clientBytes: () => clientBytes,
+    logins,
     next: (to, timeoutMs = 30_000) => {
       const address = to.toLowerCase();
       const ready = received.find((mail) => !taken.has(mail) && mail.to.includes(address));

@@ -20,6 +20,9 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     // scrypt N = 2^10 instead of 2^15: the same hashing and checks, 32 times less work per sign-in
     // (hundreds of them in the suite); the default is asserted in src/modules/users/password.spec.ts.
     PASSWORD_HASH_COST: '10',
+    // The loopback mailboxes (test/support/smtp-server.ts) offer no STARTTLS; without this
+    // opt-out the service refuses to send them anything (docs/accounts.md, "Mail").
+    SMTP_ALLOW_PLAINTEXT: 'true',
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;

@@ -1,5 +1,7 @@
 import { Logger } from '@nestjs/common';
+import { startMailbox, type TestMailbox } from '../../../test/support/smtp-server';
 import { loadConfig } from '../../config/app-config';
+import { MailNotSent } from './mail-message';
 import { Mailer } from './mailer';
 
 const message = {
@@ -44,5 +46,73 @@ describe('Mailer without SMTP_URL', () => {
     expect(logged).toContain('SMTP_URL is not set');
     expect(logged).not.toContain('123456');
     expect(logged).not.toContain('ann@example.test');
+  });
+});
+
+/**
+ * STARTTLS stripping (RFC 3207 section 6): a real SMTP server on loopback that offers no
+ * STARTTLS, as a man in the middle would leave the server's EHLO reply, and accepts any AUTH.
+ */
+describe('Mailer over smtp:// without STARTTLS', () => {
+  const PASSWORD = 'smtp-password-4f9c2e';
+  let mailbox: TestMailbox;
+  let mailer: Mailer | undefined;
+  let warn: jest.SpyInstance;
+  beforeEach(async () => {
+    warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    mailbox = await startMailbox({ acceptAuth: true });
+  });
+  afterEach(async () => {
+    mailer?.onApplicationShutdown();
+    mailer = undefined;
+    await mailbox.close();
+    jest.restoreAllMocks();
+  });
+  const mailerWith = (env: Record<string, string>): Mailer => {
+    const url = new URL(mailbox.url);
+    url.username = 'mailer';
+    url.password = PASSWORD;
+    mailer = new Mailer(loadConfig({ NODE_ENV: 'test', SMTP_URL: url.href, ...env }));
+    return mailer;
+  };
+
+  it('sends nothing in clear, neither AUTH nor the message, and fails with MailNotSent', async () => {
+    const send = mailerWith({}).send(message);
+    await expect(send).rejects.toBeInstanceOf(MailNotSent);
+    await expect(send).rejects.toThrow(/STARTTLS/);
+    expect(mailbox.logins).toEqual([]);
+    expect(mailbox.received).toEqual([]);
+    const sent = mailbox.clientBytes();
+    expect(sent).toMatch(/^EHLO /);
+    expect(sent).toContain('STARTTLS');
+    for (const secret of [
+      'AUTH',
+      'MAIL FROM',
+      Buffer.from(PASSWORD).toString('base64'),
+      '123456',
+    ]) {
+      expect(sent).not.toContain(secret);
+    }
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('delivers in clear with SMTP_ALLOW_PLAINTEXT=true, and says so at start', async () => {
+    await mailerWith({ SMTP_ALLOW_PLAINTEXT: 'true' }).send(message);
+    expect(mailbox.logins).toEqual(['mailer']);
+    expect((await mailbox.next('ann@example.test')).text).toContain('Your code: 123456');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(
+      /^SMTP_ALLOW_PLAINTEXT=true: mail to 127\.0\.0\.1 goes unencrypted/,
+    );
+    expect(String(warn.mock.calls[0][0])).not.toContain(PASSWORD);
+  });
+
+  it('lets no query string of SMTP_URL switch STARTTLS off', () => {
+    for (const query of ['?requireTLS=false', '?ignoreTLS=true', '?tls.rejectUnauthorized=false']) {
+      expect(() =>
+        loadConfig({ SMTP_URL: `${mailbox.url}${query}`, SMTP_ALLOW_PLAINTEXT: 'true' }),
+      ).toThrow(/SMTP_URL: must not have a query string/);
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { AppConfig } from '../../config/app-config';
+import type { SmtpServer } from '../../config/smtp-url';
 import { MailNotSent, type MailMessage } from './mail-message';
 
 /** Seconds to wait for the SMTP server at each stage: connect, greeting, any later reply. */
@@ -13,6 +15,28 @@ export type MailMode = 'smtp' | 'log' | 'off';
 export function mailModeOf(config: Pick<AppConfig, 'smtpUrl' | 'isProduction'>): MailMode {
   if (config.smtpUrl) return 'smtp';
   return config.isProduction ? 'off' : 'log';
+}
+
+/**
+ * nodemailer's settings for SMTP_URL, built here rather than handed over as `url`, so nothing in
+ * the URL can switch TLS off. smtp:// requires STARTTLS (RFC 3207) whatever the host: a man in
+ * the middle who strips STARTTLS from the EHLO reply gets a failed send, not the SMTP password
+ * and the codes; only SMTP_ALLOW_PLAINTEXT lets the mail go in clear when STARTTLS is not offered.
+ */
+export function smtpTransportOptions(
+  server: SmtpServer,
+  allowPlaintext: boolean,
+): SMTPTransport.Options {
+  return {
+    host: server.host,
+    port: server.port,
+    secure: server.implicitTls,
+    requireTLS: !server.implicitTls && !allowPlaintext,
+    auth: server.auth,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  };
 }
 
 /**
@@ -30,13 +54,14 @@ export class Mailer implements OnApplicationShutdown {
 
   constructor(@Inject(AppConfig) private readonly config: AppConfig) {
     this.mode = mailModeOf(config);
-    if (config.smtpUrl) {
-      this.transport = createTransport({
-        url: config.smtpUrl,
-        connectionTimeout: SMTP_TIMEOUT_MS,
-        greetingTimeout: SMTP_TIMEOUT_MS,
-        socketTimeout: SMTP_TIMEOUT_MS,
-      } as Parameters<typeof createTransport>[0]);
+    const server = config.smtpServer;
+    if (server) {
+      this.transport = createTransport(smtpTransportOptions(server, config.smtpAllowPlaintext));
+      if (config.smtpMayBePlaintext) {
+        this.logger.warn(
+          `SMTP_ALLOW_PLAINTEXT=true: mail to ${server.host} goes unencrypted, SMTP password and codes included, when the server offers no STARTTLS`,
+        );
+      }
     }
   }
 

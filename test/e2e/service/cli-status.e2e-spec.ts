@@ -1,7 +1,7 @@
 import { version } from '../../../package.json';
 import { MIGRATIONS } from '../../../src/database/migrations';
 import { runInApp } from '../../factories';
-import { childEnv, runCli } from '../../support/cli';
+import { childEnv, runCli, spawnTs } from '../../support/cli';
 import { processDatabase, type ProcessDatabase } from '../../support/process-database';
 import { freePort } from '../../support/redis-server';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -130,6 +130,31 @@ describe('CLI status', () => {
       signingKeys: null,
       webhooks: null,
     });
+  });
+
+  it('names a bad DATABASE_URL without printing it, neither status --json nor the service', async () => {
+    const password = 'db-password-0b7e5f';
+    // An underscore in the host name: not a URL address (the variable and the rule are reported).
+    env = childEnv({ DATABASE_URL: `postgres://idsvc:${password}@db_host:5432/idsvc` });
+    const cli = await status('--json');
+    expect(cli.code).toBe(1);
+    expect(cli.report).toEqual({
+      error: 'cli_failed',
+      message: expect.stringContaining('DATABASE_URL: must be a URL address'),
+    });
+
+    const service = spawnTs('src/main.ts', [], { ...env, PORT: '0' });
+    let output = '';
+    service.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    service.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((done) => service.on('close', done));
+    expect(code).toBe(1);
+    expect(output).toContain('DATABASE_URL: must be a URL address');
+
+    for (const printed of [cli.stdout, cli.stderr, output]) {
+      expect(printed).not.toContain(password);
+      expect(printed).not.toContain('db_host');
+    }
   });
 
   it('shows the lag of a disabled endpoint behind the events committed since', async () => {
