@@ -128,12 +128,12 @@ describe('loadConfig', () => {
       PUBLIC_BASE_URL: 'https://id.example.com',
       SMTP_ALLOW_PLAINTEXT: 'true',
     };
-    for (const host of ['mail.example.test', 'localhost', '10.0.0.5']) {
+    for (const host of ['mail.example.test', 'localhost.example.test', '10.0.0.5']) {
       expect(() => loadConfig({ ...production, SMTP_URL: `smtp://${host}:25` })).toThrow(
-        /SMTP_ALLOW_PLAINTEXT: in production only for an SMTP_URL host that is a loopback IP address/,
+        /SMTP_ALLOW_PLAINTEXT: in production only for a loopback SMTP_URL host/,
       );
     }
-    for (const host of ['127.0.0.1', '[::1]']) {
+    for (const host of ['127.0.0.1', '[::1]', 'localhost']) {
       expect(loadConfig({ ...production, SMTP_URL: `smtp://${host}:25` }).smtpMayBePlaintext).toBe(
         true,
       );

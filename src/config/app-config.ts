@@ -7,7 +7,7 @@ import {
   EnvSchema,
   PRODUCTION_DRAIN_DELAY_MS,
 } from './env.schema';
-import { isLoopbackAddress, parseSmtpUrl, type SmtpServer } from './smtp-url';
+import { isLoopbackHost, parseSmtpUrl, type SmtpServer } from './smtp-url';
 
 /**
  * The list of bad variables: each names the variable and the rule it breaks, never its value.
@@ -189,12 +189,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       parsed.NODE_ENV === 'production' &&
       parsed.SMTP_ALLOW_PLAINTEXT &&
       !smtp.implicitTls &&
-      !isLoopbackAddress(smtp.host)
+      !isLoopbackHost(smtp.host)
     ) {
       // Plain SMTP across a network hands the SMTP password and every code to whoever is on the
       // path; on a loopback address the mail never leaves this host.
       problems.push(
-        'SMTP_ALLOW_PLAINTEXT: in production only for an SMTP_URL host that is a loopback IP address (127.0.0.1, [::1])',
+        'SMTP_ALLOW_PLAINTEXT: in production only for a loopback SMTP_URL host (localhost, 127.0.0.1, [::1])',
       );
     }
   }

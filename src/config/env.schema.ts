@@ -313,8 +313,8 @@ export class EnvSchema {
   /**
    * Let an smtp:// SMTP_URL carry the mail (its AUTH and codes) unencrypted when the server
    * offers no STARTTLS: the test suite's loopback mailboxes, a local relay without TLS. Off: the
-   * send fails instead. Warned at start; in production only for a loopback IP address host
-   * (docs/accounts.md, "Mail").
+   * send fails instead. Warned at start; in production only for a loopback host
+   * (localhost, 127.0.0.1, [::1]; docs/accounts.md, "Mail").
    */
   @Transform(toBool)
   @IsBoolean()

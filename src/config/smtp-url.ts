@@ -45,10 +45,11 @@ export function parseSmtpUrl(value: string): SmtpServer | string {
 }
 
 /**
- * A loopback IP address written as such (127.0.0.0/8, ::1): a name, `localhost` included, is
- * resolved outside the service's control (hosts file, DNS), so it does not count.
+ * A loopback host: an address of 127.0.0.0/8, ::1, or the name `localhost` (which the service's
+ * own host resolves; whoever can change that already holds the host and its environment).
  */
-export function isLoopbackAddress(host: string): boolean {
+export function isLoopbackHost(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return isIP(host) === 6 && host === '::1';
 }
