@@ -8,7 +8,11 @@ import { readBody } from './common/http/request-body';
 import { pageLanguage } from './common/i18n/page-language';
 import { AppConfig } from './config/app-config';
 import { useHttpMetrics } from './modules/metrics/http-metrics';
-import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
+import {
+  oauthBodyErrors,
+  pageBodyErrors,
+  pageControlCharacters,
+} from './modules/oauth/body-errors';
 import {
   AUTHORIZE_PATHS,
   OIDC_API_ALIASES,
@@ -32,7 +36,8 @@ export function configureApp(app: INestApplication): void {
   express.set('trust proxy', config.trustProxyHops);
   express.use(helmet());
   useBodyParsers(express, config.servesHttps);
-  express.use(PAGE_PATHS, cookieParser(), pageLanguage);
+  // Then no page reads a query or form holding NUL or another control character (a 400 page).
+  express.use(PAGE_PATHS, cookieParser(), pageLanguage, pageControlCharacters(config.servesHttps));
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
   // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
   SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));

@@ -17,6 +17,7 @@ import { appErrorForBody } from '../http/json-body';
 import { BodyError } from '../http/request-body';
 import { AppError } from './app-error';
 import { ERROR_STATUS, ErrorCode } from './error-code';
+import { logRequestFailure } from './request-failure-log';
 
 /**
  * Framework exceptions (e.g. Nest's 404 for an unknown route) keep their own status: these
@@ -109,15 +110,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 
   private logFailure(exception: unknown, request: Request): void {
-    const id = (request as Request & { id?: unknown }).id;
-    // A failed query's parameters may hold hashes or personal data: log its code only.
-    const err =
-      exception instanceof QueryFailedError
-        ? { message: exception.message, code: (exception.driverError as { code?: string }).code }
-        : exception;
-    this.logger.error(
-      { err, requestId: id, route: `${request.method} ${request.path}` },
-      'Request failed',
-    );
+    logRequestFailure(this.logger, exception, request, 'Request failed');
   }
 }

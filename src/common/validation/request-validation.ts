@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
+import { holdsControlCharacter } from './control-characters';
 import { atLeastOneFieldOf } from './dto-decorators';
 import { invalidBody, invalidQuery, requestError, type RequestSource } from './request-errors';
 
@@ -20,7 +21,8 @@ const OPTIONS: ValidatorOptions = {
  * The one reader of request bodies and query strings (docs/errors.md, "Request bodies"):
  * `value` becomes an instance of `dto` (class-transformer, with its @Transform steps), checked by
  * its class-validator decorators, or the request is refused in the documented order: not a JSON
- * object → invalid_body (a query parameter given twice → invalid_query); unknown names →
+ * object → invalid_body (a query parameter given twice → invalid_query); a control character in
+ * any name or string value (control-characters.ts) → invalid_body (invalid_query); unknown names →
  * unknown_field with `fields` (invalid_query); a wrong value → invalid_body (invalid_query);
  * an AtLeastOneField DTO without any field → empty_body. Synchronous, so the pipes of one
  * handler's parameters report in parameter order.
@@ -36,6 +38,7 @@ export function validateRequest<T extends object>(
       : invalidQuery('The query string is malformed');
   }
   if (source === 'query') refuseRepeated(value as Record<string, unknown>);
+  if (holdsControlCharacter(value)) throw controlCharacter(source);
   const instance = plainToInstance(dto, value);
   const errors = validateSync(instance, OPTIONS);
   if (errors.length > 0) throw requestError(errors, source);
@@ -53,6 +56,14 @@ function refuseRepeated(query: Record<string, unknown>): void {
     throw invalidQuery(`${repeated.join(', ')}: give each parameter once, as a plain value`);
   }
 }
+
+/** NUL and the other control characters: refused before any name or value is looked at. */
+const controlCharacter = (source: RequestSource): AppError =>
+  source === 'body'
+    ? invalidBody(`A field holds a control character ${CONTROL_RANGES}`)
+    : invalidQuery(`A query parameter holds a control character ${CONTROL_RANGES}`);
+
+const CONTROL_RANGES = '(U+0000 to U+001F, U+007F to U+009F)';
 
 const isDto = (metatype: unknown): metatype is Dto<object> =>
   typeof metatype === 'function' &&

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import supertest from 'supertest';
 import { childEnv, runCli } from '../../support/cli';
-import { authorizeParams, authorizePath, ISSUER, pkce } from '../../support/oauth';
+import { authorizeParams, authorizePath, hiddenInput, ISSUER, pkce } from '../../support/oauth';
 import { processDatabase, type ProcessDatabase } from '../../support/process-database';
 import { startService, type ServiceProcess } from '../../support/service-process';
 import { startOidcStandIn } from '../../support/upstream-standins/oidc';
@@ -9,6 +9,7 @@ import { startOidcStandIn } from '../../support/upstream-standins/oidc';
 const ASYNC_CONTEXT_PROBE = join(__dirname, '..', '..', 'support', 'async-context-probe.js');
 
 interface AccessLine {
+  err?: Record<string, unknown>;
   req?: { id: string; method: string; path: string; headers?: Record<string, unknown> };
   res?: { statusCode: number };
   /** Lines written through Nest's Logger: the message, and the request's id when about one. */
@@ -166,6 +167,52 @@ describe('Logs', () => {
       }
     } finally {
       await upstream.close();
+    }
+  });
+
+  it("logs a page's failed query by its SQLSTATE code, without its parameters, as the API does", async () => {
+    // A database of its own whose user_emails lost its email column: the forgot-password page's
+    // address lookup then fails in PostgreSQL (42703), with the typed address as a parameter.
+    const broken = await processDatabase();
+    let page: ServiceProcess | undefined;
+    try {
+      await broken.withDataSource((dataSource) =>
+        dataSource.query('ALTER TABLE user_emails RENAME COLUMN email TO email_elsewhere'),
+      );
+      page = await startService(
+        childEnv({ ...broken.env, LOG_LEVEL: 'info', SHUTDOWN_DRAIN_DELAY_MS: '0' }),
+      );
+      const agent = supertest.agent(`http://127.0.0.1:${page.port}`);
+      const form = await agent.get('/oauth2/forgot-password');
+      expect(form.status).toBe(200);
+      const failed = await agent
+        .post('/oauth2/forgot-password')
+        .type('form')
+        .send({
+          csrf_token: hiddenInput(form.text, 'csrf_token'),
+          email: 'kept.private@example.org',
+        });
+      expect(failed.status).toBe(500);
+      expect(failed.text).not.toContain('email_elsewhere');
+      page.child.kill('SIGTERM');
+      expect(await page.exitCode).toBe(0);
+
+      const stdout = page.stdout();
+      const requestId = failed.headers['x-request-id'];
+      const [line] = lines(stdout).filter((entry) => entry.msg === 'Page failed');
+      expect(line).toMatchObject({ requestId, err: expect.objectContaining({ code: '42703' }) });
+      expect(Object.keys(line.err!)).not.toEqual(expect.arrayContaining(['query']));
+      expect(Object.keys(line.err!)).not.toEqual(expect.arrayContaining(['parameters']));
+      expect(JSON.stringify(line)).not.toContain('SELECT');
+      // Nowhere in the log: the database logger writes the failed statement's text, never its
+      // parameters (src/database/typeorm-logger.ts).
+      expect(stdout).not.toContain('kept.private');
+    } finally {
+      if (page && page.child.exitCode === null) {
+        page.child.kill('SIGKILL');
+        await page.exitCode;
+      }
+      await broken.drop();
     }
   });
 });

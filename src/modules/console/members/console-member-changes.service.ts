@@ -63,7 +63,11 @@ export class ConsoleMemberChanges {
     await this.change(actor, 'console_role.revoke', change, confirmation);
   }
 
-  /** Spends the confirmation, then the change and its audit record in one transaction. */
+  /**
+   * Spends the confirmation, makes the change and writes its audit record in one transaction:
+   * when the change is refused (409, the role changed meanwhile) or fails (its audit record, say),
+   * the confirmation is unspent again and the same token serves a retry, as for key operations.
+   */
   private async change(
     actor: ConsoleActor,
     action: 'console_role.grant' | 'console_role.revoke',
@@ -71,13 +75,14 @@ export class ConsoleMemberChanges {
     confirmation: string | undefined,
   ): Promise<void> {
     const { applicationId, targetUserId, role, previous } = change;
-    await this.confirmations.consume(
-      actor.user.id,
-      action,
-      { applicationId, targetUserId, role },
-      confirmation,
-    );
     await this.dataSource.transaction(async (manager) => {
+      await this.confirmations.consume(
+        actor.user.id,
+        action,
+        { applicationId, targetUserId, role },
+        confirmation,
+        manager,
+      );
       await this.members.apply(manager, change, actor.user.id);
       await this.audit.record(
         {

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
+import { logRequestFailure } from '../../../common/errors/request-failure-log';
 import { AppConfig } from '../../../config/app-config';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -74,11 +75,7 @@ export class PageExceptionFilter implements ExceptionFilter {
         message: msg('errors.unavailable'),
       };
     }
-    const id = (request as Request & { id?: unknown }).id;
-    this.logger.error(
-      { err: exception, requestId: id, route: `${request.method} ${request.path}` },
-      'Page failed',
-    );
+    logRequestFailure(this.logger, exception, request, 'Page failed');
     return { status: 500, title: msg('errors.internalTitle'), message: msg('errors.internal') };
   }
 }

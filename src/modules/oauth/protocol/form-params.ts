@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { hasControlCharacter } from '../../../common/validation/control-characters';
 import { invalidRequest, type OAuthError } from './oauth-error';
 
 /**
@@ -14,8 +15,10 @@ export interface FormParams<P extends string> {
    */
   readonly values: Readonly<Partial<Record<P, string>>>;
   /**
-   * The parameters sent more than once, or with a structured value (`a[b]=…`, which the body
-   * reader turns into an object). RFC 6749 section 3.2 forbids repeating them; each is refused
+   * The parameters sent more than once, with a structured value (`a[b]=…`, which the body
+   * reader turns into an object), or holding a control character (NUL and the others of
+   * common/validation/control-characters.ts: no parameter of RFC 6749, 7009 or 7662 has one).
+   * RFC 6749 section 3.2 forbids repeating them; each is refused
    * (`invalid_request`) where the chain first reads it, not here: see repeatedParameter. (Typed
    * as names, so that the parameters of a wider allow list can be handed to a step that reads
    * fewer.)
@@ -34,7 +37,7 @@ export function formParams<P extends string>(body: unknown, names: readonly P[])
   for (const name of names) {
     const value = Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (value === undefined) continue;
-    if (typeof value !== 'string') repeated.push(name);
+    if (typeof value !== 'string' || hasControlCharacter(value)) repeated.push(name);
     else if (value !== '') values[name] = value;
   }
   return Object.freeze({ values: Object.freeze(values), repeated: Object.freeze(repeated) });
@@ -50,7 +53,10 @@ export function readForm<P extends string>(req: Request, names: readonly P[]): F
   return formParams(req.body, names);
 }
 
-/** The error of a parameter sent twice or structured; the one wording of every OAuth endpoint. */
+/**
+ * The error of a parameter sent twice, structured or holding a control character; the one
+ * wording of every OAuth endpoint.
+ */
 export const repeatedOrMalformed = (name: string): OAuthError =>
   invalidRequest(`The ${name} parameter is repeated or malformed`);
 

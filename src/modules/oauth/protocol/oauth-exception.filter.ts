@@ -5,6 +5,7 @@ import {
   isDatabaseUnavailable,
   logDatabaseUnavailable,
 } from '../../../database/connection-errors';
+import { logRequestFailure } from '../../../common/errors/request-failure-log';
 import { SigningKeyUnavailableError } from '../../signing-keys/key-material';
 import { OAuthError, RefusedRequestError } from './oauth-error';
 
@@ -38,11 +39,7 @@ export class OAuthExceptionFilter implements ExceptionFilter {
       // SigningKeysService logged the kid and the remedy (docs/oidc.md, "Signing keys").
       return new OAuthError('server_error', 'The ID token cannot be signed (see the service log)');
     }
-    const id = (request as Request & { id?: unknown }).id;
-    this.logger.error(
-      { err: exception, requestId: id, route: `${request.method} ${request.path}` },
-      'OAuth request failed',
-    );
+    logRequestFailure(this.logger, exception, request, 'OAuth request failed');
     return new OAuthError('server_error', 'Internal server error');
   }
 }

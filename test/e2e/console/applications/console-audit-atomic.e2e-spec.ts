@@ -11,7 +11,7 @@ import {
 import type { SoftwareAuthenticator } from '../../../support/software-authenticator';
 import { createTestApp, TestApp } from '../../../support/test-app';
 
-type Method = 'post' | 'patch' | 'delete';
+type Method = 'post' | 'put' | 'patch' | 'delete';
 
 interface Case {
   name: string;
@@ -28,6 +28,7 @@ const APPLICATION =
   'SELECT name, client_auth_method, client_secret_hash, redirect_uris FROM applications ORDER BY id';
 const KEYS = 'SELECT id, status, expires_at, replaced_by_id FROM api_keys ORDER BY id';
 const RELATIONS = 'SELECT user_id, "group", enabled, granted_scope FROM app_users ORDER BY user_id';
+const MEMBERS = 'SELECT user_id, role, granted_by FROM console_members ORDER BY user_id';
 
 /**
  * An audited console change and its audit record are one transaction (docs/security.md, "Audit
@@ -146,6 +147,32 @@ describe('console changes commit with their audit record', () => {
       confirmation: (w) => ({ action: 'application.delete', applicationId: w.applicationId }),
       request: (w) => ({ method: 'delete', path: app(w) }),
       state: APPLICATION,
+    },
+    {
+      name: 'console_role.grant',
+      confirmation: (w) => ({
+        action: 'console_role.grant',
+        applicationId: w.applicationId,
+        targetUserId: w.member.userId,
+        role: 'viewer',
+      }),
+      request: (w) => ({
+        method: 'put',
+        path: app(w, `/members/${w.member.userId}`),
+        body: { role: 'viewer' },
+      }),
+      state: MEMBERS,
+    },
+    {
+      name: 'console_role.revoke',
+      confirmation: (w) => ({
+        action: 'console_role.revoke',
+        applicationId: w.applicationId,
+        targetUserId: w.viewer.userId,
+        role: 'viewer',
+      }),
+      request: (w) => ({ method: 'delete', path: app(w, `/members/${w.viewer.userId}`) }),
+      state: MEMBERS,
     },
     {
       name: 'user.update',

@@ -341,6 +341,41 @@ describe('console members: console roles apart from groups', () => {
       expect(await roleOf(w.viewer)).toBe('viewer');
     });
 
+    it('a 409 (the role changed meanwhile) leaves the confirmation unspent for a retry', async () => {
+      // Another admin's change lands between the check and the write: made here by a trigger on
+      // the spend of the confirmation (the statement just before the write), so no race is
+      // needed. The trigger makes the viewer an admin in the spending statement's transaction.
+      await t.dataSource.query(`
+        CREATE FUNCTION test_role_changed_meanwhile() RETURNS trigger AS $$
+        BEGIN
+          UPDATE console_members SET role = 'admin'
+           WHERE application_id = ${Number(w.applicationId)} AND user_id = ${BigInt(w.viewer.userId)};
+          RETURN NULL;
+        END $$ LANGUAGE plpgsql`);
+      await t.dataSource.query(`
+        CREATE TRIGGER test_role_changed_meanwhile AFTER UPDATE ON passkey_confirmations
+        FOR EACH ROW EXECUTE FUNCTION test_role_changed_meanwhile()`);
+      const token = await revokeToken(w.owner, ownerKey, w.viewer.userId, 'viewer');
+      const withdraw = () =>
+        w.owner.request('delete', memberPath(w.viewer.userId)).set(CONFIRMATION_HEADER, token);
+      try {
+        const refused = await withdraw();
+        expect([refused.status, refused.body.error]).toEqual([409, 'conflict']);
+      } finally {
+        await t.dataSource.query(
+          'DROP TRIGGER IF EXISTS test_role_changed_meanwhile ON passkey_confirmations',
+        );
+        await t.dataSource.query('DROP FUNCTION IF EXISTS test_role_changed_meanwhile()');
+      }
+      // The role is the confirmed one again (the other change undone): the same token withdraws it.
+      await t.dataSource.query(
+        `UPDATE console_members SET role = 'viewer' WHERE application_id = $1 AND user_id = $2`,
+        [w.applicationId, w.viewer.userId],
+      );
+      expect((await withdraw()).status).toBe(204);
+      expect(await roleOf(w.viewer)).toBeNull();
+    });
+
     it('a user without a role: 404 not_found', async () => {
       const res = await w.owner.request('delete', memberPath(w.member.userId));
       expect([res.status, res.body.error]).toEqual([404, 'not_found']);
