@@ -20,7 +20,7 @@ import {
 } from '../modules/upstreams/providers/upstream-providers.service';
 import { UsersService } from '../modules/users/users.service';
 import type { WebhookDelivery } from '../modules/webhooks/webhook-delivery.entity';
-import { WebhookDeliveryService } from '../modules/webhooks/webhook-delivery.service';
+import { WebhookResendService } from '../modules/webhooks/webhook-resend.service';
 import type { WebhookEndpoint } from '../modules/webhooks/webhook-endpoint.entity';
 import {
   BY_CLI,
@@ -42,7 +42,7 @@ export class AdminCommands {
     private readonly signingKeys: SigningKeysService,
     private readonly passkeyRecovery: PasskeyRecovery,
     private readonly webhooks: WebhookEndpointsService,
-    private readonly webhookDelivery: WebhookDeliveryService,
+    private readonly webhookDelivery: WebhookResendService,
     private readonly statusService: StatusService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}

@@ -76,8 +76,9 @@ export class WebhookEndpoint {
   attempts!: number;
 
   /**
-   * Bumped by a replay and a URL change: a round claimed before the bump cannot move the cursor
-   * or record a failure afterwards (its updates are guarded by the generation it claimed).
+   * Bumped by every owner's change that bears on delivery (enable, disable, event types, URL,
+   * secret rotation, replay): a delivery claimed before the bump cannot move the cursor or record
+   * a failure afterwards (its writes are guarded by the generation it claimed).
    */
   @Column({ type: 'integer', default: 0 })
   generation!: number;

@@ -52,6 +52,13 @@ export interface WebhookChange {
 
 export const BY_CLI: WebhookChange = { actor: { via: 'cli' } };
 
+/**
+ * Every owner's change that bears on delivery (enable, disable, event types, URL, secret,
+ * replay) moves the endpoint's generation on; the delivery engine's writes are guarded by the
+ * generation it claimed (webhook-leases.ts), so the owner's change wins over an attempt in flight.
+ */
+const bump = (): string => 'generation + 1';
+
 export interface EndpointPatch {
   eventTypes?: string[];
   description?: string;
@@ -167,6 +174,8 @@ export class WebhookEndpointsService {
   /**
    * Enabling clears the failure state, so delivery resumes at once from the event that was
    * held back; disabling keeps the cursor, so re-enabling later sends what came meanwhile.
+   * Either moves the generation on: an attempt in flight records nothing afterwards, so its
+   * failure cannot re-enable a disabled endpoint nor its success move the cursor.
    */
   setEnabled(
     id: number,
@@ -198,7 +207,8 @@ export class WebhookEndpointsService {
         fields.description = description;
       }
       if (Object.keys(fields).length > 0) {
-        await repo.update(id, fields);
+        // New event types decide what the attempt in flight may record: it records nothing.
+        await repo.update(id, fields.eventTypes ? { ...fields, generation: bump } : fields);
         await this.record(manager, change, row, 'webhook.update', fields);
       }
       if (patch.enabled !== undefined) {
@@ -212,8 +222,9 @@ export class WebhookEndpointsService {
                 failingSince: null,
                 nextAttemptAt: null,
                 attempts: 0,
+                generation: bump,
               }
-            : { enabled, disabledReason: null },
+            : { enabled, disabledReason: null, generation: bump },
         );
         await this.record(manager, change, row, enabled ? 'webhook.enable' : 'webhook.disable', {});
       }
@@ -238,7 +249,7 @@ export class WebhookEndpointsService {
       await change.confirm?.(manager);
       await repo.update(id, {
         url,
-        generation: () => 'generation + 1',
+        generation: bump,
         attempts: 0,
         failingSince: null,
         nextAttemptAt: null,
@@ -267,7 +278,7 @@ export class WebhookEndpointsService {
       await change.confirm?.(manager);
       await repo.update(id, {
         cursor: () => `LEAST(cursor, ${target}::bigint)`,
-        generation: () => 'generation + 1',
+        generation: bump,
         attempts: 0,
         failingSince: null,
         nextAttemptAt: null,
@@ -349,7 +360,8 @@ export class WebhookEndpointsService {
    * A new signing secret, returned in clear this once. The current one becomes the previous
    * secret and keeps signing beside it for SECRET_OVERLAP_MS, so receivers can switch without
    * rejecting a delivery; a secret from before an earlier rotation stops signing at once. The
-   * previous secret stays sealed as it was (same key, same endpoint).
+   * previous secret stays sealed as it was (same key, same endpoint). The generation moves on:
+   * an attempt in flight, signed before the rotation, records nothing; the event goes again.
    */
   async rotateSecret(id: number, change: WebhookChange = BY_CLI): Promise<CreatedEndpoint> {
     const secret = newWebhookSecret();
@@ -363,7 +375,7 @@ export class WebhookEndpointsService {
         previousSecret: row.secret,
         previousSecretUntil,
       };
-      await repo.update(row.id, patch);
+      await repo.update(row.id, { ...patch, generation: bump });
       await this.record(manager, change, row, 'webhook.rotate_secret', {
         previousSecretUntil: previousSecretUntil.toISOString(),
       });

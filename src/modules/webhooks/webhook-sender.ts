@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { AddressPolicy, CheckedAddress, resolveDeliveryAddress } from './webhook-address';
+import { isDelivered } from './webhook-message';
 
 /** Connect plus the whole exchange must finish within this (docs/webhooks.md, "Timeouts"). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -47,6 +48,7 @@ export interface SendOutcome {
 export async function sendWebhook(
   message: OutgoingWebhook,
   policy: AddressPolicy,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<SendOutcome> {
   const started = performance.now();
   const signedAt = new Date();
@@ -54,19 +56,24 @@ export async function sendWebhook(
     .map((secret) => new Webhook(secret).sign(message.messageId, signedAt, message.body))
     .join(' ');
   const latency = (): number => Math.round(performance.now() - started);
-  const signal = AbortSignal.timeout(DELIVERY_TIMEOUT_MS);
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
     const url = new URL(message.url);
     const checked = await untilAborted(resolveDeliveryAddress(url.hostname, policy), signal);
-    const response = await post(url, checked, signal, {
-      'content-type': 'application/json',
-      'user-agent': WEBHOOK_USER_AGENT,
-      'webhook-id': message.messageId,
-      'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
-      'webhook-signature': signature,
-      body: message.body,
-    });
-    const ok = response.status >= 200 && response.status < 300;
+    // The race settles the exchange at the deadline whatever the socket does (a receiver that
+    // accepts and never answers, or sends an endless body); the signal also destroys the socket.
+    const response = await untilAborted(
+      post(url, checked, signal, {
+        'content-type': 'application/json',
+        'user-agent': WEBHOOK_USER_AGENT,
+        'webhook-id': message.messageId,
+        'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
+        'webhook-signature': signature,
+        body: message.body,
+      }),
+      signal,
+    );
+    const ok = isDelivered(response.status);
     return {
       status: response.status,
       retryAfter: response.retryAfter,
@@ -79,7 +86,7 @@ export async function sendWebhook(
     return {
       status: null,
       retryAfter: null,
-      error: truncate(describe(error)),
+      error: truncate(describe(error, timeoutMs)),
       latencyMs: latency(),
     };
   }
@@ -149,6 +156,10 @@ function post(
         });
         response.on('end', finish);
         response.on('error', reject);
+        // Closed before its end without an error (a no-op once settled).
+        response.on('close', () =>
+          reject(new Error('the connection closed before the answer ended')),
+        );
       },
     );
     request.on('error', reject);
@@ -156,9 +167,11 @@ function post(
   });
 }
 
-function describe(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return `no response within ${DELIVERY_TIMEOUT_MS} ms`;
+function describe(error: unknown, timeoutMs: number): string {
+  // By name: the signal's DOMException may come from another realm than Error (test runners).
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return `no response within ${timeoutMs} ms`;
   }
   const cause = error instanceof Error ? (error.cause as Error | undefined) : undefined;
   return cause?.message ?? (error instanceof Error ? error.message : String(error));

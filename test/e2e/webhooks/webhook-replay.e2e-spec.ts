@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { EventsService } from '../../../src/modules/events/events.service';
-import { WebhookDeliveryService } from '../../../src/modules/webhooks/webhook-delivery.service';
+import { WebhookResendService } from '../../../src/modules/webhooks/webhook-resend.service';
 import {
   BY_CLI,
   WebhookEndpointsService,
@@ -23,7 +23,7 @@ describe('webhooks: replay, resend and test event', () => {
   let secret: string;
 
   const endpoints = () => bed.t.app.get(WebhookEndpointsService);
-  const delivery = () => bed.t.app.get(WebhookDeliveryService);
+  const resends = () => bed.t.app.get(WebhookResendService);
   async function addEndpoint(path: string, applicationId = bed.appId): Promise<number> {
     const created = await bed.addEndpoint(path, { applicationId });
     secret = created.secret;
@@ -203,7 +203,7 @@ describe('webhooks: replay, resend and test event', () => {
     const before = await row(id);
     expect(before).toEqual(expect.objectContaining({ cursor: e1, attempts: 1 }));
 
-    const attempt = await delivery().resend(id, e1, BY_CLI.actor);
+    const attempt = await resends().resend(id, e1, BY_CLI.actor);
     expect(attempt).toEqual(
       expect.objectContaining({ kind: 'resend', eventId: e1, statusCode: 204, error: null }),
     );
@@ -224,7 +224,7 @@ describe('webhooks: replay, resend and test event', () => {
     const other = (await createApplication(bed.t.app, { name: 'Other' })).application.id;
     const theirs = await record('token_issued', other);
     for (const eventId of [aborted, theirs, '999999']) {
-      await expect(delivery().resend(id, eventId, BY_CLI.actor)).rejects.toMatchObject({
+      await expect(resends().resend(id, eventId, BY_CLI.actor)).rejects.toMatchObject({
         code: 'not_found',
       });
     }
@@ -238,7 +238,7 @@ describe('webhooks: replay, resend and test event', () => {
   it('sends a signed test event; a failed one changes no state', async () => {
     const id = await addEndpoint('/a');
     receiver.script('/a', { status: 200 }, { status: 500 });
-    const ok = await delivery().sendTest(id, BY_CLI.actor);
+    const ok = await resends().sendTest(id, BY_CLI.actor);
     expect(ok).toEqual(expect.objectContaining({ kind: 'test', eventId: null, statusCode: 200 }));
     const [test] = receiver.received;
     expect(test.id).toMatch(/^test_[0-9a-f-]{36}$/);
@@ -250,7 +250,7 @@ describe('webhooks: replay, resend and test event', () => {
     expect(() => new Webhook(secret).verify(test.raw, test.headers as never)).not.toThrow();
 
     const before = await row(id);
-    const failed = await delivery().sendTest(id, BY_CLI.actor);
+    const failed = await resends().sendTest(id, BY_CLI.actor);
     expect(failed).toEqual(expect.objectContaining({ kind: 'test', statusCode: 500 }));
     expect(failed.error).toMatch(/^HTTP 500/);
     expect(await row(id)).toEqual(before);

@@ -4,7 +4,7 @@ import { Clock } from '../../../common/clock';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import type { WebhookEndpoint } from '../../webhooks/webhook-endpoint.entity';
-import { WebhookDeliveryService } from '../../webhooks/webhook-delivery.service';
+import { WebhookResendService } from '../../webhooks/webhook-resend.service';
 import {
   WebhookActor,
   WebhookChange,
@@ -45,7 +45,7 @@ import {
 export class ConsoleWebhooks {
   constructor(
     private readonly endpoints: WebhookEndpointsService,
-    private readonly delivery: WebhookDeliveryService,
+    private readonly delivery: WebhookResendService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly clock: Clock,
   ) {}
