@@ -20,6 +20,8 @@ import {
   oauthSetup,
   PASSWORD,
   pkce,
+  query,
+  REDIRECT_URI,
   type Agent,
 } from '../../support/oauth';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
@@ -89,6 +91,12 @@ describe('password reset', () => {
   }
 
   const pathOf = (url: URL): string => `${url.pathname}${url.search}`;
+  /** The `name=value` of each cookie an answer sets. */
+  const cookieValues = (res: { headers: Record<string, unknown> }): string[] =>
+    ((res.headers['set-cookie'] as string[] | undefined) ?? []).map((c) => c.split(';')[0]);
+  /** The names of the cookies an answer sets. */
+  const cookieNames = (res: { headers: Record<string, unknown> }): string[] =>
+    ((res.headers['set-cookie'] as string[] | undefined) ?? []).map((c) => c.split('=')[0]);
   const prefilledCode = (html: string): string => /name="code"[^>]*value="(\d*)"/.exec(html)![1];
   /** A page's text with what differs per request (tokens, ids, the sealed request) blanked out. */
   const shape = (html: string): string =>
@@ -233,6 +241,7 @@ describe('password reset', () => {
     expect(known.status).toBe(303);
     expect(unknown.headers.location).toMatch(RESET_LOCATION);
     expect(known.headers.location).toMatch(RESET_LOCATION);
+    expect(cookieNames(unknown)).toEqual(cookieNames(known));
     const unknownPage = await unknownAgent.get(unknown.headers.location);
     const knownPage = await knownAgent.get(known.headers.location);
     expect(unknownPage.status).toBe(knownPage.status);
@@ -497,5 +506,96 @@ describe('password reset', () => {
     );
     expect(await resetRows()).toHaveLength(1);
     await mailbox.next('jack@example.org'); // the notice
+  });
+
+  it("continues the authorization only in the browser that asked: another browser's reset lands on /account, signed out", async () => {
+    const { application, user } = await oauthSetup(t.app);
+    // Someone starts an authorization of the client and asks a code for alice's address with it:
+    // the email that reaches alice carries that request.
+    const asker = browser(t.app);
+    const start = await asker.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    const request = query(start.headers.location).request;
+    expectStatus(await askForCode(asker, 'alice@example.org', request), 303);
+    const link = linkOf(await mailbox.next('alice@example.org'));
+    expect(link.searchParams.get('request')).toBe(request);
+
+    // Alice follows the link in her own browser: the password is hers to set, the request is not.
+    const own = browser(t.app);
+    const reset = await submitReset(own, pathOf(link));
+    expect(reset.status).toBe(303);
+    expect(reset.headers.location).toBe('/account');
+    expect(reset.headers.location).not.toContain(REDIRECT_URI);
+    expect(cookieNames(reset)).not.toContain(SESSION_COOKIE);
+    expect((await own.get('/account')).headers.location).toBe('/account/login');
+    const [grants] = await t.dataSource.query<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM events WHERE event_type IN ('authorization_granted', 'code_issued')",
+    );
+    expect(grants.n).toBe(0);
+    const [sessions] = await t.dataSource.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM oauth_sessions WHERE user_id = $1',
+      [user.id],
+    );
+    expect(sessions.n).toBe(0);
+    // The password is set all the same, and the asker's browser is not signed in either.
+    expect((await resetRows())[0].actor_user_id).toBe(user.id);
+    const asAsker = await asker.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    expect(asAsker.headers.location).toMatch(/^\/oauth2\/login\?/);
+    const withNew = await login(browser(t.app), {
+      clientId: application.clientId,
+      challenge: pkce().challenge,
+      password: NEW_PASSWORD,
+    });
+    expect(withNew.status).toBe(303);
+    await mailbox.next('alice@example.org'); // the notice
+  });
+
+  it('binds the reset cookie to the CSRF cookie of the browser that asked: copied alone, it continues nothing', async () => {
+    const { application } = await oauthSetup(t.app);
+    const asker = browser(t.app);
+    const start = await asker.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    const asked = await askForCode(
+      asker,
+      'alice@example.org',
+      query(start.headers.location).request,
+    );
+    expect(cookieNames(asked)).toContain('idsvc_reset');
+    const link = linkOf(await mailbox.next('alice@example.org'));
+
+    // Another browser with its own CSRF cookie and the asker's reset cookie planted beside it.
+    const page = await t.http().get(pathOf(link));
+    expectStatus(page, 200);
+    const cookies = [
+      ...cookieValues(page),
+      ...cookieValues(asked).filter((c) => c.startsWith('idsvc_reset=')),
+    ];
+    const reset = await t
+      .http()
+      .post('/oauth2/reset-password')
+      .set('Cookie', cookies.join('; '))
+      .type('form')
+      .send({
+        id: hiddenInput(page.text, 'id'),
+        request: hiddenInput(page.text, 'request'),
+        csrf_token: hiddenInput(page.text, 'csrf_token'),
+        code: prefilledCode(page.text),
+        password: NEW_PASSWORD,
+        password_repeat: NEW_PASSWORD,
+      });
+    expect(reset.status).toBe(303);
+    expect(reset.headers.location).toBe('/account');
+    expect(cookieNames(reset)).not.toContain(SESSION_COOKIE);
+    await mailbox.next('alice@example.org'); // the notice
   });
 });

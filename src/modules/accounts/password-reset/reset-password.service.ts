@@ -31,6 +31,7 @@ import { passwordChangedMail } from '../one-time-codes/password-changed-mail';
 import { formExpired } from '../../oauth/protocol/oauth-error';
 import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
+import { askedHere, CLEAR_RESET } from './reset-browser';
 import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';
 import { ACCOUNT_PATH, FORGOT_PASSWORD_PATH, pathWith } from './reset-links';
 import { msg, type Locale, type Text } from '../../../common/i18n/i18n';
@@ -77,9 +78,9 @@ interface ResetForm {
 
 /**
  * The reset page (docs/accounts.md, "Password reset"): a code from the email and a new password.
- * The right code, the new hash, the end of every session of the account, the audit entry and (for
- * the primary address) its verification commit together; then this browser is signed in and the
- * authorization continues as after a login, or the account page follows.
+ * The right code, the new hash, the end of every session of the account, the audit entry and (for the primary address) its verification commit together; then,
+ * in the browser that asked for the code, the person is signed in and the authorization continues
+ * as after a login, or the account page follows. Another browser goes to the account's sign-in.
  */
 @Injectable()
 export class ResetPasswordService {
@@ -108,7 +109,13 @@ export class ResetPasswordService {
     return this.render(lang, form, browser, 200);
   }
 
-  async submit(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+  /** `resetCookie`: the browser's binding to the code it asked for (reset-browser.ts), if any. */
+  async submit(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+    resetCookie: string | undefined,
+  ): Promise<PageResult> {
     const form = await this.formOf(body, lang);
     if (!this.csrf.verify(browser, resetPurpose(form.id), body.csrf_token)) throw formExpired();
     const password = typeof body.password === 'string' ? body.password : '';
@@ -139,10 +146,15 @@ export class ResetPasswordService {
       await answerFloor(started);
       return this.render(lang, { ...form, code: '' }, browser, 400, CODE_REFUSED);
     }
+    this.sendNotices(outcome, lang.locale);
+    if (!askedHere(this.csrf, browser, resetCookie, form.id, form.request)) {
+      // Not the browser that asked: the password is set, but this browser is not signed in and
+      // continues no authorization (it may be someone else's); the account's sign-in follows.
+      return { status: 303, location: ACCOUNT_PATH };
+    }
     const session = await this.sessions.create(outcome.account.user.id, 'password', browser);
     const answer = await this.continueAfter(lang, outcome.account.user, session, form);
-    this.sendNotices(outcome, lang.locale);
-    return answer;
+    return { ...answer, cookies: [...(answer.cookies ?? []), CLEAR_RESET] };
   }
 
   /**
