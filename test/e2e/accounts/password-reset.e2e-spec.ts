@@ -6,7 +6,8 @@ import {
 } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
 import { PENDING_TTL_SECONDS } from '../../../src/modules/oauth/authorize/pending-authorizations.service';
 import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
-import { createUser } from '../../factories';
+import { createApiKey, createApplication, createUser } from '../../factories';
+import { bearer } from '../../factories/app-users';
 import { consoleSession, sessionCookieFrom } from '../../support/console';
 import {
   approveFrom,
@@ -24,6 +25,13 @@ import {
   REDIRECT_URI,
   type Agent,
 } from '../../support/oauth';
+import {
+  callAs,
+  obtainTokens,
+  refreshAs,
+  userinfoStatus,
+  type TestClient,
+} from '../../support/oauth-tokens';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
 import { expectMailIn, expectPageIn } from '../../support/languages';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -185,7 +193,7 @@ describe('password reset', () => {
         application_id: null,
         actor_user_id: user.id,
         ip: expect.stringMatching(/127\.0\.0\.1$/),
-        details: { sessionsEnded: 2, firstPassword: false, emailVerified: false },
+        details: { sessionsEnded: 2, tokensRevoked: 0, firstPassword: false, emailVerified: false },
       },
     ]);
     const notice = await mailbox.next('alice@example.org');
@@ -426,7 +434,7 @@ describe('password reset', () => {
     expect(sessionCookieFrom(reset)).toEqual(expect.any(String));
     expect((await resetRows())[0]).toMatchObject({
       actor_user_id: user.id,
-      details: { firstPassword: true, sessionsEnded: 0 },
+      details: { firstPassword: true, sessionsEnded: 0, tokensRevoked: 0 },
     });
     const notice = await mailbox.next('dana@example.org');
     expect(notice.subject).toBe('A password was set for your account at 127.0.0.1:3000');
@@ -596,6 +604,77 @@ describe('password reset', () => {
     expect(reset.status).toBe(303);
     expect(reset.headers.location).toBe('/account');
     expect(cookieNames(reset)).not.toContain(SESSION_COOKIE);
+    await mailbox.next('alice@example.org'); // the notice
+  });
+
+  it('revokes every application token of the account: refresh refused, access token inactive, each application told; consent kept', async () => {
+    const { application, clientSecret, user } = await oauthSetup(t.app, { authMethod: 'secret' });
+    const other = await createApplication(t.app, {
+      authMethod: 'secret',
+      name: 'Other App',
+      redirectUris: [REDIRECT_URI],
+    });
+    const clients: (TestClient & { id: number })[] = [
+      { clientId: application.clientId, clientSecret, id: application.id },
+      {
+        clientId: other.application.clientId,
+        clientSecret: other.clientSecret,
+        id: other.application.id,
+      },
+    ];
+    const tokens = [];
+    for (const client of clients) tokens.push(await obtainTokens(t.app, client));
+    // A refresh leaves a rotated row beside the live one: the reset revokes both.
+    const refreshed = await refreshAs(t.app, clients[0], tokens[0].refresh_token);
+    expectStatus(refreshed, 200);
+    tokens[0] = refreshed.body as (typeof tokens)[number];
+
+    const agent = browser(t.app);
+    expectStatus(await askForCode(agent, 'alice@example.org'), 303);
+    const reset = await submitReset(agent, pathOf(linkOf(await mailbox.next('alice@example.org'))));
+    expect(reset.status).toBe(303);
+
+    for (const [i, client] of clients.entries()) {
+      const refresh = await refreshAs(t.app, client, tokens[i].refresh_token);
+      expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+      const introspected = await callAs(t.app, 'introspect', client, {
+        token: tokens[i].access_token,
+      });
+      expect(introspected.body).toEqual({ active: false });
+      expect(await userinfoStatus(t.app, tokens[i].access_token)).toBe(401);
+    }
+    // Each application reads one token_revoked event that says why and how many.
+    for (const [i, client] of clients.entries()) {
+      const key = (await createApiKey(t.app, client.id, ['user:read'])).plaintext;
+      const events = await t
+        .http()
+        .get('/api/v1/app/events?eventType=token_revoked')
+        .set(...bearer(key));
+      expect(events.status).toBe(200);
+      expect(events.body.items).toEqual([
+        {
+          id: expect.any(Number),
+          eventType: 'token_revoked',
+          protocol: 'oauth2',
+          status: 'success',
+          userId: user.id,
+          scope: 'read',
+          description: `password reset of the account: ${i === 0 ? 2 : 1} token(s) revoked`,
+          createdAt: expect.any(String),
+        },
+      ]);
+    }
+    expect((await resetRows())[0].details).toMatchObject({ tokensRevoked: 3 });
+
+    // Consent is kept: signing in again with the new password goes straight back with a code.
+    const again = await login(browser(t.app), {
+      clientId: application.clientId,
+      challenge: pkce().challenge,
+      password: NEW_PASSWORD,
+    });
+    expect(again.status).toBe(303);
+    expect(again.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
+    expect(query(again.headers.location).code).toEqual(expect.any(String));
     await mailbox.next('alice@example.org'); // the notice
   });
 });

@@ -92,7 +92,7 @@ export const SubmitResetPasswordDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
       summary: 'Set a new password with an emailed code',
-      description: `A refused password (its length, checked first; or too easy to guess, with the account's names, once the code is right) leaves the code usable. The right code (single use, ${CODE_TTL_SECONDS / 60} minutes, spent by ${MAX_CODE_ATTEMPTS} wrong tries) sets the password, ends every session of the account, verifies the primary address when the code went to it, and is audited (user.password_reset), in one transaction; a notice is emailed. The browser that asked for the code (its idsvc_reset cookie) then gets a new session (cookie idsvc_session) and continues; any other browser is redirected to /account, not signed in.`,
+      description: `A refused password (its length, checked first; or too easy to guess, with the account's names, once the code is right) leaves the code usable. The right code (single use, ${CODE_TTL_SECONDS / 60} minutes, spent by ${MAX_CODE_ATTEMPTS} wrong tries) sets the password, ends every session of the account, revokes every token of every application for it (one token_revoked event per application), verifies the primary address when the code went to it, and is audited (user.password_reset), in one transaction; a notice is emailed. The browser that asked for the code (its idsvc_reset cookie) then gets a new session (cookie idsvc_session) and continues; any other browser is redirected to /account, not signed in.`,
     }),
     form(ResetPasswordForm),
     redirect(

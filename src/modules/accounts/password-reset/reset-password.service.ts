@@ -18,6 +18,7 @@ import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import { sessionCookie, SessionService, type NewSession } from '../../sessions/session.service';
 import { AccountRecovery, type RecoverableAccount } from '../../users/account-recovery';
+import { AppUsersService } from '../../users/app-users.service';
 import { hashPassword } from '../../users/password';
 import {
   MAX_PASSWORD_LENGTH,
@@ -78,7 +79,8 @@ interface ResetForm {
 
 /**
  * The reset page (docs/accounts.md, "Password reset"): a code from the email and a new password.
- * The right code, the new hash, the end of every session of the account, the audit entry and (for the primary address) its verification commit together; then,
+ * The right code, the new hash, the end of every session and of every application's tokens of the
+ * account, the audit entry and (for the primary address) its verification commit together; then,
  * in the browser that asked for the code, the person is signed in and the authorization continues
  * as after a login, or the account page follows. Another browser goes to the account's sign-in.
  */
@@ -91,6 +93,7 @@ export class ResetPasswordService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Application) private readonly applications: Repository<Application>,
     private readonly accounts: AccountRecovery,
+    private readonly appUsers: AppUsersService,
     private readonly codes: OneTimeCodes,
     private readonly sessions: SessionService,
     private readonly audit: AuditLog,
@@ -160,7 +163,8 @@ export class ResetPasswordService {
   /**
    * One transaction: spend the code, lock the account, check the password with the person's
    * names (a refusal rolls everything back, the code included), store the hash, end every
-   * session, record the audit entry.
+   * session, revoke every application's tokens (each application sees token_revoked), record the
+   * audit entry.
    */
   private async reset(
     manager: EntityManager,
@@ -180,13 +184,15 @@ export class ResetPasswordService {
     const hash = await hashPassword(password, this.config.passwordHashCost);
     const emailVerified = await this.accounts.setPassword(manager, account, hash, this.clock.now());
     const sessionsEnded = await this.sessions.endAll(userId, manager);
+    // Whoever knew the old password may hold applications' tokens: they end too (docs/security.md).
+    const tokensRevoked = await this.appUsers.revokeAfterPasswordReset(manager, userId);
     await this.audit.record(
       {
         applicationId: null,
         actorUserId: userId,
         action: PASSWORD_RESET_ACTION,
         target: `user:${userId}`,
-        details: { sessionsEnded, firstPassword, emailVerified },
+        details: { sessionsEnded, tokensRevoked, firstPassword, emailVerified },
         ip,
       },
       manager,
