@@ -25,6 +25,7 @@ const COOKIE_NAMES = {
   session: 'idsvc_session',
   csrf: 'idsvc_csrf',
   upstream: 'idsvc_upstream',
+  reset: 'idsvc_reset',
 } as const;
 export type BrowserCookie = keyof typeof COOKIE_NAMES;
 
@@ -59,7 +60,7 @@ export function browserContext(req: Request, secure: boolean): BrowserContext {
 }
 
 /**
- * Sets one of the service's browser cookies (session, CSRF, upstream attempt) with the flags
+ * Sets one of the service's browser cookies (session, CSRF, upstream attempt, password reset) with the flags
  * they all share: HttpOnly, SameSite=Lax (the session must survive the top-level redirect back
  * from a client or provider), Secure behind https, whole-site path, never a Domain (all three
  * are what the `__Host-` prefix of cookieName requires).

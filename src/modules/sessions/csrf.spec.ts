@@ -64,4 +64,21 @@ describe(Csrf.name, () => {
       expect(csrf.verify(browser(cookie, 's1'), 'r1', undefined)).toBe(false);
     });
   });
+
+  describe('bindBrowser', () => {
+    it('binds a purpose to the browser, not to its session; a form token is no binding', () => {
+      const cookie = csrf.issue(browser(), 'r1').cookies[0].value;
+      const other = csrf.issue(browser(), 'r1').cookies[0].value;
+      const bound = csrf.bindBrowser(browser(cookie, 's1'), 'reset:1');
+      expect(bound).toEqual(expect.stringMatching(/^[\w-]{43}$/));
+      expect(csrf.isBoundBrowser(browser(cookie), 'reset:1', bound)).toBe(true);
+      expect(csrf.isBoundBrowser(browser(cookie, 's2'), 'reset:1', bound)).toBe(true);
+      expect(csrf.isBoundBrowser(browser(cookie), 'reset:2', bound)).toBe(false);
+      expect(csrf.isBoundBrowser(browser(other), 'reset:1', bound)).toBe(false);
+      expect(csrf.isBoundBrowser(browser(), 'reset:1', bound)).toBe(false);
+      const token = csrf.issue(browser(cookie), 'reset:1').token;
+      expect(csrf.isBoundBrowser(browser(cookie), 'reset:1', token)).toBe(false);
+      expect(csrf.bindBrowser(browser('chosen'), 'reset:1')).toBeUndefined();
+    });
+  });
 });

@@ -62,6 +62,25 @@ export class Csrf {
     return constantTimeEqual(this.tokenFor(cookie, browser.sessionCookie, purpose), token);
   }
 
+  /**
+   * A value only this browser can show again for `purpose`: an HMAC of its CSRF cookie (the
+   * signed nonce no other browser holds) and the purpose, without the session cookie, so that
+   * signing in or out in between keeps it. Undefined when the browser has no cookie of ours.
+   * The password reset keeps it in a cookie to know the browser that asked for a code.
+   */
+  bindBrowser(browser: BrowserContext, purpose: string): string | undefined {
+    const cookie = this.issuedCookie(browser.csrfCookie);
+    return cookie === undefined ? undefined : this.mac(['browser', cookie, purpose]);
+  }
+
+  /** True when `value` is what `bindBrowser` gave this browser for `purpose`. */
+  isBoundBrowser(browser: BrowserContext, purpose: string, value: unknown): boolean {
+    const expected = this.bindBrowser(browser, purpose);
+    return (
+      expected !== undefined && typeof value === 'string' && constantTimeEqual(expected, value)
+    );
+  }
+
   private newCookie(): string {
     const nonce = newOpaqueToken();
     return `${nonce}.${this.mac(['cookie', nonce])}`;

@@ -7,6 +7,11 @@ export interface RevokedToken {
   scope: string;
 }
 
+/** A revoked token of one user, with its application. */
+export interface RevokedOfUser extends RevokedToken {
+  applicationId: number;
+}
+
 /** What a client's revocation request ended (RFC 7009): the grant's user and scope, and the count. */
 export interface RevokedGrant {
   userId: string;
@@ -58,6 +63,30 @@ export class TokensRepository {
       [applicationId, userId, now],
     );
     return rows;
+  }
+
+  /**
+   * Every live token of `userId` at every application (a password reset: docs/accounts.md,
+   * "Password reset"), found through the user's relations (`app_users`: every token comes from an
+   * authorization, which relates the user first) to use `idx_oauth_tokens_application_user`.
+   * Repeated until a pass finds nothing, as revokeRefreshFamily: a refresh that held its token's
+   * lock commits a successor the pass before could not see. Tokens of the applications in order.
+   */
+  async revokeOfUser(manager: EntityManager, userId: string, now: Date): Promise<RevokedOfUser[]> {
+    const revoked: RevokedOfUser[] = [];
+    for (;;) {
+      const [rows] = await manager.query<[RevokedOfUser[], number]>(
+        `UPDATE oauth_tokens t SET revoked_at = $2
+         FROM app_users r
+         WHERE r.user_id = $1 AND t.application_id = r.application_id AND t.user_id = r.user_id
+           AND t.revoked_at IS NULL
+         RETURNING t.application_id AS "applicationId", t.id::text AS id, t.scope`,
+        [userId, now],
+      );
+      if (rows.length === 0) break;
+      revoked.push(...rows);
+    }
+    return revoked.sort((a, b) => a.applicationId - b.applicationId);
   }
 
   /** Every token issued from code `codeId` (a replayed code, RFC 6749 section 4.1.2). */

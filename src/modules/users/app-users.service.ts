@@ -154,6 +154,34 @@ export class AppUsersService {
     });
   }
 
+  /**
+   * A password reset (docs/accounts.md, "Password reset"): every live token of the user at every
+   * application revoked, in the caller's transaction, and one token_revoked event per application
+   * that had any, naming the cause and the count (as a replayed refresh token's family is
+   * reported: one event per request). Consent stays: the next sign-in needs no consent page.
+   * Returns how many tokens were revoked.
+   */
+  async revokeAfterPasswordReset(manager: EntityManager, userId: string): Promise<number> {
+    const rows = await this.tokens.revokeOfUser(manager, userId, this.clock.now());
+    const perApplication = new Map<number, { scopes: Set<string>; count: number }>();
+    for (const row of rows) {
+      const entry = perApplication.get(row.applicationId) ?? { scopes: new Set(), count: 0 };
+      for (const scope of row.scope.split(' ').filter(Boolean)) entry.scopes.add(scope);
+      entry.count += 1;
+      perApplication.set(row.applicationId, entry);
+    }
+    for (const [applicationId, { scopes, count }] of perApplication) {
+      await this.events.record(manager, {
+        applicationId,
+        eventType: 'token_revoked',
+        userId,
+        scope: [...scopes].join(' '),
+        description: `password reset of the account: ${count} token(s) revoked`,
+      });
+    }
+    return rows.length;
+  }
+
   /** The applications `userId` has a live grant for (granted_scope set), oldest relation first. */
   async liveGrantsOf(userId: string): Promise<LiveGrant[]> {
     const rows = await this.dataSource.query<

@@ -1,4 +1,4 @@
-import { createUser } from '../../factories';
+import { createApplication, createUser } from '../../factories';
 import {
   accountBrowser,
   formToken,
@@ -9,7 +9,8 @@ import { cookieName } from '../../../src/modules/sessions/cookies';
 import { SessionService } from '../../../src/modules/sessions/session.service';
 import { Csrf } from '../../../src/modules/sessions/csrf';
 import { TEST_SIGN_IN_CLIENT } from '../../support/console';
-import { browser, PASSWORD } from '../../support/oauth';
+import { browser, PASSWORD, REDIRECT_URI } from '../../support/oauth';
+import { obtainTokens, refreshAs, userinfoStatus } from '../../support/oauth-tokens';
 import { createTestApp, TestApp } from '../../support/test-app';
 
 const NEW_PASSWORD = 'a brand new passphrase';
@@ -65,6 +66,23 @@ describe('Account page: password', () => {
     ]);
     expect((await submitAccountLogin(browser(t.app), 'alice', PASSWORD)).status).toBe(401);
     expect((await submitAccountLogin(browser(t.app), 'alice', NEW_PASSWORD)).status).toBe(303);
+  });
+
+  it("keeps the applications' tokens: a change by the signed-in owner is not a reset", async () => {
+    const { application, clientSecret } = await createApplication(t.app, {
+      authMethod: 'secret',
+      redirectUris: [REDIRECT_URI],
+    });
+    const client = { clientId: application.clientId, clientSecret };
+    const tokens = await obtainTokens(t.app, client);
+    const agent = await accountBrowser(t.app);
+    expect((await change(agent, {})).status).toBe(303);
+    expect(await userinfoStatus(t.app, tokens.access_token)).toBe(200);
+    expect((await refreshAs(t.app, client, tokens.refresh_token)).status).toBe(200);
+    const revoked = await t.dataSource.query(
+      "SELECT 1 FROM events WHERE event_type = 'token_revoked'",
+    );
+    expect(revoked).toEqual([]);
   });
 
   it('refuses a wrong current password with 401 and counts it as a failed sign-in', async () => {

@@ -6,7 +6,8 @@ import {
 } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
 import { PENDING_TTL_SECONDS } from '../../../src/modules/oauth/authorize/pending-authorizations.service';
 import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
-import { createUser } from '../../factories';
+import { createApiKey, createApplication, createUser } from '../../factories';
+import { bearer } from '../../factories/app-users';
 import { consoleSession, sessionCookieFrom } from '../../support/console';
 import {
   approveFrom,
@@ -20,8 +21,17 @@ import {
   oauthSetup,
   PASSWORD,
   pkce,
+  query,
+  REDIRECT_URI,
   type Agent,
 } from '../../support/oauth';
+import {
+  callAs,
+  obtainTokens,
+  refreshAs,
+  userinfoStatus,
+  type TestClient,
+} from '../../support/oauth-tokens';
 import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
 import { expectMailIn, expectPageIn } from '../../support/languages';
 import { createTestApp, type TestApp } from '../../support/test-app';
@@ -89,6 +99,12 @@ describe('password reset', () => {
   }
 
   const pathOf = (url: URL): string => `${url.pathname}${url.search}`;
+  /** The `name=value` of each cookie an answer sets. */
+  const cookieValues = (res: { headers: Record<string, unknown> }): string[] =>
+    ((res.headers['set-cookie'] as string[] | undefined) ?? []).map((c) => c.split(';')[0]);
+  /** The names of the cookies an answer sets. */
+  const cookieNames = (res: { headers: Record<string, unknown> }): string[] =>
+    ((res.headers['set-cookie'] as string[] | undefined) ?? []).map((c) => c.split('=')[0]);
   const prefilledCode = (html: string): string => /name="code"[^>]*value="(\d*)"/.exec(html)![1];
   /** A page's text with what differs per request (tokens, ids, the sealed request) blanked out. */
   const shape = (html: string): string =>
@@ -177,7 +193,7 @@ describe('password reset', () => {
         application_id: null,
         actor_user_id: user.id,
         ip: expect.stringMatching(/127\.0\.0\.1$/),
-        details: { sessionsEnded: 2, firstPassword: false, emailVerified: false },
+        details: { sessionsEnded: 2, tokensRevoked: 0, firstPassword: false, emailVerified: false },
       },
     ]);
     const notice = await mailbox.next('alice@example.org');
@@ -233,6 +249,7 @@ describe('password reset', () => {
     expect(known.status).toBe(303);
     expect(unknown.headers.location).toMatch(RESET_LOCATION);
     expect(known.headers.location).toMatch(RESET_LOCATION);
+    expect(cookieNames(unknown)).toEqual(cookieNames(known));
     const unknownPage = await unknownAgent.get(unknown.headers.location);
     const knownPage = await knownAgent.get(known.headers.location);
     expect(unknownPage.status).toBe(knownPage.status);
@@ -417,7 +434,7 @@ describe('password reset', () => {
     expect(sessionCookieFrom(reset)).toEqual(expect.any(String));
     expect((await resetRows())[0]).toMatchObject({
       actor_user_id: user.id,
-      details: { firstPassword: true, sessionsEnded: 0 },
+      details: { firstPassword: true, sessionsEnded: 0, tokensRevoked: 0 },
     });
     const notice = await mailbox.next('dana@example.org');
     expect(notice.subject).toBe('A password was set for your account at 127.0.0.1:3000');
@@ -497,5 +514,167 @@ describe('password reset', () => {
     );
     expect(await resetRows()).toHaveLength(1);
     await mailbox.next('jack@example.org'); // the notice
+  });
+
+  it("continues the authorization only in the browser that asked: another browser's reset lands on /account, signed out", async () => {
+    const { application, user } = await oauthSetup(t.app);
+    // Someone starts an authorization of the client and asks a code for alice's address with it:
+    // the email that reaches alice carries that request.
+    const asker = browser(t.app);
+    const start = await asker.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    const request = query(start.headers.location).request;
+    expectStatus(await askForCode(asker, 'alice@example.org', request), 303);
+    const link = linkOf(await mailbox.next('alice@example.org'));
+    expect(link.searchParams.get('request')).toBe(request);
+
+    // Alice follows the link in her own browser: the password is hers to set, the request is not.
+    const own = browser(t.app);
+    const reset = await submitReset(own, pathOf(link));
+    expect(reset.status).toBe(303);
+    expect(reset.headers.location).toBe('/account');
+    expect(reset.headers.location).not.toContain(REDIRECT_URI);
+    expect(cookieNames(reset)).not.toContain(SESSION_COOKIE);
+    expect((await own.get('/account')).headers.location).toBe('/account/login');
+    const [grants] = await t.dataSource.query<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM events WHERE event_type IN ('authorization_granted', 'code_issued')",
+    );
+    expect(grants.n).toBe(0);
+    const [sessions] = await t.dataSource.query<{ n: number }[]>(
+      'SELECT count(*)::int AS n FROM oauth_sessions WHERE user_id = $1',
+      [user.id],
+    );
+    expect(sessions.n).toBe(0);
+    // The password is set all the same, and the asker's browser is not signed in either.
+    expect((await resetRows())[0].actor_user_id).toBe(user.id);
+    const asAsker = await asker.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    expect(asAsker.headers.location).toMatch(/^\/oauth2\/login\?/);
+    const withNew = await login(browser(t.app), {
+      clientId: application.clientId,
+      challenge: pkce().challenge,
+      password: NEW_PASSWORD,
+    });
+    expect(withNew.status).toBe(303);
+    await mailbox.next('alice@example.org'); // the notice
+  });
+
+  it('binds the reset cookie to the CSRF cookie of the browser that asked: copied alone, it continues nothing', async () => {
+    const { application } = await oauthSetup(t.app);
+    const asker = browser(t.app);
+    const start = await asker.get(
+      authorizePath(
+        authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
+      ),
+    );
+    const asked = await askForCode(
+      asker,
+      'alice@example.org',
+      query(start.headers.location).request,
+    );
+    expect(cookieNames(asked)).toContain('idsvc_reset');
+    const link = linkOf(await mailbox.next('alice@example.org'));
+
+    // Another browser with its own CSRF cookie and the asker's reset cookie planted beside it.
+    const page = await t.http().get(pathOf(link));
+    expectStatus(page, 200);
+    const cookies = [
+      ...cookieValues(page),
+      ...cookieValues(asked).filter((c) => c.startsWith('idsvc_reset=')),
+    ];
+    const reset = await t
+      .http()
+      .post('/oauth2/reset-password')
+      .set('Cookie', cookies.join('; '))
+      .type('form')
+      .send({
+        id: hiddenInput(page.text, 'id'),
+        request: hiddenInput(page.text, 'request'),
+        csrf_token: hiddenInput(page.text, 'csrf_token'),
+        code: prefilledCode(page.text),
+        password: NEW_PASSWORD,
+        password_repeat: NEW_PASSWORD,
+      });
+    expect(reset.status).toBe(303);
+    expect(reset.headers.location).toBe('/account');
+    expect(cookieNames(reset)).not.toContain(SESSION_COOKIE);
+    await mailbox.next('alice@example.org'); // the notice
+  });
+
+  it('revokes every application token of the account: refresh refused, access token inactive, each application told; consent kept', async () => {
+    const { application, clientSecret, user } = await oauthSetup(t.app, { authMethod: 'secret' });
+    const other = await createApplication(t.app, {
+      authMethod: 'secret',
+      name: 'Other App',
+      redirectUris: [REDIRECT_URI],
+    });
+    const clients: (TestClient & { id: number })[] = [
+      { clientId: application.clientId, clientSecret, id: application.id },
+      {
+        clientId: other.application.clientId,
+        clientSecret: other.clientSecret,
+        id: other.application.id,
+      },
+    ];
+    const tokens = [];
+    for (const client of clients) tokens.push(await obtainTokens(t.app, client));
+    // A refresh leaves a rotated row beside the live one: the reset revokes both.
+    const refreshed = await refreshAs(t.app, clients[0], tokens[0].refresh_token);
+    expectStatus(refreshed, 200);
+    tokens[0] = refreshed.body as (typeof tokens)[number];
+
+    const agent = browser(t.app);
+    expectStatus(await askForCode(agent, 'alice@example.org'), 303);
+    const reset = await submitReset(agent, pathOf(linkOf(await mailbox.next('alice@example.org'))));
+    expect(reset.status).toBe(303);
+
+    for (const [i, client] of clients.entries()) {
+      const refresh = await refreshAs(t.app, client, tokens[i].refresh_token);
+      expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
+      const introspected = await callAs(t.app, 'introspect', client, {
+        token: tokens[i].access_token,
+      });
+      expect(introspected.body).toEqual({ active: false });
+      expect(await userinfoStatus(t.app, tokens[i].access_token)).toBe(401);
+    }
+    // Each application reads one token_revoked event that says why and how many.
+    for (const [i, client] of clients.entries()) {
+      const key = (await createApiKey(t.app, client.id, ['user:read'])).plaintext;
+      const events = await t
+        .http()
+        .get('/api/v1/app/events?eventType=token_revoked')
+        .set(...bearer(key));
+      expect(events.status).toBe(200);
+      expect(events.body.items).toEqual([
+        {
+          id: expect.any(Number),
+          eventType: 'token_revoked',
+          protocol: 'oauth2',
+          status: 'success',
+          userId: user.id,
+          scope: 'read',
+          description: `password reset of the account: ${i === 0 ? 2 : 1} token(s) revoked`,
+          createdAt: expect.any(String),
+        },
+      ]);
+    }
+    expect((await resetRows())[0].details).toMatchObject({ tokensRevoked: 3 });
+
+    // Consent is kept: signing in again with the new password goes straight back with a code.
+    const again = await login(browser(t.app), {
+      clientId: application.clientId,
+      challenge: pkce().challenge,
+      password: NEW_PASSWORD,
+    });
+    expect(again.status).toBe(303);
+    expect(again.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
+    expect(query(again.headers.location).code).toEqual(expect.any(String));
+    await mailbox.next('alice@example.org'); // the notice
   });
 });

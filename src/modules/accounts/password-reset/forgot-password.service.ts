@@ -18,6 +18,7 @@ import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { forgotPasswordPage } from './password-reset.pages';
+import { askedHereCookie } from './reset-browser';
 import { pathWith, RESET_PASSWORD_PATH, signInPath } from './reset-links';
 import { msg, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
@@ -103,6 +104,7 @@ export class ForgotPasswordService {
     return {
       status: 303,
       location: pathWith(RESET_PASSWORD_PATH, { id: outcome.id, request: pending?.sealed }),
+      cookies: askedHereCookie(this.csrf, browser, outcome.id, pending?.sealed),
     };
   }
 

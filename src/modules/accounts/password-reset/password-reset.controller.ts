@@ -8,7 +8,7 @@ import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filt
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
-import { browserContext, type BrowserContext } from '../../sessions/cookies';
+import { browserContext, readCookie, type BrowserContext } from '../../sessions/cookies';
 import { ForgotPasswordService } from './forgot-password.service';
 import {
   ShowForgotPasswordDocs,
@@ -74,7 +74,8 @@ export class PasswordResetController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.reset.submit(formOf(req), lang, this.browser(req)));
+    const askedHere = readCookie(req, 'reset', this.secure);
+    this.send(res, await this.reset.submit(formOf(req), lang, this.browser(req), askedHere));
   }
 
   private browser(req: Request): BrowserContext {

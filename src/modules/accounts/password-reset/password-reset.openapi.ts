@@ -62,7 +62,10 @@ export const SubmitForgotPasswordDocs = (): MethodDecorator =>
         'When an account uses the address (its primary email, or a verified one; any case), a six-digit code is emailed with a link to the reset page. The answer is the same whether or not an account uses it: the same redirect, the same limits (5 codes an hour per address, 10 per account, 30 per client address), and the email leaves after the answer.',
     }),
     form(ForgotPasswordForm),
-    redirect(303, 'To /oauth2/reset-password?id=…(&request=…), for every well-formed address'),
+    redirect(
+      303,
+      'To /oauth2/reset-password?id=…(&request=…), for every well-formed address; cookie idsvc_reset binds that id and request to this browser for the 15 minutes of a code',
+    ),
     html(
       400,
       'The form again: not an email address; or the request expired or does not offer the password form',
@@ -89,12 +92,12 @@ export const SubmitResetPasswordDocs = (): MethodDecorator =>
   applyDecorators(
     ApiOperation({
       summary: 'Set a new password with an emailed code',
-      description: `A refused password (its length, checked first; or too easy to guess, with the account's names, once the code is right) leaves the code usable. The right code (single use, ${CODE_TTL_SECONDS / 60} minutes, spent by ${MAX_CODE_ATTEMPTS} wrong tries) sets the password, ends every session of the account, verifies the primary address when the code went to it, and is audited (user.password_reset), in one transaction; then this browser gets a new session (cookie idsvc_session) and a notice is emailed.`,
+      description: `A refused password (its length, checked first; or too easy to guess, with the account's names, once the code is right) leaves the code usable. The right code (single use, ${CODE_TTL_SECONDS / 60} minutes, spent by ${MAX_CODE_ATTEMPTS} wrong tries) sets the password, ends every session of the account, revokes every token of every application for it (one token_revoked event per application), verifies the primary address when the code went to it, and is audited (user.password_reset), in one transaction; a notice is emailed. The browser that asked for the code (its idsvc_reset cookie) then gets a new session (cookie idsvc_session) and continues; any other browser is redirected to /account, not signed in.`,
     }),
     form(ResetPasswordForm),
     redirect(
       303,
-      'With a request: as after a sign-in (consent page, or redirect_uri with a code or an error); without one: to /account',
+      'In the browser that asked for the code, with a request: as after a sign-in (consent page, or redirect_uri with a code or an error); without one: to /account. In another browser: to /account, not signed in',
     ),
     html(
       200,

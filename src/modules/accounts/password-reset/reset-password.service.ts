@@ -18,6 +18,7 @@ import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import { sessionCookie, SessionService, type NewSession } from '../../sessions/session.service';
 import { AccountRecovery, type RecoverableAccount } from '../../users/account-recovery';
+import { AppUsersService } from '../../users/app-users.service';
 import { hashPassword } from '../../users/password';
 import {
   MAX_PASSWORD_LENGTH,
@@ -31,6 +32,7 @@ import { passwordChangedMail } from '../one-time-codes/password-changed-mail';
 import { formExpired } from '../../oauth/protocol/oauth-error';
 import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
+import { askedHere, CLEAR_RESET } from './reset-browser';
 import { passwordChangedPage, resetPasswordPage } from './password-reset.pages';
 import { ACCOUNT_PATH, FORGOT_PASSWORD_PATH, pathWith } from './reset-links';
 import { msg, type Locale, type Text } from '../../../common/i18n/i18n';
@@ -77,9 +79,10 @@ interface ResetForm {
 
 /**
  * The reset page (docs/accounts.md, "Password reset"): a code from the email and a new password.
- * The right code, the new hash, the end of every session of the account, the audit entry and (for
- * the primary address) its verification commit together; then this browser is signed in and the
- * authorization continues as after a login, or the account page follows.
+ * The right code, the new hash, the end of every session and of every application's tokens of the
+ * account, the audit entry and (for the primary address) its verification commit together; then,
+ * in the browser that asked for the code, the person is signed in and the authorization continues
+ * as after a login, or the account page follows. Another browser goes to the account's sign-in.
  */
 @Injectable()
 export class ResetPasswordService {
@@ -90,6 +93,7 @@ export class ResetPasswordService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Application) private readonly applications: Repository<Application>,
     private readonly accounts: AccountRecovery,
+    private readonly appUsers: AppUsersService,
     private readonly codes: OneTimeCodes,
     private readonly sessions: SessionService,
     private readonly audit: AuditLog,
@@ -108,7 +112,13 @@ export class ResetPasswordService {
     return this.render(lang, form, browser, 200);
   }
 
-  async submit(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+  /** `resetCookie`: the browser's binding to the code it asked for (reset-browser.ts), if any. */
+  async submit(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+    resetCookie: string | undefined,
+  ): Promise<PageResult> {
     const form = await this.formOf(body, lang);
     if (!this.csrf.verify(browser, resetPurpose(form.id), body.csrf_token)) throw formExpired();
     const password = typeof body.password === 'string' ? body.password : '';
@@ -139,16 +149,22 @@ export class ResetPasswordService {
       await answerFloor(started);
       return this.render(lang, { ...form, code: '' }, browser, 400, CODE_REFUSED);
     }
+    this.sendNotices(outcome, lang.locale);
+    if (!askedHere(this.csrf, browser, resetCookie, form.id, form.request)) {
+      // Not the browser that asked: the password is set, but this browser is not signed in and
+      // continues no authorization (it may be someone else's); the account's sign-in follows.
+      return { status: 303, location: ACCOUNT_PATH };
+    }
     const session = await this.sessions.create(outcome.account.user.id, 'password', browser);
     const answer = await this.continueAfter(lang, outcome.account.user, session, form);
-    this.sendNotices(outcome, lang.locale);
-    return answer;
+    return { ...answer, cookies: [...(answer.cookies ?? []), CLEAR_RESET] };
   }
 
   /**
    * One transaction: spend the code, lock the account, check the password with the person's
    * names (a refusal rolls everything back, the code included), store the hash, end every
-   * session, record the audit entry.
+   * session, revoke every application's tokens (each application sees token_revoked), record the
+   * audit entry.
    */
   private async reset(
     manager: EntityManager,
@@ -168,13 +184,15 @@ export class ResetPasswordService {
     const hash = await hashPassword(password, this.config.passwordHashCost);
     const emailVerified = await this.accounts.setPassword(manager, account, hash, this.clock.now());
     const sessionsEnded = await this.sessions.endAll(userId, manager);
+    // Whoever knew the old password may hold applications' tokens: they end too (docs/security.md).
+    const tokensRevoked = await this.appUsers.revokeAfterPasswordReset(manager, userId);
     await this.audit.record(
       {
         applicationId: null,
         actorUserId: userId,
         action: PASSWORD_RESET_ACTION,
         target: `user:${userId}`,
-        details: { sessionsEnded, firstPassword, emailVerified },
+        details: { sessionsEnded, tokensRevoked, firstPassword, emailVerified },
         ip,
       },
       manager,
