@@ -1,3 +1,4 @@
+import { emailKey } from '../users/account-names';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -65,9 +66,11 @@ export class LoginService {
    * checks the password in the bounded queue; the slot is kept only when the password is wrong.
    */
   async authenticate(identifier: string, password: string, address: string): Promise<LoginOutcome> {
-    const account = identifier.trim().toLowerCase();
+    // One form for the throttle and the lookup: the addresses' (emailKey), which for a username
+    // (ASCII by its rule) is its lower case.
+    const account = emailKey(identifier);
     const outcome = await this.throttled(account, address, () =>
-      this.check(identifier.trim(), password, address),
+      this.check(account, password, address),
     );
     this.metrics.login('password', PASSWORD_OUTCOMES[outcome.kind]);
     if (outcome.kind !== 'ok') return outcome;
@@ -151,15 +154,13 @@ export class LoginService {
   /**
    * Usernames and emails are unique regardless of case, so either spelling names one account;
    * the comparison is the expression of the unique indexes on lower(...) (migration
-   * CaseInsensitiveUserNames), which serve it.
+   * CaseInsensitiveUserNames), which serve it, against `key`, the identifier in the form of
+   * emailKey (docs/accounts.md, "Addresses").
    */
-  private findByIdentifier(identifier: string): Promise<User | null> {
-    if (identifier === '' || identifier.length > 254) return Promise.resolve(null);
-    const column = identifier.includes('@') ? 'email' : 'username';
-    return this.users
-      .createQueryBuilder('u')
-      .where(`lower(u.${column}) = lower(:identifier)`, { identifier })
-      .getOne();
+  private findByIdentifier(key: string): Promise<User | null> {
+    if (key === '' || key.length > 254) return Promise.resolve(null);
+    const column = key.includes('@') ? 'email' : 'username';
+    return this.users.createQueryBuilder('u').where(`lower(u.${column}) = :key`, { key }).getOne();
   }
 
   private async burnHash(password: string): Promise<false> {

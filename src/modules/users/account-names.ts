@@ -19,8 +19,22 @@ export function isValidUsername(username: string): boolean {
   return USERNAME.test(username);
 }
 
-/** The address as stored (trimmed, lower-cased), or null when it is not a valid address. */
+/**
+ * The one form in which addresses are stored and compared (docs/accounts.md, "Addresses"):
+ * Unicode NFKC, surrounding white space trimmed, then lower-cased whole (String#toLowerCase, as
+ * every stored address already is), and NFKC again so that the form is its own form. NFKC first
+ * makes compatibility and canonical look-alikes one address: the KELVIN SIGN (U+212A) is `K`,
+ * full-width letters typed with an input method are ASCII. Every lookup by address compares
+ * `lower(email)` of the stored rows with this form of what was typed (an address in this form has
+ * no upper-case letter left for lower() to change, whatever the database's locale), and every
+ * message goes to the address as the account stores it, never as typed.
+ */
+export function emailKey(value: string): string {
+  return value.normalize('NFKC').trim().toLowerCase().normalize('NFKC');
+}
+
+/** The address as stored (emailKey), or null when it is not a valid address. */
 export function normalEmail(value: string): string | null {
-  const email = value.trim().toLowerCase();
+  const email = emailKey(value);
   return email.length <= 254 && EMAIL.test(email) ? email : null;
 }

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { emailKey } from './account-names';
 import { User } from './user.entity';
+
+/** The account an address reaches, and that address as the account stores it. */
+export interface AddressOwner {
+  userId: string;
+  /** The stored address (users.email or user_emails.email): where a message goes. */
+  email: string;
+}
 
 /** An account a password reset found, and what the reset needs to know about it. */
 export interface RecoverableAccount {
@@ -15,10 +23,10 @@ export interface RecoverableAccount {
 // upstream's unconfirmed address) reaches nobody. The unique indexes on lower(email) let one
 // account at most hold an address; a primary match comes first all the same.
 const FIND_BY_ADDRESS_SQL = `
-  SELECT id FROM (
-    SELECT u.id, 0 AS rank FROM users u WHERE u.email <> '' AND lower(u.email) = $1
+  SELECT id, email FROM (
+    SELECT u.id, u.email, 0 AS rank FROM users u WHERE u.email <> '' AND lower(u.email) = $1
     UNION ALL
-    SELECT e.user_id, 1 FROM user_emails e WHERE e.verified AND lower(e.email) = $1
+    SELECT e.user_id, e.email, 1 FROM user_emails e WHERE e.verified AND lower(e.email) = $1
   ) found ORDER BY rank LIMIT 1`;
 
 // Whether the address still belongs to the account (it may have changed since the code was sent).
@@ -36,12 +44,17 @@ const HOLDS_ADDRESS_SQL = `
 export class AccountRecovery {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The id of the account `email` reaches (case-insensitive), or null. */
-  async findByAddress(email: string): Promise<string | null> {
-    const address = email.trim().toLowerCase();
+  /**
+   * The account the typed address reaches (compared in the form of emailKey), with the address
+   * as it stores it, or null. A message goes to that stored address, never to the typed one.
+   */
+  async findByAddress(typed: string): Promise<AddressOwner | null> {
+    const address = emailKey(typed);
     if (address === '') return null;
-    const rows = await this.dataSource.query<{ id: string }[]>(FIND_BY_ADDRESS_SQL, [address]);
-    return rows[0]?.id ?? null;
+    const rows = await this.dataSource.query<{ id: string; email: string }[]>(FIND_BY_ADDRESS_SQL, [
+      address,
+    ]);
+    return rows[0] ? { userId: rows[0].id, email: rows[0].email } : null;
   }
 
   /**
@@ -60,6 +73,7 @@ export class AccountRecovery {
       .where('u.id = :userId', { userId })
       .getOne();
     if (!user) return null;
+    // `email` is the code's: an address as an account stored it, so lower() compares it.
     const address = email.toLowerCase();
     const addressIsPrimary = user.email !== '' && user.email.toLowerCase() === address;
     if (addressIsPrimary) return { user, addressIsPrimary };

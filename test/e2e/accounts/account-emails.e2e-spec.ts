@@ -153,6 +153,33 @@ describe('Account page: email addresses', () => {
     expect((await entries()).filter((row) => row.user_id === userId)).toHaveLength(1);
   });
 
+  it('never attaches an address to the account that asked from a browser that does not hold its session, and says in the email who asked', async () => {
+    await createUser(t.app, {
+      username: 'bob',
+      email: 'bob@example.org',
+      password: PASSWORD,
+      emailVerified: true,
+    });
+    const id = await sendCode(await accountBrowser(t.app), 'victim@example.org');
+    const mail = await mailbox.next('victim@example.org');
+    expect(mail.text).toContain('Someone asked to add this address to an account at');
+    expect(mail.text).toContain('If it was not you, ignore this email');
+    const link = linkOf(mail);
+    expect(link.pathname).toBe('/account/emails/confirm');
+
+    // Opened in a browser without a session: the sign-in page, nothing else.
+    const stranger = await browser(t.app).get(link.pathname + link.search);
+    expect(stranger.status).toBe(302);
+    expect(stranger.headers.location).toBe('/account/login');
+    // Opened where bob is signed in: alice's code is refused, and counted as a wrong try.
+    const refused = await enterCode(await accountBrowser(t.app, 'bob'), id, codeOf(mail));
+    expect(refused.status).toBe(400);
+    expect((await entries()).map((row) => row.email)).toEqual([
+      'alice@example.org',
+      'bob@example.org',
+    ]);
+  });
+
   it('makes the verified address the email of an account that had none', async () => {
     await t.dataSource.query(`UPDATE users SET email = '', email_verified = false WHERE id = $1`, [
       userId,

@@ -127,7 +127,7 @@ describe('Account page: languages', () => {
       mail,
       'zh-CN',
       `${codeOf(mail)} 是你在 127.0.0.1:3000 验证邮箱的验证码`,
-      '为你在 127.0.0.1:3000 的账号验证这个邮箱',
+      '有人请求把这个邮箱添加到 127.0.0.1:3000 的一个账号',
       '验证我的邮箱',
     );
     const form = await agent.get(sent.headers.location);

@@ -1,7 +1,10 @@
 import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
 import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
 import { EmailVerificationService } from '../../../src/modules/accounts/email-verification/email-verification.service';
+import { cookieName } from '../../../src/modules/sessions/cookies';
+import { SessionService } from '../../../src/modules/sessions/session.service';
 import { createApiKey, createApplication, createUser } from '../../factories';
+import { TEST_SIGN_IN_CLIENT } from '../../support/console';
 import {
   approveFrom,
   authorizeParams,
@@ -95,11 +98,15 @@ describe('email verification', () => {
         ...fields,
       });
 
-  /** The verification page → "Send a code" (with `email` when asked) → the code page's location. */
+  /**
+   * The verification page → "Send a code" (with `email` and the current password when asked) →
+   * the code page's location.
+   */
   async function sendCode(agent: Agent, location: string, email?: string) {
     const page = await agent.get(location);
     expectStatus(page, 200);
-    const sent = await post(agent, '/oauth2/verify-email', page.text, email ? { email } : {});
+    const fields: Record<string, string> = email ? { email, current_password: PASSWORD } : {};
+    const sent = await post(agent, '/oauth2/verify-email', page.text, fields);
     expectStatus(sent, 303);
     return sent.headers.location;
   }
@@ -200,6 +207,7 @@ describe('email verification', () => {
 
     const invalid = await post(agent, '/oauth2/verify-email', page.text, {
       email: 'not-an-address',
+      current_password: PASSWORD,
     });
     expectStatus(invalid, 400);
     expect(invalid.text).toContain('Enter a valid email address.');
@@ -237,6 +245,137 @@ describe('email verification', () => {
     expect(
       await t.dataSource.query('SELECT 1 FROM user_emails WHERE user_id = $1', [dee.id]),
     ).toHaveLength(0);
+  });
+
+  describe("adding an address: the account page's step-up (StepUp.forAddress)", () => {
+    const PAST_THE_WINDOW_MS = 5 * 60_000 + 1000;
+
+    /** A browser with an upstream sign-in's session of `userId`, at the authorization's step. */
+    async function upstreamSession(clientId: string, userId: string) {
+      const { cookieValue } = await t.app
+        .get(SessionService)
+        .create(userId, 'upstream', TEST_SIGN_IN_CLIENT);
+      const agent = browser(t.app);
+      agent.jar.setCookie(`${cookieName('session', false)}=${cookieValue}`, '127.0.0.1', '/');
+      const start = await agent.get(
+        authorizePath(authorizeParams({ clientId, scope: SCOPE, challenge: pkce().challenge })),
+      );
+      expectStatus(start, 302);
+      expect(start.headers.location).toMatch(/^\/oauth2\/verify-email\?request=/);
+      return { agent, next: start.headers.location };
+    }
+
+    it('sends a code to the address an account without a password types only within 5 minutes of its sign-in; past them it asks to sign in again, keeping the request', async () => {
+      const { application } = await setup();
+      const eve = await accountWithoutEmail('eve');
+      await t.dataSource.query('UPDATE users SET password_hash = NULL WHERE id = $1', [eve.id]);
+      const { agent, next } = await upstreamSession(application.clientId, eve.id);
+      const fresh = await agent.get(next);
+      expectStatus(fresh, 200);
+      expect(fresh.text).toContain('name="email"');
+      expect(fresh.text).not.toContain('name="current_password"');
+
+      t.clock.advance(PAST_THE_WINDOW_MS);
+      try {
+        const request = hiddenInput(fresh.text, 'request');
+        const signInAgain = `/oauth2/login?request=${request}`;
+        const stale = await agent.get(next);
+        expectStatus(stale, 200);
+        expect(stale.text).not.toContain('name="email"');
+        expect(stale.text).toContain('needs a sign-in within the last 5 minutes');
+        expect(stale.text).toContain(`<a href="${signInAgain}">Sign in again</a>`);
+        const inChinese = await agent.get(next).set('Accept-Language', 'zh-CN');
+        expect(inChinese.text).toContain(`<a href="${signInAgain}">重新登录</a>`);
+        // The login page of the same request: a new sign-in comes back to this step.
+        const login = await agent.get(signInAgain);
+        expectStatus(login, 200);
+        expect(hiddenInput(login.text, 'request')).toBe(request);
+
+        const refused = await post(agent, '/oauth2/verify-email', fresh.text, {
+          email: 'eve.new@example.org',
+        });
+        expectStatus(refused, 403);
+        expect(refused.text).toContain('Sign in again, then add the address within 5 minutes.');
+        expect(refused.text).toContain(`<a href="${signInAgain}">Sign in again</a>`);
+        expect(await t.dataSource.query('SELECT id FROM one_time_codes')).toEqual([]);
+        expect(mailbox.received).toEqual([]);
+      } finally {
+        t.clock.advance(-PAST_THE_WINDOW_MS);
+      }
+
+      await sendCode(agent, next, 'eve.new@example.org');
+      expectStatus(await enterEmailedCode(agent, 'eve.new@example.org'), 303);
+      const [row] = await t.dataSource.query('SELECT email FROM users WHERE id = $1', [eve.id]);
+      expect(row).toEqual({ email: 'eve.new@example.org' });
+    });
+
+    it('needs the current password of an account with one before a code goes to the address it types, and counts a wrong one', async () => {
+      const { application } = await setup();
+      await accountWithoutEmail('dee');
+      const agent = browser(t.app);
+      const next = await signIn(agent, application.clientId, 'dee');
+      const page = await agent.get(next);
+      expect(page.text).toContain('name="current_password"');
+      for (const fields of [{}, { current_password: 'not the password' }] as Record<
+        string,
+        string
+      >[]) {
+        const refused = await post(agent, '/oauth2/verify-email', page.text, {
+          email: 'dee.new@example.org',
+          ...fields,
+        });
+        expectStatus(refused, 401);
+        expect(refused.text).toContain('The current password is incorrect.');
+        expect(refused.text).toContain('value="dee.new@example.org"');
+      }
+      expect(await t.dataSource.query('SELECT id FROM one_time_codes')).toEqual([]);
+      expect(mailbox.received).toEqual([]);
+      // Counted like failed sign-ins of dee from this address: three more make it 429.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        await post(agent, '/oauth2/verify-email', page.text, {
+          email: 'dee.new@example.org',
+          current_password: 'wrong again',
+        });
+      }
+      const throttled = await post(agent, '/oauth2/verify-email', page.text, {
+        email: 'dee.new@example.org',
+        current_password: PASSWORD,
+      });
+      expectStatus(throttled, 429);
+      expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('never attaches an address to the account that asked from a browser that does not hold its session, and says in the email who asked', async () => {
+      const { application } = await setup();
+      await accountWithoutEmail('dee');
+      const attacker = browser(t.app);
+      const next = await signIn(attacker, application.clientId, 'dee');
+      await sendCode(attacker, next, 'victim@example.org');
+      const mail = await mailbox.next('victim@example.org');
+      expect(mail.text).toContain('Someone asked to add this address to an account at');
+      expect(mail.text).toContain('If it was not you, ignore this email');
+      const link = linkOf(mail);
+
+      // The victim opens the link in a browser without a session: the sign-in page, nothing else.
+      const stranger = await browser(t.app).get(link.pathname + link.search);
+      expectStatus(stranger, 302);
+      expect(stranger.headers.location).toMatch(/^\/oauth2\/login\?request=/);
+      // Signed in to the victim's own account (alice), the code of dee's is refused.
+      const victim = browser(t.app);
+      await signIn(victim, application.clientId, 'alice');
+      const page = await victim.get(link.pathname + link.search);
+      expectStatus(page, 200);
+      const refused = await post(victim, link.pathname, page.text, {
+        id: hiddenInput(page.text, 'id'),
+        code: codeOf(mail),
+      });
+      expectStatus(refused, 400);
+      const held = await t.dataSource.query(
+        `SELECT user_id FROM user_emails WHERE lower(email) = 'victim@example.org'
+         UNION ALL SELECT id FROM users WHERE lower(email) = 'victim@example.org'`,
+      );
+      expect(held).toEqual([]);
+    });
   });
 
   it('refuses a wrong code (400, with a way to ask again), a foreign form (403), and sends strangers to sign in', async () => {

@@ -32,7 +32,13 @@ import {
   userinfoStatus,
   type TestClient,
 } from '../../support/oauth-tokens';
-import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import {
+  codeOf,
+  linkOf,
+  startMailbox,
+  type ReceivedMail,
+  type TestMailbox,
+} from '../../support/smtp-server';
 import { expectMailIn, expectPageIn } from '../../support/languages';
 import { createTestApp, type TestApp } from '../../support/test-app';
 
@@ -300,6 +306,27 @@ describe('password reset', () => {
     expect(row.email_verified).toBe(false);
     await mailbox.next('bob@example.org');
     await mailbox.next('bob.work@example.net');
+  });
+
+  it('mails the code for a look-alike of an address (KELVIN SIGN, full-width letters) to the address as stored, never as typed', async () => {
+    await createUser(t.app, {
+      username: 'kate',
+      email: 'kate@example.org',
+      password: PASSWORD,
+      emailVerified: true,
+    });
+    const earlier = mailbox.received.length;
+    // The mailbox lower-cases envelope addresses as JavaScript does (K → k): read the To header.
+    const recipients = (mail: ReceivedMail): string[] =>
+      [mail.parsed.to].flat().flatMap((to) => to?.value.map((a) => a.address ?? '') ?? []);
+    for (const typed of ['\u212Aate@example.org', '\uff4b\uff41\uff54\uff45@example.org']) {
+      expectStatus(await askForCode(browser(t.app), typed), 303);
+      expect(recipients(await mailbox.next('kate@example.org'))).toEqual(['kate@example.org']);
+    }
+    expect(mailbox.received.slice(earlier).flatMap(recipients)).toEqual([
+      'kate@example.org',
+      'kate@example.org',
+    ]);
   });
 
   it('marks the primary address verified when the code went to it', async () => {

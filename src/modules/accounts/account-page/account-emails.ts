@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { msg, type Locale, type Message } from '../../../common/i18n/i18n';
 import { AppConfig } from '../../../config/app-config';
-import { normalEmail } from '../../users/account-names';
+import { emailKey, normalEmail } from '../../users/account-names';
 import type { User } from '../../users/user.entity';
 import { UsersService } from '../../users/users.service';
 import {
@@ -56,7 +56,7 @@ export class AccountEmails {
     const email = normalEmail(rawEmail);
     if (email === null) return refused(msg('account.emails.invalid'));
     const mine = await this.users.emailsOf(user);
-    const entry = mine.find((row) => row.email.toLowerCase() === email);
+    const entry = mine.find((row) => emailKey(row.email) === email);
     if (entry?.verified) return refused(msg('account.emails.alreadyVerified'));
     if (!entry && mine.length >= MAX_EMAILS_PER_ACCOUNT) {
       return refused(msg('account.emails.tooMany', { max: MAX_EMAILS_PER_ACCOUNT }));
@@ -75,14 +75,6 @@ export class AccountEmails {
     });
     if (sent.kind === 'invalid_email') return refused(msg('account.emails.invalid'));
     return sent.kind === 'sent' ? { kind: 'sent', id: sent.id } : sent;
-  }
-
-  /** True when `rawEmail` is not one of the user's addresses yet (adding it needs a step-up). */
-  async isNew(user: User, rawEmail: string): Promise<boolean> {
-    const email = normalEmail(rawEmail);
-    if (email === null) return false;
-    const mine = await this.users.emailsOf(user);
-    return !mine.some((row) => row.email.toLowerCase() === email);
   }
 
   /** Checks an entered code of the user (every try counts; see EmailVerificationService). */

@@ -8,6 +8,7 @@ import { UpstreamIdentitiesModule } from '../../upstreams/identities/upstream-id
 import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../../users/users.module';
 import { EmailVerificationModule } from '../email-verification/email-verification.module';
+import { StepUpModule } from '../step-up/step-up.module';
 import { AccountEmails } from './account-emails';
 import { AccountPageController } from './account-page.controller';
 import { AccountPageService } from './account-page.service';
@@ -31,6 +32,7 @@ import { RateLimitModule } from '../../rate-limit/rate-limit.module';
     UpstreamIdentitiesModule, // the connected accounts listed
     UpstreamProvidersModule, // their providers' names, and the ones left to connect
     EmailVerificationModule, // sends, checks and applies the codes that verify an address
+    StepUpModule, // the step-up of a new password or address (shared with email verification)
   ],
   controllers: [AccountPageController],
   providers: [AccountPageService, AccountEmails, AccountPasskeyOptionsGuard],

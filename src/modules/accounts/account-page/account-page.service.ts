@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../../common/clock';
 import { AppError } from '../../../common/errors/app-error';
 import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
@@ -10,7 +9,6 @@ import { AppConfig } from '../../../config/app-config';
 import { ApplicationsService } from '../../applications/applications.service';
 import { AuditLog } from '../../audit/audit-log.service';
 import { PasskeysService } from '../../console/passkeys/passkeys.service';
-import { isRecentPrimarySignIn } from '../../console/passkeys/recent-sign-in';
 import { formExpired, PageError } from '../../oauth/protocol/oauth-error';
 import type { PageResult } from '../../oauth/protocol/page-result';
 import { jsonField, type Params } from '../../oauth/protocol/params';
@@ -30,6 +28,7 @@ import type { ProfileProblems } from '../../users/profile';
 import { UsersService } from '../../users/users.service';
 import { passwordWeakness } from '../../users/password-policy';
 import { passwordProblemText } from '../account-pages';
+import { StepUp, type StepUpMethod } from '../step-up/step-up';
 import { AccountEmails, CONFIRM_EMAIL_PATH } from './account-emails';
 import { confirmEmailPage } from './pages/confirm-email.page';
 import {
@@ -74,12 +73,6 @@ const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
   busy: 'login.refused.busy',
 };
 
-/** What a step-up is for, in the refusal that asks to sign in again. */
-const STEP_UP_KEYS = {
-  password: 'account.password.stepUpSet',
-  email: 'account.password.stepUpEmail',
-} as const satisfies Record<string, MessageKey>;
-
 /** A form of /account, or the code form of the email verification page. */
 type FormPurpose = AccountForm | 'email_confirm';
 
@@ -121,9 +114,9 @@ export class AccountPageService {
     private readonly identities: UpstreamIdentitiesService,
     private readonly providers: UpstreamProvidersService,
     private readonly audit: AuditLog,
-    private readonly clock: Clock,
     private readonly emails: AccountEmails,
     private readonly passkeySignIn: PasskeySignInService,
+    private readonly stepUp: StepUp,
   ) {}
 
   /** GET /account/login: the form, or the account page for a browser already signed in. */
@@ -256,7 +249,12 @@ export class AccountPageService {
       }
       const weakness = await passwordWeakness(newPassword, user);
       if (weakness) return refuse(400, passwordProblemText(weakness));
-      const stepUp = await this.stepUp(current, form, browser, 'password');
+      const stepUp = await this.stepUp.check(
+        current,
+        form.current_password,
+        browser.ip,
+        'password',
+      );
       if (stepUp) {
         const page = await refuse(stepUp.status, stepUp.message);
         return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
@@ -298,12 +296,16 @@ export class AccountPageService {
       const typed = text(form.email);
       const refuse = (status: number, error: Text): Promise<PageResult> =>
         this.render(lang, current, browser, status, { email: { error, typed } });
-      if (await this.emails.isNew(current.user, typed)) {
-        const stepUp = await this.stepUp(current, form, browser, 'email');
-        if (stepUp) {
-          const page = await refuse(stepUp.status, stepUp.message);
-          return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
-        }
+      // A new address needs the step-up (StepUp.forAddress, shared with /oauth2/verify-email).
+      const stepUp = await this.stepUp.forAddress(
+        current,
+        typed,
+        form.current_password,
+        browser.ip,
+      );
+      if (stepUp) {
+        const page = await refuse(stepUp.status, stepUp.message);
+        return { ...page, retryAfterSeconds: stepUp.retryAfterSeconds };
       }
       const sent = await this.emails.sendCode(current.user, typed, browser.ip, lang.locale);
       switch (sent.kind) {
@@ -401,42 +403,6 @@ export class AccountPageService {
     if (!this.csrf.verify(browser, `account:${purpose}`, token)) throw formExpired();
   }
 
-  /**
-   * The step-up of a change that adds a way into the account or replaces the password
-   * (docs/accounts.md, "Step-up"): the current password, checked like a sign-in (a wrong one
-   * counts); for an account without one, a password or upstream sign-in within 5 minutes.
-   * Null when it is satisfied, else the refusal to show.
-   */
-  private async stepUp(
-    current: CurrentSession,
-    form: Params,
-    browser: BrowserContext,
-    what: keyof typeof STEP_UP_KEYS,
-  ): Promise<{ status: number; message: Text; retryAfterSeconds?: number } | null> {
-    const { user } = current;
-    if (!user.passwordHash) {
-      if (this.maySetPassword(current)) return null;
-      return { status: 403, message: msg(STEP_UP_KEYS[what]) };
-    }
-    const check = await this.login.checkPassword(user, text(form.current_password), browser.ip);
-    if (check.kind === 'ok') return null;
-    if (check.kind === 'failed') return { status: 401, message: msg('account.password.incorrect') };
-    const [status] = LOGIN_REFUSALS[check.kind];
-    return {
-      status,
-      message: msg(REFUSAL_KEYS[check.kind]),
-      retryAfterSeconds: check.retryAfterSeconds,
-    };
-  }
-
-  /** The rule of a first passkey (console/passkeys/recent-sign-in.ts) for a first password. */
-  private maySetPassword({ session }: CurrentSession): boolean {
-    return isRecentPrimarySignIn(
-      { authMethod: session.authMethod, signedInAt: session.createdAt },
-      this.clock.now(),
-    );
-  }
-
   private renderLogin(
     lang: PageLanguage,
     browser: BrowserContext,
@@ -514,7 +480,7 @@ export class AccountPageService {
       emails: { list: emails, error: options.email?.error, typed: options.email?.typed },
       password: {
         hasPassword: user.passwordHash !== null,
-        maySet: user.passwordHash === null && this.maySetPassword(current),
+        maySet: isOpenWindow(this.stepUp.method(current)),
         error: options.passwordError,
       },
       passkeys: passkeys.map((passkey) => ({
@@ -574,4 +540,9 @@ function done(notice: keyof typeof NOTICES): PageResult {
 
 function notAuthorized(): PageError {
   return new PageError(404, msg('errors.notFoundTitle'), msg('account.applications.notAuthorized'));
+}
+
+/** An account without a password within 5 minutes of a primary sign-in (it may set one now). */
+function isOpenWindow(method: StepUpMethod): boolean {
+  return method.kind === 'recent_sign_in' && method.open;
 }

@@ -5,6 +5,7 @@ import { OAuthModule } from '../../oauth/oauth.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
 import { PendingInteractions } from '../pending-interaction';
+import { StepUpModule } from '../step-up/step-up.module';
 import { EmailVerificationService } from './email-verification.service';
 import { VerifyEmailController } from './verify-email.controller';
 import { VerifyEmailPages } from './verify-email-pages.service';
@@ -20,6 +21,7 @@ import { VerifyEmailPages } from './verify-email-pages.service';
     OAuthModule, // continues the pending authorization request
     SessionsModule, // the signed-in user; CSRF
     OneTimeCodesModule, // the emailed code (and the mailer)
+    StepUpModule, // the account page's step-up before a code goes to a typed address
   ],
   controllers: [VerifyEmailController],
   providers: [EmailVerificationService, VerifyEmailPages, PendingInteractions],

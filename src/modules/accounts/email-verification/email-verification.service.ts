@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { MailNotSent } from '../../mail/mail-message';
 import { Mailer } from '../../mail/mailer';
-import { normalEmail } from '../../users/account-names';
+import { emailKey, normalEmail } from '../../users/account-names';
 import { addressHeldByAnother, claimsNameOrAddress } from '../../users/address-holder';
 import { UserEmail } from '../../users/user-email.entity';
 import { User } from '../../users/user.entity';
@@ -15,7 +15,7 @@ import type { Locale } from '../../../common/i18n/i18n';
 export interface VerificationRequest {
   /** The signed-in user. */
   userId: string;
-  /** The address as typed; trimmed and lower-cased here. */
+  /** The address to verify, as typed (normalEmail here) or as the account stores it. */
   email: string;
   /** The client address asking (counted by the code limits). */
   clientAddress: string;
@@ -131,7 +131,7 @@ export class EmailVerificationService {
     );
     if (rows.length === 0) return { kind: 'refused' };
     if (await addressHeldByAnother(manager, email, userId)) return { kind: 'taken' };
-    const current = rows[0].email.toLowerCase();
+    const current = emailKey(rows[0].email);
     const primary = makePrimary || current === '' || current === email;
     if (primary) {
       await manager.query(

@@ -4,11 +4,12 @@ import type { Application } from '../../applications/application.entity';
 import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
-import type { User } from '../../users/user.entity';
+import type { CurrentSession } from '../../sessions/session.service';
+import { StepUp, type StepUpRefusal } from '../step-up/step-up';
 import { codeId, codePage, linkPage, mailNotSent, tooMany, WRONG_CODE } from '../account-pages';
 import { PendingInteractions, type Interaction } from '../pending-interaction';
 import { EmailVerificationService } from './email-verification.service';
-import { verifyEmailPage } from './verify-email.page';
+import { verifyEmailPage, type AddressStepUp } from './verify-email.page';
 import { BOLD, msg, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 
@@ -26,6 +27,7 @@ export class VerifyEmailPages {
   constructor(
     private readonly interactions: PendingInteractions,
     private readonly verification: EmailVerificationService,
+    private readonly stepUp: StepUp,
   ) {}
 
   /** GET /oauth2/verify-email: what the application needs, and "Send a code". */
@@ -36,10 +38,14 @@ export class VerifyEmailPages {
     if (!needsVerification(interaction.application, signedIn.user)) {
       return this.interactions.continue(signedIn, interaction, 302);
     }
-    return this.render(lang, interaction, signedIn.user, browser, 200);
+    return this.render(lang, interaction, signedIn, browser, 200);
   }
 
-  /** POST /oauth2/verify-email: emails a code to the account's address (or the one typed). */
+  /**
+   * POST /oauth2/verify-email: emails a code to the account's address or, for an account without
+   * one, to the address typed, once the step-up of a new address (StepUp.forAddress, the account
+   * page's rule) is satisfied: refused, the page says why (a wrong password, or sign in again).
+   */
   async send(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
     const interaction = await this.interactions.find(body.request, lang);
     this.interactions.checkForm(browser, interaction, body.csrf_token);
@@ -51,6 +57,17 @@ export class VerifyEmailPages {
     }
     // An account with an email verifies that one; an account without one names it here.
     const typed = typeof body.email === 'string' ? body.email.trim() : '';
+    const render = (status: number, error: Text): PageResult =>
+      this.render(lang, interaction, signedIn, browser, status, error, typed);
+    if (user.email === '') {
+      const refusal = await this.stepUp.forAddress(
+        signedIn,
+        typed,
+        body.current_password,
+        browser.ip,
+      );
+      if (refusal) return refused(render(refusal.status, refusal.message), refusal);
+    }
     const outcome = await this.verification.send({
       userId: user.id,
       email: user.email !== '' ? user.email : typed,
@@ -67,15 +84,7 @@ export class VerifyEmailPages {
           location: this.interactions.path(VERIFY_EMAIL_CODE_PATH, interaction, { id: outcome.id }),
         };
       case 'invalid_email':
-        return this.render(
-          lang,
-          interaction,
-          user,
-          browser,
-          400,
-          msg('verifyEmail.invalidEmail'),
-          typed,
-        );
+        return render(400, msg('verifyEmail.invalidEmail'));
       case 'throttled':
         return tooMany(lang, 'codes', outcome.retryAfterSeconds);
       case 'not_sent':
@@ -135,23 +144,33 @@ export class VerifyEmailPages {
   private render(
     lang: PageLanguage,
     interaction: Interaction,
-    user: User,
+    signedIn: CurrentSession,
     browser: BrowserContext,
     status: number,
     error?: Text,
     typedEmail?: string,
   ): PageResult {
+    const { user } = signedIn;
     const { token, cookies } = this.interactions.form(browser, interaction);
     const page = verifyEmailPage(lang, {
       applicationName: interaction.application.name,
       username: user.username,
       email: user.email,
+      stepUp: user.email === '' ? this.addressStepUp(signedIn, interaction) : undefined,
       typedEmail,
       error,
       requestId: interaction.pending.sealed,
       csrfToken: token,
     });
     return { status, html: page, cookies };
+  }
+
+  /** The step-up the form of an account without an email asks for (StepUp.method). */
+  private addressStepUp(signedIn: CurrentSession, interaction: Interaction): AddressStepUp {
+    const method = this.stepUp.method(signedIn);
+    if (method.kind === 'password') return method;
+    // The login page of the same request: its new session comes back here within the window.
+    return { ...method, signInUrl: this.interactions.path('/oauth2/login', interaction) };
   }
 
   private renderCode(
@@ -187,7 +206,14 @@ export class VerifyEmailPages {
   }
 }
 
+/** A page refused by the step-up, with its Retry-After when the password check was throttled. */
+function refused(page: PageResult, refusal: StepUpRefusal): PageResult {
+  return refusal.retryAfterSeconds === undefined
+    ? page
+    : { ...page, retryAfterSeconds: refusal.retryAfterSeconds };
+}
+
 /** The application requires a verified email and the user's is not (check-user-access.ts). */
-function needsVerification(application: Application, user: User): boolean {
+function needsVerification(application: Application, user: CurrentSession['user']): boolean {
   return application.requireVerifiedEmail && !user.emailVerified;
 }

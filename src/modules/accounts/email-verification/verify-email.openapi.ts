@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { SessionAuth } from '../../../common/http/openapi-security';
+import { formRefusalPages } from '../../../common/http/page-openapi';
 import {
   codePageQuery,
   CodeForm,
@@ -26,6 +27,11 @@ export class SendVerificationForm {
       "Only when the account has no email: the address to verify (ignored otherwise: the account's email is verified)",
   })
   email?: string;
+  @ApiPropertyOptional({
+    description:
+      'Only when the account has no email and has a password: its current password (adding an address is a new way into the account: the step-up of the account page)',
+  })
+  current_password?: string;
 }
 
 export const ShowVerifyEmailDocs = (): MethodDecorator =>
@@ -50,15 +56,21 @@ export const SendVerifyEmailDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Send an email verification code',
       description:
-        'Emails a code to the address; whether another account holds it is not said here (only when the code is entered).',
+        "Emails a code to the address; whether another account holds it is not said here (only when the code is entered). An address typed by an account without an email is a new one: it takes the account page's step-up first (the current password, or for an account without one a sign-in within the last 5 minutes).",
     }),
     formBody(SendVerificationForm),
     SessionAuth(),
     redirectTo(303, `To /oauth2/verify-email/code?request=…&id=… (the code page); ${TO_LOGIN}`),
     htmlPage(400, 'The page again: the address typed is not valid; or the request expired'),
-    htmlPage(429, 'Too many codes for this address, account or client address (Retry-After)'),
-    htmlPage(503, 'The email could not be sent'),
-    formRefusals(),
+    htmlPage(401, 'The page again: the current password is wrong (counted as a failed sign-in)'),
+    htmlPage(
+      429,
+      'Too many codes for this address, account or client address; or too many failed password checks (Retry-After)',
+    ),
+    htmlPage(503, 'The email could not be sent; or too many password checks at this moment'),
+    formRefusalPages(
+      'Form expired: the csrf_token does not belong to this browser and request; or an account without a password whose sign-in is older than 5 minutes (the page links to the login page of the same request)',
+    ),
   );
 
 export const ShowVerifyEmailCodeDocs = (): MethodDecorator =>

@@ -50,7 +50,7 @@ const WORDING: Record<CodeMailKind, Wording> = {
     lead: 'mail.verification.lead',
     leadFor: 'mail.verification.leadFor',
     action: 'mail.verification.action',
-    notMe: 'mail.code.notMe',
+    notMe: 'mail.verification.notMe',
   },
   password_reset: {
     subject: 'mail.reset.subject',

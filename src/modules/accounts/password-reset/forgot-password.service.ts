@@ -12,6 +12,7 @@ import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+import { emailKey } from '../../users/account-names';
 import { AccountRecovery } from '../../users/account-recovery';
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
@@ -66,15 +67,17 @@ export class ForgotPasswordService {
       return this.render(lang, pending, browser, 400, msg('passwordReset.enterEmail'), email);
     }
     const started = floorStart();
-    const userId = await this.accounts.findByAddress(email);
-    const outcome = userId
+    // The code goes to the address as the account stores it, never as typed (docs/accounts.md,
+    // "Addresses"): a look-alike of an address reaches its account's own mailbox, not the typed one.
+    const owner = await this.accounts.findByAddress(email);
+    const outcome = owner
       ? await this.codes.issue({
           purpose: 'password_reset',
-          email,
-          userId,
+          email: owner.email,
+          userId: owner.userId,
           clientAddress: browser.ip,
         })
-      : await this.codes.decoy(email, browser.ip);
+      : await this.codes.decoy(emailKey(email), browser.ip);
     await answerFloor(started);
     if (outcome.kind === 'throttled') {
       const minutes = Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60));
@@ -82,7 +85,7 @@ export class ForgotPasswordService {
       const page = this.render(lang, pending, browser, 429, message, email);
       return { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
     }
-    if (outcome.kind === 'issued') {
+    if (outcome.kind === 'issued' && owner) {
       const link = new URL(
         pathWith(RESET_PASSWORD_PATH, {
           id: outcome.id,
@@ -93,7 +96,7 @@ export class ForgotPasswordService {
       );
       this.mail.send(
         codeMail('password_reset', {
-          to: email,
+          to: owner.email,
           locale: lang.locale,
           site: this.site,
           code: outcome.code,

@@ -1,5 +1,5 @@
 import { addressHeldByAnother, claimsAddress } from '../../users/address-holder';
-import { normalEmail } from '../../users/account-names';
+import { emailKey, normalEmail } from '../../users/account-names';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError, Repository } from 'typeorm';
@@ -228,7 +228,7 @@ export class UpstreamIdentitiesService {
    * another account holds it (then nothing changes). Other addresses are not added.
    */
   private async adoptVerifiedEmail(user: User, email: string): Promise<void> {
-    if (user.emailVerified && user.email.toLowerCase() === email) return;
+    if (user.emailVerified && emailKey(user.email) === email) return;
     try {
       await this.dataSource.transaction(async (manager) => {
         // The user's row is locked: two sign-ins of one account adopt an address once.
@@ -237,7 +237,7 @@ export class UpstreamIdentitiesService {
           [user.id],
         );
         if (rows.length === 0) return;
-        const primary = rows[0].email.toLowerCase();
+        const primary = emailKey(rows[0].email);
         const entries = await manager.query<{ id: string; verified: boolean }[]>(
           'SELECT id, verified FROM user_emails WHERE user_id = $1 AND lower(email) = $2',
           [user.id, email],
