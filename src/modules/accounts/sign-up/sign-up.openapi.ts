@@ -85,7 +85,7 @@ export const SubmitSignUpCodeDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'Finish sign-up (code form)',
       description:
-        'The right code, from the browser that submitted the sign-up form (its idsvc_signup cookie), creates the account (email verified) in the transaction that spends the code, sets the session cookie idsvc_session and continues the authorization as after a sign-in. Another browser is refused before the code is tried.',
+        'The right code, from the browser that submitted the sign-up form (its idsvc_signup cookie), creates the account (email verified) in the transaction that spends the code, sets the session cookie idsvc_session and continues the authorization as after a sign-in. Another browser is refused before the code is tried. Every refusal answers after the same 250 ms floor as the password reset page.',
     }),
     formBody(CodeForm),
     redirectTo(

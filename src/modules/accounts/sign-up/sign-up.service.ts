@@ -158,9 +158,16 @@ export class SignUpService {
     const interaction = await this.offeredOrExpired(body.request, lang);
     const id = codeId(body.id);
     this.interactions.checkFormFor(browser, codeFormPurpose(id), body.csrf_token);
-    if (!this.browsers.started(browser, id)) return otherBrowser(lang, 400);
+    // Every refusal answers after the same floor as the reset page's: a wrong try writes on a
+    // real code, nothing on a decoy id, and another browser's is refused before any look-up.
+    const started = floorStart();
+    if (!this.browsers.started(browser, id)) {
+      await answerFloor(started);
+      return otherBrowser(lang, 400);
+    }
     const outcome = await this.createAccount(id, body.code, browser.ip);
     if (outcome.kind === 'refused') {
+      await answerFloor(started);
       return this.renderCode(lang, interaction, browser, 400, id, undefined, WRONG_CODE);
     }
     if (outcome.kind === 'taken') {
