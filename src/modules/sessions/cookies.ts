@@ -17,6 +17,8 @@ export interface BrowserContext {
   userAgent: string;
   sessionCookie?: string;
   csrfCookie?: string;
+  /** The sign-up cookie: which sign-up code this browser asked for (accounts/sign-up). */
+  signUpCookie?: string;
   secure: boolean;
 }
 
@@ -26,6 +28,7 @@ const COOKIE_NAMES = {
   csrf: 'idsvc_csrf',
   upstream: 'idsvc_upstream',
   reset: 'idsvc_reset',
+  signUp: 'idsvc_signup',
 } as const;
 export type BrowserCookie = keyof typeof COOKIE_NAMES;
 
@@ -55,12 +58,14 @@ export function browserContext(req: Request, secure: boolean): BrowserContext {
     userAgent: req.get('user-agent') ?? '',
     sessionCookie: readCookie(req, 'session', secure),
     csrfCookie: readCookie(req, 'csrf', secure),
+    signUpCookie: readCookie(req, 'signUp', secure),
     secure,
   };
 }
 
 /**
- * Sets one of the service's browser cookies (session, CSRF, upstream attempt, password reset) with the flags
+ * Sets one of the service's browser cookies (session, CSRF, upstream attempt, password reset,
+ * sign-up) with the flags
  * they all share: HttpOnly, SameSite=Lax (the session must survive the top-level redirect back
  * from a client or provider), Secure behind https, whole-site path, never a Domain (all three
  * are what the `__Host-` prefix of cookieName requires).

@@ -73,9 +73,17 @@ describe('sign-up in Chromium', () => {
     ]);
     expect(await page.textContent('body')).toContain('Enter the code from it');
 
-    // The email's link, opened in the same browser, fills the code in; the person confirms.
     const mail = await mailbox.next('olga@example.org');
     const link = linkOf(mail);
+    // Opened in another browser, the link only says where to enter the code: no form.
+    const elsewhere = await chromium.newContext({ javaScriptEnabled: false });
+    const other = await elsewhere.newPage();
+    await other.goto(base + link.pathname + link.search);
+    expect(await other.textContent('h1')).toBe('Enter the code where you started');
+    expect(await other.locator('form').count()).toBe(0);
+    await elsewhere.close();
+
+    // The email's link, opened in the same browser, fills the code in; the person confirms.
     await page.goto(base + link.pathname + link.search);
     expect(await page.inputValue('input[name="code"]')).toBe(codeOf(mail));
     await page.screenshot({ path: '/tmp/sign-up-code.png' });

@@ -2,7 +2,9 @@ import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
 import { AppConfig } from '../../../src/config/app-config';
 import { codeMail } from '../../../src/modules/accounts/one-time-codes/code-mail';
 import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
+import { CODE_TTL_SECONDS } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
 import { SIGN_UPS_PER_ADDRESS } from '../../../src/modules/accounts/sign-up/sign-up-attempts';
+import { Csrf } from '../../../src/modules/sessions/csrf';
 import { PasswordCheckQueue } from '../../../src/modules/sessions/password-check-queue';
 import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
 import { UsersService } from '../../../src/modules/users/users.service';
@@ -34,6 +36,9 @@ const CODE_PAGE = /^\/oauth2\/signup\/verify\?request=[\w.%-]+&id=[0-9a-f-]{36}$
  * The page without what differs from one rendering to the next (tokens, ids, the request, also
  * inside the language switcher's link back to the page).
  */
+const setCookies = (res: { headers: Record<string, unknown> }): string[] =>
+  (res.headers['set-cookie'] as string[] | undefined) ?? [];
+
 const comparable = (page: string): string =>
   page.replace(/value="[^"]*"/g, 'value=""').replace(/(request|id)(=|%3D)[^"&%]+/g, '$1$2');
 
@@ -229,7 +234,9 @@ describe('sign-up', () => {
       code,
       'zh-CN',
       `${codeOf(code)} 是你在 127.0.0.1:3000 注册账号的验证码`,
-      '以继续使用 Demo App',
+      '有人请求用这个邮箱在 127.0.0.1:3000 注册账号，以继续使用 Demo App。',
+      '请在你开始注册的浏览器中输入这个验证码',
+      '如果不是你本人，请忽略这封邮件：这样做是安全的，不会创建任何账号。',
       '15 分钟内有效',
       '完成注册账号',
     );
@@ -255,6 +262,15 @@ describe('sign-up', () => {
     }
     const [fresh, existing] = answers;
     expect(existing.sent.status).toBe(fresh.sent.status);
+    // The same cookie binds the code, or the decoy id, to the browser: same name, flags, length.
+    const bindingOf = (res: { headers: Record<string, unknown> }) =>
+      setCookies(res).map((line) =>
+        line.replace(/^(idsvc_signup=)[\w-]{43};/, '$1…;').replace(/Expires=[^;]+/, 'Expires=…'),
+      );
+    expect(bindingOf(fresh.sent)).toEqual([
+      `idsvc_signup=…; Max-Age=${CODE_TTL_SECONDS}; Path=/; Expires=…; HttpOnly; SameSite=Lax`,
+    ]);
+    expect(bindingOf(existing.sent)).toEqual(bindingOf(fresh.sent));
     expect(fresh.sent.status).toBe(303);
     expect(existing.sent.headers.location).toMatch(CODE_PAGE);
     expect(fresh.sent.headers.location).toMatch(CODE_PAGE);
@@ -452,6 +468,90 @@ describe('sign-up', () => {
       });
     expectStatus(forgedCode, 403);
     expect(await t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
+  });
+
+  it("never creates the account from the emailed link opened in another browser: the address's owner does not finish someone else's sign-up", async () => {
+    const application = await newApp();
+    // Mallory signs up with Nora's address and a password of his own.
+    const mallory = browser(t.app);
+    const form = await signUpForm(mallory, application.clientId);
+    const sent = await submit(mallory, form, {
+      username: 'nora',
+      email: 'nora@example.org',
+      password: 'mallory chose this password',
+    });
+    expectStatus(sent, 303);
+    const mail = await mailbox.next('nora@example.org');
+
+    // Nora opens the link in her own browser: no form, no code filled in, only where to enter it.
+    const link = linkOf(mail);
+    const nora = browser(t.app);
+    const opened = await nora.get(link.pathname + link.search);
+    expectStatus(opened, 200);
+    expect(opened.text).toContain('Enter the code where you started');
+    expect(opened.text).toContain('go back to the browser where you started');
+    expect(opened.text).not.toContain('<form');
+    expect(opened.text).not.toContain(`value="${codeOf(mail)}"`);
+    expect(setCookies(opened)).toEqual([]);
+
+    // Even a form with a valid CSRF token of her browser (one a page could have forged) is
+    // refused before the code is looked at: nothing is created, and the try is not counted.
+    const id = link.searchParams.get('id') ?? '';
+    const csrf = t.app
+      .get(Csrf)
+      .issue({ ip: '', userAgent: '', secure: false }, `sign-up-code:${id}`);
+    const posted = await t
+      .http()
+      .post('/oauth2/signup/verify')
+      .set('Cookie', `idsvc_csrf=${csrf.cookies[0].value}`)
+      .type('form')
+      .send({
+        request: link.searchParams.get('request'),
+        csrf_token: csrf.token,
+        id,
+        code: codeOf(mail),
+      });
+    expectStatus(posted, 400);
+    expect(posted.text).toContain('Enter the code where you started');
+    expect(await t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
+    const [row] = await t.dataSource.query<{ attempts: number; consumed_at: Date | null }[]>(
+      'SELECT attempts, consumed_at FROM one_time_codes WHERE id = $1',
+      [id],
+    );
+    expect(row).toEqual({ attempts: 0, consumed_at: null });
+
+    // Nora signs up herself: her code, in her browser, makes the account with her password.
+    const own = await signUpForm(nora, application.clientId);
+    expectStatus(
+      await submit(nora, own, { username: 'nora', email: 'nora@example.org', password: STRONG }),
+      303,
+    );
+    expectStatus(await enterEmailedCode(nora, 'nora@example.org'), 303);
+    // Mallory's password opens nothing; Nora's opens her account.
+    const signIn = async (password: string) => {
+      const agent = browser(t.app);
+      const login = await loginPage(agent, application.clientId);
+      const res = await agent
+        .post('/oauth2/login')
+        .type('form')
+        .send({
+          request: hiddenInput(login, 'request'),
+          csrf_token: hiddenInput(login, 'csrf_token'),
+          username: 'nora@example.org',
+          password,
+        });
+      return res.status;
+    };
+    expect(await signIn('mallory chose this password')).not.toBe(303);
+    expect(await signIn(STRONG)).toBe(303);
+
+    // The email Nora got from Mallory's try said who asked for what, and that ignoring it is safe.
+    expect(mail.text).toContain(
+      'Someone asked to create an account at 127.0.0.1:3000 with this address, to continue to Demo App.',
+    );
+    expect(mail.text).toContain(
+      'If it was not you, ignore this email: that is safe, and no account is created.',
+    );
   });
 
   it('still creates the account when the authorization request expired while the email was read', async () => {

@@ -37,7 +37,7 @@ const WORDING: Record<CodeMailKind, Wording> = {
     lead: 'mail.signUp.lead',
     leadFor: 'mail.signUp.leadFor',
     action: 'mail.signUp.action',
-    notMe: 'mail.code.notMe',
+    notMe: 'mail.signUp.notMe',
   },
   sign_up_existing: {
     subject: 'mail.signUpExisting.subject',

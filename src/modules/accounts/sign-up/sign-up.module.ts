@@ -9,6 +9,7 @@ import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-prov
 import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
 import { PendingInteractions } from '../pending-interaction';
 import { SignUpAttempts } from './sign-up-attempts';
+import { SignUpBrowser } from './sign-up-browser';
 import { SignUpController } from './sign-up.controller';
 import { SignUpService } from './sign-up.service';
 
@@ -27,6 +28,6 @@ import { SignUpService } from './sign-up.service';
     AuditModule, // an account made by sign-up is audited
   ],
   controllers: [SignUpController],
-  providers: [SignUpService, SignUpAttempts, PendingInteractions],
+  providers: [SignUpService, SignUpAttempts, SignUpBrowser, PendingInteractions],
 })
 export class SignUpModule {}

@@ -41,6 +41,7 @@ import { PendingInteractions, type Interaction } from '../pending-interaction';
 import { sessionCookie, SessionService } from '../../sessions/session.service';
 import { AuditLog } from '../../audit/audit-log.service';
 import { SignUpAttempts } from './sign-up-attempts';
+import { SignUpBrowser } from './sign-up-browser';
 import { signUpOffered } from './sign-up-offered';
 import { signUpPage } from './sign-up.pages';
 
@@ -65,9 +66,11 @@ interface SignUpForm {
 
 /**
  * Sign-up on the login pages of an authorization (docs/accounts.md, "Sign-up"), verify-first:
- * the account is made only when the code emailed to the address is entered, so the form never
- * tells whether an address has an account. An address that has one gets a notice instead of a
- * code, and the form answers exactly as for a new address.
+ * the account is made only when the code emailed to the address is entered, in the browser
+ * that submitted the form (SignUpBrowser), so the form never tells whether an address has an
+ * account and the owner of an address never finishes a sign-up someone else started with it.
+ * An address that has an account gets a notice instead of a code, and the form answers exactly
+ * as for a new address.
  */
 @Injectable()
 export class SignUpService {
@@ -83,6 +86,7 @@ export class SignUpService {
     private readonly clock: Clock,
     private readonly sessions: SessionService,
     private readonly audit: AuditLog,
+    private readonly browsers: SignUpBrowser,
   ) {}
 
   /** GET /oauth2/signup: the form. */
@@ -97,7 +101,8 @@ export class SignUpService {
 
   /**
    * POST /oauth2/signup: checks the form, then emails a code (new address) or a notice (an
-   * address with an account) and answers both with the same redirect to the code page.
+   * address with an account) and answers both with the same redirect to the code page and the
+   * same cookie binding the code (or the decoy id) to this browser.
    */
   async submitForm(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
     const interaction = await this.offered(body.request, lang);
@@ -126,27 +131,43 @@ export class SignUpService {
     return {
       status: 303,
       location: this.interactions.path(SIGN_UP_CODE_PATH, interaction, { id: sent.id }),
+      cookies: [this.browsers.cookieFor(sent.id)],
     };
   }
 
-  /** GET /oauth2/signup/verify: the code form (the emailed link fills the code in). */
+  /**
+   * GET /oauth2/signup/verify: the code form (the emailed link fills the code in), in the browser
+   * that submitted the form; any other browser is only told to enter the code there, with no
+   * form and without the code.
+   */
   async showCode(query: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
     const interaction = await this.offeredOrExpired(query.request, lang);
     const id = codeId(query.id);
+    if (!this.browsers.started(browser, id)) return otherBrowser(lang, 200);
     const code = typeof query.code === 'string' ? query.code.slice(0, 12) : undefined;
     return this.renderCode(lang, interaction, browser, 200, id, code);
   }
 
   /**
-   * POST /oauth2/signup/verify: the right code creates the account, in the transaction that
-   * spends the code, and signs the person in; the authorization then continues as after a login.
+   * POST /oauth2/signup/verify: the right code, from the browser that submitted the form, creates
+   * the account in the transaction that spends the code, and signs the person in; the
+   * authorization then continues as after a login. Another browser's try is refused before the
+   * code is looked at (it neither counts nor spends it).
    */
   async submitCode(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
     const interaction = await this.offeredOrExpired(body.request, lang);
     const id = codeId(body.id);
     this.interactions.checkFormFor(browser, codeFormPurpose(id), body.csrf_token);
+    // Every refusal answers after the same floor as the reset page's: a wrong try writes on a
+    // real code, nothing on a decoy id, and another browser's is refused before any look-up.
+    const started = floorStart();
+    if (!this.browsers.started(browser, id)) {
+      await answerFloor(started);
+      return otherBrowser(lang, 400);
+    }
     const outcome = await this.createAccount(id, body.code, browser.ip);
     if (outcome.kind === 'refused') {
+      await answerFloor(started);
       return this.renderCode(lang, interaction, browser, 400, id, undefined, WRONG_CODE);
     }
     if (outcome.kind === 'taken') {
@@ -453,6 +474,18 @@ function asPayload(value: Record<string, unknown> | null): SignUpPayload | null 
 
 function notOffered(): PageError {
   return new PageError(404, msg('errors.notFoundTitle'), msg('signUp.notOffered'));
+}
+
+/**
+ * The code page in a browser that did not submit the form: where to enter the code, no form.
+ * It says the same whatever the id, real or decoy, live or spent.
+ */
+function otherBrowser(lang: PageLanguage, status: number): PageResult {
+  const { t } = lang.translator();
+  return {
+    status,
+    html: messagePage(lang, t('signUp.otherBrowserTitle'), t('signUp.otherBrowser')),
+  };
 }
 
 function busy(lang: PageLanguage): PageResult {

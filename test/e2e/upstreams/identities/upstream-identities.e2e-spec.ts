@@ -145,6 +145,30 @@ describe('Upstream identities', () => {
       expect(unverified.user.id).not.toBe(alice.id);
       expect(unverified.user.email).toBe('');
     });
+
+    it('never links to an account holding the verified address as a secondary entry or an unverified primary', async () => {
+      // Whoever holds the address there may not have proved it, and the provider's person has
+      // not proved they hold that account: a merge would let either sign in to the other's.
+      const alice = await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
+      await t.dataSource.query(
+        `INSERT INTO user_emails (user_id, email, verified, "primary") VALUES ($1, $2, true, false)`,
+        [alice.id, 'octocat@github.example'],
+      );
+      expect(await identities.signIn(account())).toEqual({ kind: 'email_taken' });
+      await t.dataSource.query('DELETE FROM user_emails WHERE lower(email) = $1', [
+        'octocat@github.example',
+      ]);
+      const bob = await createUser(t.app, { username: 'bob', email: 'octocat@github.example' });
+      await t.dataSource.query('UPDATE users SET email_verified = false WHERE id = $1', [bob.id]);
+      await t.dataSource.query('UPDATE user_emails SET verified = false WHERE user_id = $1', [
+        bob.id,
+      ]);
+      expect(await identities.signIn(account())).toEqual({ kind: 'email_taken' });
+      const [{ count }] = await t.dataSource.query(
+        'SELECT count(*)::int AS count FROM upstream_identities',
+      );
+      expect(count).toBe(0);
+    });
   });
 
   describe('bind', () => {

@@ -1,0 +1,84 @@
+import type { DataSource } from 'typeorm';
+import { PageLanguage } from '../../../common/i18n/page-language';
+import type { AppConfig } from '../../../config/app-config';
+import type { BrowserContext } from '../../sessions/cookies';
+import { ANSWER_FLOOR_MS } from '../answer-floor';
+import type { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
+import type { PendingInteractions } from '../pending-interaction';
+import { SignUpBrowser } from './sign-up-browser';
+import { SignUpService } from './sign-up.service';
+
+// The code page's refusals answer after the reset page's floor (answer-floor.ts), measured as
+// answer-floor.spec.ts measures it: with fake timers, whether the answer has settled.
+
+const ID = '0b6c1c6e-4f0a-4d8e-9d5e-3f7f4b1f2a10';
+const config = { signUpEnabled: true, sessionSecret: 's'.repeat(32) } as AppConfig;
+
+describe(SignUpService.name, () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  const browsers = new SignUpBrowser(config);
+  /** The service with what a refused code meets: an expired request, a code `consume` refuses. */
+  function service(): SignUpService {
+    // Nothing else is reached by a refused code.
+    const none = {} as never;
+    const interactions = {
+      findLive: () => Promise.resolve(null),
+      checkFormFor: () => undefined,
+      formFor: () => ({ token: 'token', cookies: [] }),
+    } as unknown as PendingInteractions;
+    const dataSource = {
+      transaction: (work: (manager: unknown) => Promise<unknown>) => work({}),
+    } as unknown as DataSource;
+    // A wrong code and a decoy id (no row) are refused alike by the statement that counts tries.
+    const codes = {
+      consume: () => Promise.resolve({ kind: 'refused' }),
+    } as unknown as OneTimeCodes;
+    return new SignUpService(
+      config,
+      dataSource,
+      interactions,
+      none,
+      codes,
+      none,
+      none,
+      none,
+      none,
+      none,
+      none,
+      browsers,
+    );
+  }
+
+  const browser = (signUpCookie?: string): BrowserContext => ({
+    ip: '192.0.2.1',
+    userAgent: '',
+    signUpCookie,
+    secure: false,
+  });
+
+  /** Whether the promise has settled once pending callbacks ran. */
+  async function settled(promise: Promise<unknown>): Promise<boolean> {
+    let done = false;
+    void promise.then(() => (done = true));
+    await jest.advanceTimersByTimeAsync(0);
+    return done;
+  }
+
+  describe('submitCode', () => {
+    it.each([
+      ['a wrong code or a decoy id, from the browser that asked', browsers.cookieFor(ID).value],
+      ['any code from another browser', undefined],
+    ])('answers %s only once the floor has passed', async (_case, cookie) => {
+      const body = { request: '', csrf_token: 'token', id: ID, code: '123456' };
+      const answer = service().submitCode(body, PageLanguage.OUTSIDE_PAGES, browser(cookie));
+      expect(await settled(answer)).toBe(false);
+      await jest.advanceTimersByTimeAsync(ANSWER_FLOOR_MS - 1);
+      expect(await settled(answer)).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(await settled(answer)).toBe(true);
+      expect((await answer).status).toBe(400);
+    });
+  });
+});
