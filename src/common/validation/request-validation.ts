@@ -5,6 +5,7 @@ import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
 import { holdsControlCharacter } from './control-characters';
 import { atLeastOneFieldOf } from './dto-decorators';
+import { MAX_NESTING_DEPTH, nestedDeeperThan } from './nesting-depth';
 import { invalidBody, invalidQuery, requestError, type RequestSource } from './request-errors';
 
 /** A DTO class: validation decorators (class-validator) and its OpenAPI schema (@ApiProperty). */
@@ -21,7 +22,8 @@ const OPTIONS: ValidatorOptions = {
  * The one reader of request bodies and query strings (docs/errors.md, "Request bodies"):
  * `value` becomes an instance of `dto` (class-transformer, with its @Transform steps), checked by
  * its class-validator decorators, or the request is refused in the documented order: not a JSON
- * object → invalid_body (a query parameter given twice → invalid_query); a control character in
+ * object → invalid_body (a query parameter given twice → invalid_query); objects or arrays nested
+ * deeper than MAX_NESTING_DEPTH → invalid_body (invalid_query); a control character in
  * any name or string value (control-characters.ts) → invalid_body (invalid_query); unknown names →
  * unknown_field with `fields` (invalid_query); a wrong value → invalid_body (invalid_query);
  * an AtLeastOneField DTO without any field → empty_body. Synchronous, so the pipes of one
@@ -38,6 +40,10 @@ export function validateRequest<T extends object>(
       : invalidQuery('The query string is malformed');
   }
   if (source === 'query') refuseRepeated(value as Record<string, unknown>);
+  if (nestedDeeperThan(value, MAX_NESTING_DEPTH)) {
+    const why = `nests objects or arrays deeper than ${MAX_NESTING_DEPTH} levels`;
+    throw source === 'body' ? invalidBody(`The body ${why}`) : invalidQuery(`The query ${why}`);
+  }
   if (holdsControlCharacter(value)) throw controlCharacter(source);
   const instance = plainToInstance(dto, value);
   const errors = validateSync(instance, OPTIONS);
