@@ -160,7 +160,8 @@ describe('Account page: email addresses', () => {
       password: PASSWORD,
       emailVerified: true,
     });
-    const id = await sendCode(await accountBrowser(t.app), 'victim@example.org');
+    const alice = await accountBrowser(t.app);
+    const id = await sendCode(alice, 'victim@example.org');
     const mail = await mailbox.next('victim@example.org');
     expect(mail.text).toContain('Someone asked to add this address to an account at');
     expect(mail.text).toContain('If it was not you, ignore this email');
@@ -178,6 +179,13 @@ describe('Account page: email addresses', () => {
       'alice@example.org',
       'bob@example.org',
     ]);
+    // A wrong try, not a spent code: one try counted, and the code still works for its account.
+    const [tried] = await t.dataSource.query<{ attempts: number; consumed: boolean }[]>(
+      'SELECT attempts, consumed_at IS NOT NULL AS consumed FROM one_time_codes WHERE id = $1',
+      [id],
+    );
+    expect(tried).toEqual({ attempts: 1, consumed: false });
+    expect((await enterCode(alice, id, codeOf(mail))).status).toBe(303);
   });
 
   it('makes the verified address the email of an account that had none', async () => {

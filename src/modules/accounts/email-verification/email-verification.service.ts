@@ -103,8 +103,8 @@ export class EmailVerificationService {
   async confirm(userId: string, id: unknown, code: unknown): Promise<ConfirmOutcome> {
     try {
       return await this.dataSource.transaction(async (manager) => {
-        const outcome = await this.codes.consume(manager, 'email_verification', id, code);
-        // Another account's code counts as a wrong try and is never applied here.
+        // Another account's code counts as a wrong try: never spent, never applied here.
+        const outcome = await this.codes.consume(manager, 'email_verification', id, code, userId);
         if (outcome.kind !== 'accepted' || outcome.code.userId !== userId) {
           return { kind: 'refused' };
         }

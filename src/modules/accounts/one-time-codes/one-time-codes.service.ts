@@ -50,17 +50,20 @@ export type ConsumeOutcome =
   /** Wrong, expired, spent, unknown or for another purpose: the answer never says which. */
   | { kind: 'refused' };
 
-// Counts the attempt and, when the HMAC matches, spends the code, in one statement: two
-// requests with the right code cannot both have it accepted, and a wrong one always counts.
-// The fifth wrong try spends the code (consumed_at set, never accepted).
+// Counts the attempt and, when the HMAC matches (and the code is the account's $5, when given),
+// spends the code, in one statement: two requests with the right code cannot both have it
+// accepted, and a wrong one always counts. The right code entered by another account is a wrong
+// try. The fifth wrong try spends the code (consumed_at set, never accepted).
 const ATTEMPT_SQL = `
   WITH tried AS (
     UPDATE one_time_codes
        SET attempts = attempts + 1,
-           consumed_at = CASE WHEN code_hash = $3 OR attempts + 1 >= ${MAX_CODE_ATTEMPTS}
+           consumed_at = CASE WHEN (code_hash = $3 AND ($5::bigint IS NULL OR user_id = $5))
+                                OR attempts + 1 >= ${MAX_CODE_ATTEMPTS}
                               THEN $4::timestamptz END
      WHERE id = $1 AND purpose = $2 AND consumed_at IS NULL AND expires_at > $4
-    RETURNING id, purpose, user_id, email, payload, code_hash = $3 AS accepted)
+    RETURNING id, purpose, user_id, email, payload,
+              code_hash = $3 AND ($5::bigint IS NULL OR user_id = $5) AS accepted)
   SELECT id, purpose, user_id AS "userId", email, payload, accepted FROM tried`;
 
 // A new code of one purpose replaces the earlier ones still open for the same account or address.
@@ -129,13 +132,15 @@ export class OneTimeCodes {
 
   /**
    * Checks an entered code (in `manager`'s transaction, so what the code allows commits with it).
-   * Accepted once; every try counts, and the fifth wrong one spends the code.
+   * Accepted once; every try counts, and the fifth wrong one spends the code. With `forUser`, a
+   * code sent for another account is a wrong try: counted, never spent by the right digits.
    */
   async consume(
     manager: EntityManager,
     purpose: CodePurpose,
     id: unknown,
     code: unknown,
+    forUser?: string,
   ): Promise<ConsumeOutcome> {
     if (typeof id !== 'string' || !UUID.test(id)) return { kind: 'refused' };
     const entered = typeof code === 'string' ? code.replace(/\s+/g, '') : '';
@@ -146,6 +151,7 @@ export class OneTimeCodes {
       purpose,
       hash,
       this.clock.now(),
+      forUser ?? null,
     ]);
     const row = rows[0];
     if (!row?.accepted) return { kind: 'refused' };
