@@ -25,6 +25,39 @@ describe('emailKey (the one form addresses are stored and compared in)', () => {
     }
   });
 
+  it('takes only addresses delivered exactly as written: no quotes, comments, lists or IP literals', () => {
+    for (const address of [
+      'dup@evil.org,',
+      '"dup"@evil.org',
+      '(c)dup@evil.org',
+      'dup(c)@evil.org',
+      'dup@[127.0.0.1]',
+      'dup@127.0.0.1',
+      'Vic <vic@evil.org>',
+      'a,b@evil.org',
+      'a;b@evil.org',
+      'a..b@evil.org',
+      '.a@evil.org',
+      'a.@evil.org',
+      'a@-evil.org',
+      'a@evil-.org',
+      'a@evil',
+      'a@evil..org',
+      `${'a'.repeat(65)}@evil.org`,
+    ]) {
+      expect([address, normalEmail(address)]).toEqual([address, null]);
+    }
+    for (const [typed, stored] of [
+      ["o'brien+tag@example.org", "o'brien+tag@example.org"],
+      ['First.Last@Mail.Example.ORG', 'first.last@mail.example.org'],
+      ['用户@例子.中国', '用户@例子.中国'],
+      ['a@x-y.example', 'a@x-y.example'],
+      ['a@123.example', 'a@123.example'],
+    ]) {
+      expect(normalEmail(typed)).toBe(stored);
+    }
+  });
+
   it('answers null from normalEmail for what is not an address', () => {
     expect(normalEmail('not-an-address')).toBeNull();
     expect(normalEmail(' \u212Aate@example.org ')).toBe('kate@example.org');

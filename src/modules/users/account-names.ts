@@ -5,8 +5,19 @@
  */
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
-// Deliberately loose (RFC 5321 sizes, one @, a dot in the domain); ownership is proven by verification.
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+// An address a mail server delivers to exactly as written (docs/accounts.md, "Addresses"): a
+// dot-atom local part (RFC 5322 atext, letters and digits of any script for internationalised
+// addresses, RFC 6531) and a host name of at least two labels whose last holds a letter. No quoted
+// local part, comment, list or IP literal: `"dup"@evil.org`, `dup@evil.org,` (a list) and
+// `(c)dup@evil.org` reach the one mailbox dup@evil.org, so each would be another account verified
+// by the same inbox, and an application would be handed an address that is not the mailbox's.
+const ATEXT = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]";
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
+const TOP_LABEL = '(?=[\\p{L}\\p{N}-]*\\p{L})' + LABEL;
+const EMAIL = new RegExp(
+  `^(?=[^@]{1,64}@)${ATEXT}+(?:\\.${ATEXT}+)*@(?:${LABEL}\\.)+${TOP_LABEL}$`,
+  'u',
+);
 
 /** What a valid username is, in words (the error message of every place that checks one). */
 export const USERNAME_RULE =

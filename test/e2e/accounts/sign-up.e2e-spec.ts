@@ -355,6 +355,12 @@ describe('sign-up', () => {
       expect(res.text).toContain(`value="${fields.email}"`);
       expect(res.text).not.toContain(`value="${fields.password}"`);
     }
+    // Spellings a mail server delivers to nora@example.org: another account of the same inbox.
+    for (const email of ['nora@example.org,', '"nora"@example.org', 'nora@[127.0.0.1]']) {
+      const res = await submit(agent, form, { username: 'nora', email, password: STRONG });
+      expectStatus(res, 400);
+      expect(res.text).toContain('Email is not a valid');
+    }
     expect(mailbox.received.filter((m) => m.to.includes('nora@example.org'))).toHaveLength(0);
     expect(await t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
   });
@@ -552,6 +558,40 @@ describe('sign-up', () => {
     expect(mail.text).toContain(
       'If it was not you, ignore this email: that is safe, and no account is created.',
     );
+  });
+
+  it('is not fooled by the sign-up cookie copied alone into another browser: it is bound to the CSRF cookie of the browser that asked', async () => {
+    const application = await newApp();
+    const mallory = browser(t.app);
+    const form = await signUpForm(mallory, application.clientId);
+    const sent = await submit(mallory, form, {
+      username: 'nora',
+      email: 'nora@example.org',
+      password: 'mallory chose this password',
+    });
+    expectStatus(sent, 303);
+    const copied = setCookies(sent)
+      .map((cookie) => cookie.split(';')[0])
+      .find((cookie) => cookie.startsWith('idsvc_signup='));
+    expect(copied).toBeDefined();
+    const link = linkOf(await mailbox.next('nora@example.org'));
+
+    // Another browser with a CSRF cookie of its own, and Mallory's sign-up cookie planted in it.
+    const page = await t.http().get('/oauth2/forgot-password');
+    const ownCsrf = setCookies(page)
+      .map((cookie) => cookie.split(';')[0])
+      .find((cookie) => cookie.startsWith('idsvc_csrf='));
+    expect(ownCsrf).toBeDefined();
+    const opened = await t
+      .http()
+      .get(link.pathname + link.search)
+      .set('Cookie', `${ownCsrf}; ${copied}`);
+    expectStatus(opened, 200);
+    expect(opened.text).toContain('Enter the code where you started');
+    expect(opened.text).not.toContain('<form');
+    // In the browser that asked, the same link shows the form.
+    const there = await mallory.get(link.pathname + link.search);
+    expect(there.text).toContain('<form');
   });
 
   it('still creates the account when the authorization request expired while the email was read', async () => {

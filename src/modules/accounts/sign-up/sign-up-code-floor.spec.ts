@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { PageLanguage } from '../../../common/i18n/page-language';
 import type { AppConfig } from '../../../config/app-config';
 import type { BrowserContext } from '../../sessions/cookies';
+import { Csrf } from '../../sessions/csrf';
 import { ANSWER_FLOOR_MS } from '../answer-floor';
 import type { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import type { PendingInteractions } from '../pending-interaction';
@@ -18,7 +19,11 @@ describe(SignUpService.name, () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  const browsers = new SignUpBrowser(config);
+  const csrf = new Csrf(config);
+  const browsers = new SignUpBrowser(csrf);
+  /** A browser with a CSRF cookie of ours, as every browser that posted a form has. */
+  const csrfCookie = csrf.issue({ ip: '192.0.2.1', userAgent: '', secure: false }, 'form')
+    .cookies[0].value;
   /** The service with what a refused code meets: an expired request, a code `consume` refuses. */
   function service(): SignUpService {
     // Nothing else is reached by a refused code.
@@ -54,6 +59,7 @@ describe(SignUpService.name, () => {
   const browser = (signUpCookie?: string): BrowserContext => ({
     ip: '192.0.2.1',
     userAgent: '',
+    csrfCookie,
     signUpCookie,
     secure: false,
   });
@@ -68,7 +74,10 @@ describe(SignUpService.name, () => {
 
   describe('submitCode', () => {
     it.each([
-      ['a wrong code or a decoy id, from the browser that asked', browsers.cookieFor(ID).value],
+      [
+        'a wrong code or a decoy id, from the browser that asked',
+        browsers.cookiesFor(browser(), ID)[0].value,
+      ],
       ['any code from another browser', undefined],
     ])('answers %s only once the floor has passed', async (_case, cookie) => {
       const body = { request: '', csrf_token: 'token', id: ID, code: '123456' };

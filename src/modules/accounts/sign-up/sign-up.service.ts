@@ -131,7 +131,7 @@ export class SignUpService {
     return {
       status: 303,
       location: this.interactions.path(SIGN_UP_CODE_PATH, interaction, { id: sent.id }),
-      cookies: [this.browsers.cookieFor(sent.id)],
+      cookies: this.browsers.cookiesFor(browser, sent.id),
     };
   }
 
