@@ -45,15 +45,19 @@ describe('application homeUrl and logo', () => {
 
   const appPath = () => `/api/console/applications/${w.applicationId}`;
 
-  it.each(REFUSED)('refuses %j on console create and update (400 invalid_request)', async (url) => {
+  it.each(REFUSED)('refuses %j on console create and update (400)', async (url) => {
+    // A control character is refused with every JSON field's invalid_body, before the URL rule.
+    // eslint-disable-next-line no-control-regex -- the check is about control characters
+    const control = /[\u0000-\u001f]/.test(url);
+    const error = control ? 'invalid_body' : 'invalid_request';
     for (const field of ['homeUrl', 'logo']) {
       const created = await w.owner
         .request('post', '/api/console/applications')
         .send({ name: 'Shop', [field]: url });
-      expect([field, created.status, created.body.error]).toEqual([field, 400, 'invalid_request']);
+      expect([field, created.status, created.body.error]).toEqual([field, 400, error]);
       const updated = await w.admin.request('patch', appPath()).send({ [field]: url });
-      expect([field, updated.status, updated.body.error]).toEqual([field, 400, 'invalid_request']);
-      expect(updated.body.message).toContain(field);
+      expect([field, updated.status, updated.body.error]).toEqual([field, 400, error]);
+      if (!control) expect(updated.body.message).toContain(field);
     }
     const rows = await t.dataSource.query(
       "SELECT id FROM applications WHERE home_url <> '' OR logo <> ''",

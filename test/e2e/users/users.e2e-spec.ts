@@ -184,7 +184,9 @@ describe('application API: users', () => {
       );
     // The search key is username, a newline, then email (migration AppUserSearch).
     expect(await names(keyA, 'carolcarol')).toEqual([]);
-    expect(await names(keyA, 'carol\ncarol')).toEqual([]);
+    // A newline cannot be searched for at all: a control character is refused (invalid_query).
+    const newline = await list(keyA, `?keyword=${encodeURIComponent('carol\ncarol')}`);
+    expect([newline.status, newline.body.error]).toEqual([400, 'invalid_query']);
     expect(await names(keyA, 'carol carol')).toEqual([]);
     await t.dataSource.query(
       `UPDATE users SET username = 'Caroline', email = 'cb@example.net' WHERE id = $1`,
@@ -205,12 +207,17 @@ describe('application API: users', () => {
       ['axb', 'ab2@example.org'],
       ['plain', '100%off@example.org'],
       ['plain2', '100xoff@example.org'],
-      ['plain3', 'back\\slash@example.org'],
+      ['plain3', 'backyslash@example.org'],
       ['plain4', 'backxslash@example.org'],
     ];
     for (const [username, email] of users) {
       await relate(t, appA, (await createUser(t.app, { username, email })).id);
     }
+    // A backslash is no longer accepted in a new address (docs/accounts.md, "Addresses"); one
+    // stored before that rule is still searched literally.
+    await t.dataSource.query(
+      `UPDATE users SET email = 'back\\slash@example.org' WHERE username = 'plain3'`,
+    );
     const names = async (kw: string) =>
       (await list(keyA, `?keyword=${encodeURIComponent(kw)}`)).body.items.map(
         (u: { username: string }) => u.username,
