@@ -2,8 +2,8 @@ import { createUser } from '../../factories';
 import { accountBrowser, postAccountForm } from '../../support/account';
 import { expectMailIn, expectPageIn } from '../../support/languages';
 import { browser, expectStatus, PASSWORD, type Agent } from '../../support/oauth';
-import { codeOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { codeOf } from '../../support/smtp-server';
+import { useMailboxBed } from '../../support/mailbox-bed';
 
 // The account page's languages (docs/languages.md): no authorization request, so the switcher's
 // cookie, then Accept-Language, then English; its dates with Intl, its script's words from the
@@ -13,19 +13,9 @@ import { createTestApp, type TestApp } from '../../support/test-app';
 const CHINESE_DATE = /<time datetime="[^"]+">\d{4}年\d{1,2}月\d{1,2}日 UTC \d{2}:\d{2}<\/time>/;
 
 describe('Account page: languages', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
-  beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mailbox?.close();
-  });
+  const bed = useMailboxBed();
   beforeEach(async () => {
-    await t.truncate();
-    await createUser(t.app, {
+    await createUser(bed.t.app, {
       username: 'alice',
       email: 'alice@example.org',
       password: PASSWORD,
@@ -42,7 +32,7 @@ describe('Account page: languages', () => {
   }
 
   it('renders the sign-in page from Accept-Language, with the switcher', async () => {
-    const page = await browser(t.app).get('/account/login').set('Accept-Language', 'zh-CN');
+    const page = await browser(bed.t.app).get('/account/login').set('Accept-Language', 'zh-CN');
     expectStatus(page, 200);
     expectPageIn(
       page.text,
@@ -53,12 +43,12 @@ describe('Account page: languages', () => {
       '使用通行密钥登录',
       'hreflang="en"',
     );
-    const english = await browser(t.app).get('/account/login');
+    const english = await browser(bed.t.app).get('/account/login');
     expectPageIn(english.text, 'en', '<title>Sign in to your account</title>', 'Forgot password?');
   });
 
   it('renders the account page in the language of the switcher cookie, dates with Intl', async () => {
-    const agent = await accountBrowser(t.app);
+    const agent = await accountBrowser(bed.t.app);
     await choose(agent, 'zh-CN');
     // The cookie wins over Accept-Language.
     const page = await agent.get('/account').set('Accept-Language', 'en');
@@ -95,13 +85,13 @@ describe('Account page: languages', () => {
       'zh-CN',
       '头像必须是 https:// URL（仅 localhost 可用 http://），最多 2000 个字符。',
     );
-    const english = await (await accountBrowser(t.app)).get('/account');
+    const english = await (await accountBrowser(bed.t.app)).get('/account');
     expectPageIn(english.text, 'en', '<title>Your account</title>', 'Recent sign-ins');
     expect(english.text).toMatch(/<time datetime="[^"]+">\w{3} \d{1,2}, \d{4}, \d{2}:\d{2} UTC/);
   });
 
   it('refuses in the page language and emails the verification code in it', async () => {
-    const agent = await accountBrowser(t.app);
+    const agent = await accountBrowser(bed.t.app);
     await choose(agent, 'zh-CN');
     const refused = await postAccountForm(agent, '/account/emails/code', {
       email: 'new@example.org',
@@ -122,7 +112,7 @@ describe('Account page: languages', () => {
       current_password: PASSWORD,
     });
     expectStatus(sent, 303);
-    const mail = await mailbox.next('new@example.org');
+    const mail = await bed.mailbox.next('new@example.org');
     expectMailIn(
       mail,
       'zh-CN',

@@ -20,8 +20,8 @@ import {
   REDIRECT_URI,
   type Agent,
 } from '../../support/oauth';
-import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { codeOf, linkOf } from '../../support/smtp-server';
+import { useMailboxBed } from '../../support/mailbox-bed';
 
 // Email verification as a step of an authorization whose application requires a verified email,
 // over HTTP with a real SMTP server on loopback; and EmailVerificationService itself, which the
@@ -30,32 +30,17 @@ import { createTestApp, type TestApp } from '../../support/test-app';
 const SCOPE = 'openid read email';
 
 describe('email verification', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
-
-  beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mailbox?.close();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    // Mail of an earlier test is never read by this one.
-    mailbox.received.splice(0);
-  });
+  const bed = useMailboxBed();
 
   /** An application that requires a verified email, and alice, whose email is not verified. */
   async function setup() {
-    const { application } = await createApplication(t.app, {
+    const { application } = await createApplication(bed.t.app, {
       name: 'Demo App',
       authMethod: 'none',
       redirectUris: [REDIRECT_URI],
       requireVerifiedEmail: true,
     });
-    const user = await createUser(t.app, {
+    const user = await createUser(bed.t.app, {
       username: 'alice',
       email: 'Alice@example.org',
       password: PASSWORD,
@@ -66,13 +51,13 @@ describe('email verification', () => {
 
   /** An account without an email (as an upstream provider that verified none makes them). */
   async function accountWithoutEmail(username: string) {
-    const user = await createUser(t.app, {
+    const user = await createUser(bed.t.app, {
       username,
       email: `${username}@placeholder.example`,
       password: PASSWORD,
     });
-    await t.dataSource.query(`UPDATE users SET email = '' WHERE id = $1`, [user.id]);
-    await t.dataSource.query('DELETE FROM user_emails WHERE user_id = $1', [user.id]);
+    await bed.t.dataSource.query(`UPDATE users SET email = '' WHERE id = $1`, [user.id]);
+    await bed.t.dataSource.query('DELETE FROM user_emails WHERE user_id = $1', [user.id]);
     return user;
   }
 
@@ -113,7 +98,7 @@ describe('email verification', () => {
 
   /** Opens the emailed link and submits the code form as it is filled in. */
   async function enterEmailedCode(agent: Agent, to: string) {
-    const mail = await mailbox.next(to);
+    const mail = await bed.mailbox.next(to);
     const link = linkOf(mail);
     const page = await agent.get(link.pathname + link.search);
     expectStatus(page, 200);
@@ -126,8 +111,8 @@ describe('email verification', () => {
 
   it('sends the browser to verify, then the authorization continues and the email shows verified', async () => {
     const { application, user } = await setup();
-    const { plaintext } = await createApiKey(t.app, application.id, ['user:read']);
-    const agent = browser(t.app);
+    const { plaintext } = await createApiKey(bed.t.app, application.id, ['user:read']);
+    const agent = browser(bed.t.app);
     const { verifier, challenge } = pkce();
     const next = await signIn(agent, application.clientId, 'alice', challenge);
     expect(next).toMatch(/^\/oauth2\/verify-email\?request=/);
@@ -141,7 +126,7 @@ describe('email verification', () => {
 
     const codePage = await sendCode(agent, next);
     expect(codePage).toMatch(/^\/oauth2\/verify-email\/code\?request=[^&]+&id=[0-9a-f-]{36}$/);
-    const mail = mailbox.received.at(-1)!;
+    const mail = bed.mailbox.received.at(-1)!;
     expect(mail.subject).toBe(
       `${codeOf(mail)} is your code to verify your email at 127.0.0.1:3000`,
     );
@@ -152,21 +137,21 @@ describe('email verification', () => {
     expectStatus(verified, 303);
     expect(verified.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
     const back = await approveFrom(agent, verified.headers.location);
-    const tokens = await exchangeCode(t.app, application.clientId, back.code, verifier);
+    const tokens = await exchangeCode(bed.t.app, application.clientId, back.code, verifier);
 
-    const me = await t
+    const me = await bed.t
       .http()
       .get('/api/oauth2/userinfo')
       .set('Authorization', `Bearer ${tokens.access_token}`);
     expect(me.body).toMatchObject({ email: 'alice@example.org', email_verified: true });
-    const emails = await t
+    const emails = await bed.t
       .http()
       .get('/api/oauth2/user/emails')
       .set('Authorization', `Bearer ${tokens.access_token}`);
     expect(emails.body).toEqual([
       { email: 'alice@example.org', verified: true, primary: true, visibility: 'public' },
     ]);
-    const listed = await t
+    const listed = await bed.t
       .http()
       .get(`/api/v1/app/users/${user.id}`)
       .set('Authorization', `Bearer ${plaintext}`);
@@ -175,7 +160,7 @@ describe('email verification', () => {
 
   it('keeps answering interaction_required to prompt=none', async () => {
     const { application } = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     // Signed in (the session is set before the verification page).
     expect(await signIn(agent, application.clientId)).toMatch(/^\/oauth2\/verify-email/);
     const silent = await agent.get(
@@ -199,7 +184,7 @@ describe('email verification', () => {
   it('asks an account without an email for one, and makes the verified address its email', async () => {
     const { application } = await setup();
     const dee = await accountWithoutEmail('dee');
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const next = await signIn(agent, application.clientId, 'dee');
     const page = await agent.get(next);
     expect(page.text).toContain('name="email"');
@@ -217,7 +202,7 @@ describe('email verification', () => {
     const verified = await enterEmailedCode(agent, 'dee@example.org');
     expectStatus(verified, 303);
     expect(verified.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
-    const [row] = await t.dataSource.query<{ email: string; email_verified: boolean }[]>(
+    const [row] = await bed.t.dataSource.query<{ email: string; email_verified: boolean }[]>(
       'SELECT email, email_verified FROM users WHERE id = $1',
       [dee.id],
     );
@@ -226,10 +211,10 @@ describe('email verification', () => {
 
   it("sends the code for another account's address like any other, and answers 409 when it is entered", async () => {
     const { application } = await setup();
-    await t.dataSource.query('UPDATE users SET email_verified = true');
-    await t.dataSource.query('UPDATE user_emails SET verified = true');
+    await bed.t.dataSource.query('UPDATE users SET email_verified = true');
+    await bed.t.dataSource.query('UPDATE user_emails SET verified = true');
     const dee = await accountWithoutEmail('dee');
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const next = await signIn(agent, application.clientId, 'dee');
     const codePage = await sendCode(agent, next, 'alice@example.org');
     expect(codePage).toMatch(/^\/oauth2\/verify-email\/code\?request=[^&]+&id=[0-9a-f-]{36}$/);
@@ -237,13 +222,13 @@ describe('email verification', () => {
     const refused = await enterEmailedCode(agent, 'alice@example.org');
     expectStatus(refused, 409);
     expect(refused.text).toContain('This email address belongs to another account');
-    const rows = await t.dataSource.query<{ email: string; email_verified: boolean }[]>(
+    const rows = await bed.t.dataSource.query<{ email: string; email_verified: boolean }[]>(
       'SELECT email, email_verified FROM users WHERE id = $1',
       [dee.id],
     );
     expect(rows).toEqual([{ email: '', email_verified: false }]);
     expect(
-      await t.dataSource.query('SELECT 1 FROM user_emails WHERE user_id = $1', [dee.id]),
+      await bed.t.dataSource.query('SELECT 1 FROM user_emails WHERE user_id = $1', [dee.id]),
     ).toHaveLength(0);
   });
 
@@ -252,10 +237,10 @@ describe('email verification', () => {
 
     /** A browser with an upstream sign-in's session of `userId`, at the authorization's step. */
     async function upstreamSession(clientId: string, userId: string) {
-      const { cookieValue } = await t.app
+      const { cookieValue } = await bed.t.app
         .get(SessionService)
         .create(userId, 'upstream', TEST_SIGN_IN_CLIENT);
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       agent.jar.setCookie(`${cookieName('session', false)}=${cookieValue}`, '127.0.0.1', '/');
       const start = await agent.get(
         authorizePath(authorizeParams({ clientId, scope: SCOPE, challenge: pkce().challenge })),
@@ -268,14 +253,14 @@ describe('email verification', () => {
     it('sends a code to the address an account without a password types only within 5 minutes of its sign-in; past them it asks to sign in again, keeping the request', async () => {
       const { application } = await setup();
       const eve = await accountWithoutEmail('eve');
-      await t.dataSource.query('UPDATE users SET password_hash = NULL WHERE id = $1', [eve.id]);
+      await bed.t.dataSource.query('UPDATE users SET password_hash = NULL WHERE id = $1', [eve.id]);
       const { agent, next } = await upstreamSession(application.clientId, eve.id);
       const fresh = await agent.get(next);
       expectStatus(fresh, 200);
       expect(fresh.text).toContain('name="email"');
       expect(fresh.text).not.toContain('name="current_password"');
 
-      t.clock.advance(PAST_THE_WINDOW_MS);
+      bed.t.clock.advance(PAST_THE_WINDOW_MS);
       try {
         const request = hiddenInput(fresh.text, 'request');
         const signInAgain = `/oauth2/login?request=${request}`;
@@ -297,22 +282,22 @@ describe('email verification', () => {
         expectStatus(refused, 403);
         expect(refused.text).toContain('Sign in again, then add the address within 5 minutes.');
         expect(refused.text).toContain(`<a href="${signInAgain}">Sign in again</a>`);
-        expect(await t.dataSource.query('SELECT id FROM one_time_codes')).toEqual([]);
-        expect(mailbox.received).toEqual([]);
+        expect(await bed.t.dataSource.query('SELECT id FROM one_time_codes')).toEqual([]);
+        expect(bed.mailbox.received).toEqual([]);
       } finally {
-        t.clock.advance(-PAST_THE_WINDOW_MS);
+        bed.t.clock.advance(-PAST_THE_WINDOW_MS);
       }
 
       await sendCode(agent, next, 'eve.new@example.org');
       expectStatus(await enterEmailedCode(agent, 'eve.new@example.org'), 303);
-      const [row] = await t.dataSource.query('SELECT email FROM users WHERE id = $1', [eve.id]);
+      const [row] = await bed.t.dataSource.query('SELECT email FROM users WHERE id = $1', [eve.id]);
       expect(row).toEqual({ email: 'eve.new@example.org' });
     });
 
     it('needs the current password of an account with one before a code goes to the address it types, and counts a wrong one', async () => {
       const { application } = await setup();
       await accountWithoutEmail('dee');
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const next = await signIn(agent, application.clientId, 'dee');
       const page = await agent.get(next);
       expect(page.text).toContain('name="current_password"');
@@ -328,8 +313,8 @@ describe('email verification', () => {
         expect(refused.text).toContain('The current password is incorrect.');
         expect(refused.text).toContain('value="dee.new@example.org"');
       }
-      expect(await t.dataSource.query('SELECT id FROM one_time_codes')).toEqual([]);
-      expect(mailbox.received).toEqual([]);
+      expect(await bed.t.dataSource.query('SELECT id FROM one_time_codes')).toEqual([]);
+      expect(bed.mailbox.received).toEqual([]);
       // Counted like failed sign-ins of dee from this address: three more make it 429.
       for (let attempt = 0; attempt < 3; attempt++) {
         await post(agent, '/oauth2/verify-email', page.text, {
@@ -348,20 +333,20 @@ describe('email verification', () => {
     it('never attaches an address to the account that asked from a browser that does not hold its session, and says in the email who asked', async () => {
       const { application } = await setup();
       await accountWithoutEmail('dee');
-      const attacker = browser(t.app);
+      const attacker = browser(bed.t.app);
       const next = await signIn(attacker, application.clientId, 'dee');
       await sendCode(attacker, next, 'victim@example.org');
-      const mail = await mailbox.next('victim@example.org');
+      const mail = await bed.mailbox.next('victim@example.org');
       expect(mail.text).toContain('Someone asked to add this address to an account at');
       expect(mail.text).toContain('If it was not you, ignore this email');
       const link = linkOf(mail);
 
       // The victim opens the link in a browser without a session: the sign-in page, nothing else.
-      const stranger = await browser(t.app).get(link.pathname + link.search);
+      const stranger = await browser(bed.t.app).get(link.pathname + link.search);
       expectStatus(stranger, 302);
       expect(stranger.headers.location).toMatch(/^\/oauth2\/login\?request=/);
       // Signed in to the victim's own account (alice), the code of dee's is refused.
-      const victim = browser(t.app);
+      const victim = browser(bed.t.app);
       await signIn(victim, application.clientId, 'alice');
       const page = await victim.get(link.pathname + link.search);
       expectStatus(page, 200);
@@ -370,7 +355,7 @@ describe('email verification', () => {
         code: codeOf(mail),
       });
       expectStatus(refused, 400);
-      const held = await t.dataSource.query(
+      const held = await bed.t.dataSource.query(
         `SELECT user_id FROM user_emails WHERE lower(email) = 'victim@example.org'
          UNION ALL SELECT id FROM users WHERE lower(email) = 'victim@example.org'`,
       );
@@ -380,10 +365,10 @@ describe('email verification', () => {
 
   it('refuses a wrong code (400, with a way to ask again), a foreign form (403), and sends strangers to sign in', async () => {
     const { application } = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const next = await signIn(agent, application.clientId);
     const codePage = await sendCode(agent, next);
-    const code = codeOf(await mailbox.next('alice@example.org'));
+    const code = codeOf(await bed.mailbox.next('alice@example.org'));
     const page = await agent.get(codePage);
     const id = hiddenInput(page.text, 'id');
     const wrong = await post(agent, '/oauth2/verify-email/code', page.text, {
@@ -396,14 +381,14 @@ describe('email verification', () => {
       /<a href="\/oauth2\/verify-email\?request=[^"]+">Send a new code<\/a>/,
     );
 
-    const stranger = browser(t.app);
+    const stranger = browser(bed.t.app);
     const forged = await post(stranger, '/oauth2/verify-email/code', page.text, { id, code });
     expectStatus(forged, 403);
     const notSignedIn = await stranger.get(next);
     expectStatus(notSignedIn, 302);
     expect(notSignedIn.headers.location).toMatch(/^\/oauth2\/login\?request=/);
 
-    const [row] = await t.dataSource.query<{ email_verified: boolean }[]>(
+    const [row] = await bed.t.dataSource.query<{ email_verified: boolean }[]>(
       `SELECT email_verified FROM users WHERE username = 'alice'`,
     );
     expect(row.email_verified).toBe(false);
@@ -411,7 +396,7 @@ describe('email verification', () => {
 
   it(`sends at most ${CODES_PER_EMAIL} codes an hour to the address, then 429 with Retry-After`, async () => {
     const { application } = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const next = await signIn(agent, application.clientId);
     for (let i = 0; i < CODES_PER_EMAIL; i++) await sendCode(agent, next);
     const page = await agent.get(next);
@@ -438,23 +423,23 @@ describe('email verification', () => {
     });
 
     async function sendAndRead(userId: string, email: string, makePrimary?: boolean) {
-      const service = t.app.get(EmailVerificationService);
+      const service = bed.t.app.get(EmailVerificationService);
       const sent = await service.send(request(userId, email, makePrimary));
       if (sent.kind !== 'sent') throw new Error(`not sent: ${sent.kind}`);
-      const mail = await mailbox.next(sent.email);
+      const mail = await bed.mailbox.next(sent.email);
       expect(linkOf(mail).toString()).toBe(links.at(-1));
       return { id: sent.id, code: codeOf(mail) };
     }
 
     const entries = (userId: string) =>
-      t.dataSource.query(
+      bed.t.dataSource.query(
         'SELECT email, verified, "primary" FROM user_emails WHERE user_id = $1 ORDER BY email',
         [userId],
       );
 
     it('verifies an added address without changing the primary one, or makes it primary when asked', async () => {
-      const service = t.app.get(EmailVerificationService);
-      const user = await createUser(t.app, {
+      const service = bed.t.app.get(EmailVerificationService);
+      const user = await createUser(bed.t.app, {
         username: 'erin',
         email: 'erin@example.org',
         emailVerified: true,
@@ -480,7 +465,7 @@ describe('email verification', () => {
         { email: 'erin@example.org', verified: true, primary: false },
         { email: 'erin@new.example', verified: true, primary: true },
       ]);
-      const [row] = await t.dataSource.query<{ email: string }[]>(
+      const [row] = await bed.t.dataSource.query<{ email: string }[]>(
         'SELECT email FROM users WHERE id = $1',
         [user.id],
       );
@@ -488,9 +473,9 @@ describe('email verification', () => {
     });
 
     it("refuses another account's code, a spent code and an invalid address", async () => {
-      const service = t.app.get(EmailVerificationService);
-      const erin = await createUser(t.app, { username: 'erin', email: 'erin@example.org' });
-      const finn = await createUser(t.app, { username: 'finn', email: 'finn@example.org' });
+      const service = bed.t.app.get(EmailVerificationService);
+      const erin = await createUser(bed.t.app, { username: 'erin', email: 'erin@example.org' });
+      const finn = await createUser(bed.t.app, { username: 'finn', email: 'finn@example.org' });
       const code = await sendAndRead(erin.id, 'erin@example.org');
       expect(await service.confirm(finn.id, code.id, code.code)).toEqual({ kind: 'refused' });
       expect(await service.send(request(erin.id, 'no address'))).toEqual({

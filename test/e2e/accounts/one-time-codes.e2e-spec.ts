@@ -9,31 +9,22 @@ import {
 } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
 import { MailNotSent } from '../../../src/modules/mail/mail-message';
 import { Mailer } from '../../../src/modules/mail/mailer';
-import { createTestApp, TestApp } from '../../support/test-app';
-import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import { useMailboxBed } from '../../support/mailbox-bed';
+import { createTestApp } from '../../support/test-app';
+import { codeOf, linkOf, startMailbox } from '../../support/smtp-server';
 
 // The emailed one-time codes and the mail they travel in, against a real SMTP server on loopback
 // and the real database: hashing at rest, single use, tries, expiry, and the per-address limit.
 
 describe('one-time codes and mail', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
   let codes: OneTimeCodes;
   let db: DataSource;
 
-  beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({
-      env: { SMTP_URL: mailbox.url, MAIL_FROM: '"Example ID" <id@example.test>' },
-    });
-    codes = t.app.get(OneTimeCodes);
-    db = t.dataSource;
+  const bed = useMailboxBed({ env: { MAIL_FROM: '"Example ID" <id@example.test>' } });
+  beforeAll(() => {
+    codes = bed.t.app.get(OneTimeCodes);
+    db = bed.t.dataSource;
   });
-  afterAll(async () => {
-    await t?.close();
-    await mailbox?.close();
-  });
-  beforeEach(() => t.truncate());
 
   async function newUser(name: string): Promise<string> {
     const [row] = await db.query<{ id: string }[]>(
@@ -58,7 +49,7 @@ describe('one-time codes and mail', () => {
     db.transaction((manager) => codes.consume(manager, purpose, id, code));
 
   it('sends a code email over SMTP in plain text and HTML, from MAIL_FROM', async () => {
-    await t.app.get(Mailer).send(
+    await bed.t.app.get(Mailer).send(
       codeMail('password_reset', {
         to: 'Carol@Example.test',
         locale: DEFAULT_LOCALE,
@@ -67,7 +58,7 @@ describe('one-time codes and mail', () => {
         link: 'https://id.example.test/oauth2/reset-password?code=042917',
       }),
     );
-    const mail = await mailbox.next('carol@example.test');
+    const mail = await bed.mailbox.next('carol@example.test');
     expect(mail.from).toBe('id@example.test');
     expect(mail.parsed.from?.text).toBe('"Example ID" <id@example.test>');
     expect(mail.subject).toBe('042917 is your code to reset your password at id.example.test');
@@ -162,7 +153,7 @@ describe('one-time codes and mail', () => {
     expect(await consume('0b8f6c1e-8d3e-4b5e-9a77-000000000000', code)).toEqual({
       kind: 'refused',
     });
-    t.clock.advance(CODE_TTL_SECONDS * 1000 + 1);
+    bed.t.clock.advance(CODE_TTL_SECONDS * 1000 + 1);
     expect(await consume(id, code)).toEqual({ kind: 'refused' });
   });
 

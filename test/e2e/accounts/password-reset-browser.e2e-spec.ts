@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { DEFAULT_LOCALE, translator } from '../../../src/common/i18n/i18n';
 import { CODE_TTL_SECONDS } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
@@ -11,8 +10,8 @@ import {
   pkce,
   REDIRECT_URI,
 } from '../../support/oauth';
-import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { codeOf, linkOf } from '../../support/smtp-server';
+import { useMailboxBed } from '../../support/mailbox-bed';
 
 /** The reset page's line, the same whether or not an account uses the address. */
 const CODE_SENT_NOTICE = translator(DEFAULT_LOCALE).t('passwordReset.codeSent', {
@@ -23,37 +22,20 @@ const CODE_SENT_NOTICE = translator(DEFAULT_LOCALE).t('passwordReset.codeSent', 
 // JavaScript (the pages need none), the email read from a real SMTP server on loopback, as in
 // oauth-browser.e2e-spec.ts; never skipped.
 
-/** A free loopback port: the emailed link names PUBLIC_BASE_URL, which must be this service. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('Password reset in Chromium', () => {
-  let t: TestApp;
-  let base: string;
-  let mailbox: TestMailbox;
+  // The emailed link names PUBLIC_BASE_URL, which must be this service.
+  const bed = useMailboxBed({ publicBaseUrl: true });
   let chromium: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    mailbox = await startMailbox();
-    t = await createTestApp({ port, env: { PUBLIC_BASE_URL: base, SMTP_URL: mailbox.url } });
     chromium = await launchChromium();
   });
   afterAll(async () => {
     await chromium?.close();
-    await t?.close();
-    await mailbox?.close();
   });
 
   it('login page, forgot password, the emailed link, a new password, consent, a code that redeems', async () => {
-    await t.truncate();
-    const { application } = await oauthSetup(t.app, { authMethod: 'none' });
+    const { application } = await oauthSetup(bed.t.app, { authMethod: 'none' });
     const { verifier, challenge } = pkce();
     const context = await chromium.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
@@ -66,7 +48,7 @@ describe('Password reset in Chromium', () => {
       Promise.all([page.waitForLoadState(), page.locator('form button[type="submit"]').click()]);
 
     await page.goto(
-      base +
+      bed.base +
         authorizePath(
           authorizeParams({ clientId: application.clientId, challenge, state: 'reset-state' }),
         ),
@@ -79,7 +61,7 @@ describe('Password reset in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/oauth2/reset-password');
     expect(await page.textContent('body')).toContain(CODE_SENT_NOTICE);
 
-    const mail = await mailbox.next('alice@example.org');
+    const mail = await bed.mailbox.next('alice@example.org');
     await page.goto(linkOf(mail).href);
     expect(await page.inputValue('input[name="code"]')).toBe(codeOf(mail));
     await page.fill('input[name="password"]', 'a brand new passphrase for alice');
@@ -93,8 +75,8 @@ describe('Password reset in Chromium', () => {
     expect(callback?.searchParams.get('state')).toBe('reset-state');
     const code = callback?.searchParams.get('code');
     expect(code).toEqual(expect.any(String));
-    await exchangeCode(t.app, application.clientId, code!, verifier);
-    expect((await mailbox.next('alice@example.org')).subject).toMatch(/was changed$/);
+    await exchangeCode(bed.t.app, application.clientId, code!, verifier);
+    expect((await bed.mailbox.next('alice@example.org')).subject).toMatch(/was changed$/);
     await context.close();
   });
 });

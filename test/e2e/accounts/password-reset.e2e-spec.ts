@@ -32,15 +32,9 @@ import {
   userinfoStatus,
   type TestClient,
 } from '../../support/oauth-tokens';
-import {
-  codeOf,
-  linkOf,
-  startMailbox,
-  type ReceivedMail,
-  type TestMailbox,
-} from '../../support/smtp-server';
+import { codeOf, linkOf, type ReceivedMail } from '../../support/smtp-server';
 import { expectMailIn, expectPageIn } from '../../support/languages';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { useMailboxBed } from '../../support/mailbox-bed';
 
 const { t } = translator(DEFAULT_LOCALE);
 /** The reset page's line, the same whether or not an account uses the address. */
@@ -57,18 +51,7 @@ const RESET_LOCATION = /^\/oauth2\/reset-password\?id=[0-9a-f-]{36}(&request=v1\
 const SESSION_COOKIE = 'idsvc_session';
 
 describe('password reset', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
-
-  beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mailbox?.close();
-  });
-  beforeEach(() => t.truncate());
+  const bed = useMailboxBed();
 
   /** Opens the forgot-password page (with `request` when given) and submits `email`. */
   async function askForCode(agent: Agent, email: string, request?: string) {
@@ -117,7 +100,7 @@ describe('password reset', () => {
     html.replace(/value="[^"]*"/g, 'value=""').replace(/(id|request)(=|%3D)[\w.-]+/g, '$1$2');
 
   async function resetRows() {
-    return t.dataSource.query<
+    return bed.t.dataSource.query<
       { application_id: number | null; actor_user_id: string; ip: string; details: object }[]
     >(
       `SELECT application_id, actor_user_id, ip, details FROM audit_log
@@ -126,16 +109,16 @@ describe('password reset', () => {
   }
 
   it('emails a code, sets the new password, ends every session, audits, continues the authorization', async () => {
-    const { application, user } = await oauthSetup(t.app);
+    const { application, user } = await oauthSetup(bed.t.app);
     const { verifier, challenge } = pkce();
     // Two earlier sessions: one from the OAuth login page, one from the console.
-    const before = browser(t.app);
+    const before = browser(bed.t.app);
     expectStatus(await login(before, { clientId: application.clientId, challenge }), 303);
-    const consoleClient = await consoleSession(t, user.id);
+    const consoleClient = await consoleSession(bed.t, user.id);
     expectStatus(await consoleClient.request('get', '/api/console/session'), 200);
 
     // The login page → "Forgot your password?" → the address.
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const start = await agent.get(
       authorizePath(authorizeParams({ clientId: application.clientId, challenge })),
     );
@@ -150,7 +133,7 @@ describe('password reset', () => {
     const page = await agent.get(asked.headers.location);
     expect(page.text).toContain(CODE_SENT_NOTICE);
 
-    const mail = await mailbox.next('alice@example.org');
+    const mail = await bed.mailbox.next('alice@example.org');
     expect(mail.subject).toMatch(
       /^\d{6} is your code to reset your password at 127\.0\.0\.1:3000$/,
     );
@@ -163,13 +146,13 @@ describe('password reset', () => {
     expect(link.searchParams.get('request')).toBe(request);
 
     // Opening the link spends nothing (a mail scanner opens it first); submitting it resets.
-    expectStatus(await browser(t.app).get(pathOf(link)), 200);
+    expectStatus(await browser(bed.t.app).get(pathOf(link)), 200);
     const reset = await submitReset(agent, pathOf(link));
     expect(reset.status).toBe(303);
     expect(reset.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
     expect(sessionCookieFrom(reset)).toEqual(expect.any(String));
     const approved = await approveFrom(agent, reset.headers.location);
-    await exchangeCode(t.app, application.clientId, approved.code, verifier);
+    await exchangeCode(bed.t.app, application.clientId, approved.code, verifier);
 
     // Both earlier sessions are over.
     expect((await consoleClient.request('get', '/api/console/session')).status).toBe(401);
@@ -177,7 +160,7 @@ describe('password reset', () => {
       authorizePath(authorizeParams({ clientId: application.clientId, challenge })),
     );
     expect(stale.headers.location).toMatch(/^\/oauth2\/login\?/);
-    const [sessions] = await t.dataSource.query<{ n: number }[]>(
+    const [sessions] = await bed.t.dataSource.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM oauth_sessions WHERE user_id = $1',
       [user.id],
     );
@@ -185,9 +168,9 @@ describe('password reset', () => {
 
     // The old password fails, the new one signs in.
     expect(
-      (await login(browser(t.app), { clientId: application.clientId, challenge })).status,
+      (await login(browser(bed.t.app), { clientId: application.clientId, challenge })).status,
     ).toBe(401);
-    const withNew = await login(browser(t.app), {
+    const withNew = await login(browser(bed.t.app), {
       clientId: application.clientId,
       challenge,
       password: NEW_PASSWORD,
@@ -202,21 +185,21 @@ describe('password reset', () => {
         details: { sessionsEnded: 2, tokensRevoked: 0, firstPassword: false, emailVerified: false },
       },
     ]);
-    const notice = await mailbox.next('alice@example.org');
+    const notice = await bed.mailbox.next('alice@example.org');
     expect(notice.subject).toBe('Your password at 127.0.0.1:3000 was changed');
     expect(notice.text).toContain('with a code sent to alice@example.org');
     expect(notice.text).toContain('http://127.0.0.1:3000/oauth2/forgot-password');
   });
 
   it('mails the code and the notice, and refuses a weak password, in the language of the page (the switcher cookie)', async () => {
-    await oauthSetup(t.app);
-    const agent = browser(t.app);
+    await oauthSetup(bed.t.app);
+    const agent = browser(bed.t.app);
     expectStatus(
       await agent.get('/oauth2/language?locale=zh-CN&return=/oauth2/forgot-password'),
       303,
     );
     expectStatus(await askForCode(agent, 'alice@example.org'), 303);
-    const mail = await mailbox.next('alice@example.org');
+    const mail = await bed.mailbox.next('alice@example.org');
     expectMailIn(
       mail,
       'zh-CN',
@@ -230,7 +213,7 @@ describe('password reset', () => {
     expectStatus(weak, 400);
     expectPageIn(weak.text, 'zh-CN', '这个密码太容易被猜到（这是一个常用密码）。');
     expectStatus(await submitReset(agent, pathOf(linkOf(mail))), 303);
-    const notice = await mailbox.next('alice@example.org');
+    const notice = await bed.mailbox.next('alice@example.org');
     expectMailIn(
       notice,
       'zh-CN',
@@ -245,10 +228,10 @@ describe('password reset', () => {
   });
 
   it('answers an unknown address exactly as a known one, and sends it nothing', async () => {
-    await oauthSetup(t.app, { username: 'erin' });
-    const unknownAgent = browser(t.app);
+    await oauthSetup(bed.t.app, { username: 'erin' });
+    const unknownAgent = browser(bed.t.app);
     const unknown = await askForCode(unknownAgent, 'nobody@example.org');
-    const knownAgent = browser(t.app);
+    const knownAgent = browser(bed.t.app);
     const known = await askForCode(knownAgent, 'erin@example.org');
 
     expect(unknown.status).toBe(303);
@@ -268,93 +251,96 @@ describe('password reset', () => {
     expect(decoy.text).toContain(CODE_REFUSED);
 
     // The known address's email arrived; the unknown one, asked for first, got none.
-    await mailbox.next('erin@example.org');
-    expect(mailbox.received.filter((m) => m.to.includes('nobody@example.org'))).toEqual([]);
+    await bed.mailbox.next('erin@example.org');
+    expect(bed.mailbox.received.filter((m) => m.to.includes('nobody@example.org'))).toEqual([]);
   });
 
   it('finds the account by any case of its address and by a verified secondary one, not an unverified one', async () => {
-    const user = await createUser(t.app, {
+    const user = await createUser(bed.t.app, {
       username: 'bob',
       email: 'bob@example.org',
       password: PASSWORD,
       emailVerified: false,
     });
-    await t.dataSource.query(
+    await bed.t.dataSource.query(
       `INSERT INTO user_emails (user_id, email, verified, "primary") VALUES
          ($1, 'Bob.Work@Example.NET', true, false), ($1, 'bob.old@example.net', false, false)`,
       [user.id],
     );
 
-    const byCase = await askForCode(browser(t.app), 'BOB@Example.ORG');
+    const byCase = await askForCode(browser(bed.t.app), 'BOB@Example.ORG');
     expect(byCase.headers.location).toMatch(RESET_LOCATION);
-    expect((await mailbox.next('bob@example.org')).subject).toMatch(/reset your password/);
+    expect((await bed.mailbox.next('bob@example.org')).subject).toMatch(/reset your password/);
 
-    expectStatus(await askForCode(browser(t.app), 'bob.old@example.net'), 303);
-    const agent = browser(t.app);
+    expectStatus(await askForCode(browser(bed.t.app), 'bob.old@example.net'), 303);
+    const agent = browser(bed.t.app);
     expectStatus(await askForCode(agent, 'bob.work@example.net'), 303);
-    const mail = await mailbox.next('bob.work@example.net');
-    expect(mailbox.received.filter((m) => m.to.includes('bob.old@example.net'))).toEqual([]);
+    const mail = await bed.mailbox.next('bob.work@example.net');
+    expect(bed.mailbox.received.filter((m) => m.to.includes('bob.old@example.net'))).toEqual([]);
 
     const reset = await submitReset(agent, pathOf(linkOf(mail)));
     expect(reset.status).toBe(303);
     expect(reset.headers.location).toBe('/account');
     // A code to a secondary address verifies nothing more; the notice goes to both addresses.
-    const [row] = await t.dataSource.query<{ email_verified: boolean }[]>(
+    const [row] = await bed.t.dataSource.query<{ email_verified: boolean }[]>(
       'SELECT email_verified FROM users WHERE id = $1',
       [user.id],
     );
     expect(row.email_verified).toBe(false);
-    await mailbox.next('bob@example.org');
-    await mailbox.next('bob.work@example.net');
+    await bed.mailbox.next('bob@example.org');
+    await bed.mailbox.next('bob.work@example.net');
   });
 
   it('mails the code for a look-alike of an address (KELVIN SIGN, full-width letters) to the address as stored, never as typed', async () => {
-    await createUser(t.app, {
+    await createUser(bed.t.app, {
       username: 'kate',
       email: 'kate@example.org',
       password: PASSWORD,
       emailVerified: true,
     });
-    const earlier = mailbox.received.length;
+    const earlier = bed.mailbox.received.length;
     // The mailbox lower-cases envelope addresses as JavaScript does (K → k): read the To header.
     const recipients = (mail: ReceivedMail): string[] =>
       [mail.parsed.to].flat().flatMap((to) => to?.value.map((a) => a.address ?? '') ?? []);
     for (const typed of ['\u212Aate@example.org', '\uff4b\uff41\uff54\uff45@example.org']) {
-      expectStatus(await askForCode(browser(t.app), typed), 303);
-      expect(recipients(await mailbox.next('kate@example.org'))).toEqual(['kate@example.org']);
+      expectStatus(await askForCode(browser(bed.t.app), typed), 303);
+      expect(recipients(await bed.mailbox.next('kate@example.org'))).toEqual(['kate@example.org']);
     }
-    expect(mailbox.received.slice(earlier).flatMap(recipients)).toEqual([
+    expect(bed.mailbox.received.slice(earlier).flatMap(recipients)).toEqual([
       'kate@example.org',
       'kate@example.org',
     ]);
   });
 
   it('marks the primary address verified when the code went to it', async () => {
-    const user = await createUser(t.app, {
+    const user = await createUser(bed.t.app, {
       username: 'carol',
       email: 'carol@example.org',
       password: PASSWORD,
       emailVerified: false,
     });
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     expectStatus(await askForCode(agent, 'carol@example.org'), 303);
-    const reset = await submitReset(agent, pathOf(linkOf(await mailbox.next('carol@example.org'))));
+    const reset = await submitReset(
+      agent,
+      pathOf(linkOf(await bed.mailbox.next('carol@example.org'))),
+    );
     expect(reset.status).toBe(303);
-    const [row] = await t.dataSource.query<{ user: boolean; entry: boolean }[]>(
+    const [row] = await bed.t.dataSource.query<{ user: boolean; entry: boolean }[]>(
       `SELECT u.email_verified AS user, e.verified AS entry FROM users u
          JOIN user_emails e ON e.user_id = u.id AND e."primary" WHERE u.id = $1`,
       [user.id],
     );
     expect(row).toEqual({ user: true, entry: true });
     expect((await resetRows())[0].details).toMatchObject({ emailVerified: true });
-    await mailbox.next('carol@example.org'); // the notice
+    await bed.mailbox.next('carol@example.org'); // the notice
   });
 
   it('refuses a weak, short or mismatched password without spending the code; the code works once', async () => {
-    await oauthSetup(t.app, { username: 'frank' });
-    const agent = browser(t.app);
+    await oauthSetup(bed.t.app, { username: 'frank' });
+    const agent = browser(bed.t.app);
     const asked = await askForCode(agent, 'frank@example.org');
-    const code = codeOf(await mailbox.next('frank@example.org'));
+    const code = codeOf(await bed.mailbox.next('frank@example.org'));
     const path = asked.headers.location;
 
     const weak = await submitReset(agent, path, { code, password: 'password1' });
@@ -372,19 +358,22 @@ describe('password reset', () => {
     expect(mismatch.text).toContain('The two passwords are not the same.');
 
     expect((await submitReset(agent, path, { code })).status).toBe(303);
-    const again = await submitReset(browser(t.app), path, { code, password: `${NEW_PASSWORD}?` });
+    const again = await submitReset(browser(bed.t.app), path, {
+      code,
+      password: `${NEW_PASSWORD}?`,
+    });
     expect(again.status).toBe(400);
     expect(again.text).toContain(CODE_REFUSED);
     expect(again.text).toContain('href="/oauth2/forgot-password"');
     expect(await resetRows()).toHaveLength(1);
-    expect((await mailbox.next('frank@example.org')).subject).toMatch(/was changed/);
+    expect((await bed.mailbox.next('frank@example.org')).subject).toMatch(/was changed/);
   });
 
   it(`spends the code after ${MAX_CODE_ATTEMPTS} wrong tries`, async () => {
-    await oauthSetup(t.app, { username: 'gina' });
-    const agent = browser(t.app);
+    await oauthSetup(bed.t.app, { username: 'gina' });
+    const agent = browser(bed.t.app);
     const asked = await askForCode(agent, 'gina@example.org');
-    const code = codeOf(await mailbox.next('gina@example.org'));
+    const code = codeOf(await bed.mailbox.next('gina@example.org'));
     const wrong = code === '000000' ? '000001' : '000000';
     const tries = await Promise.all(
       Array.from({ length: MAX_CODE_ATTEMPTS }, () =>
@@ -402,14 +391,14 @@ describe('password reset', () => {
   });
 
   it(`answers 429 with Retry-After past ${CODES_PER_EMAIL} codes an hour, for known and unknown addresses alike`, async () => {
-    await oauthSetup(t.app, { username: 'hank' });
+    await oauthSetup(bed.t.app, { username: 'hank' });
     const refusals: { status: number; retryAfter: string; text: string }[] = [];
     for (const email of ['hank@example.org', 'nobody@example.org']) {
       const allowed = await Promise.all(
-        Array.from({ length: CODES_PER_EMAIL }, () => askForCode(browser(t.app), email)),
+        Array.from({ length: CODES_PER_EMAIL }, () => askForCode(browser(bed.t.app), email)),
       );
       for (const res of allowed) expectStatus(res, 303);
-      const refused = await askForCode(browser(t.app), email);
+      const refused = await askForCode(browser(bed.t.app), email);
       refusals.push({
         status: refused.status,
         retryAfter: refused.headers['retry-after'],
@@ -420,15 +409,15 @@ describe('password reset', () => {
     expect(Number(refusals[0].retryAfter)).toBeGreaterThan(0);
     expect(refusals[0].text).toContain('Too many codes were asked for.');
     expect(refusals[1]).toEqual(refusals[0]);
-    for (let i = 0; i < CODES_PER_EMAIL; i++) await mailbox.next('hank@example.org');
+    for (let i = 0; i < CODES_PER_EMAIL; i++) await bed.mailbox.next('hank@example.org');
   });
 
   it('refuses forms without the CSRF token of this browser and form (403), sending and spending nothing', async () => {
-    await oauthSetup(t.app, { username: 'iris' });
-    const agent = browser(t.app);
+    await oauthSetup(bed.t.app, { username: 'iris' });
+    const agent = browser(bed.t.app);
     const page = await agent.get('/oauth2/forgot-password');
     const token = hiddenInput(page.text, 'csrf_token');
-    const foreign = await browser(t.app)
+    const foreign = await browser(bed.t.app)
       .post('/oauth2/forgot-password')
       .type('form')
       .send({ csrf_token: token, email: 'iris@example.org' });
@@ -436,9 +425,9 @@ describe('password reset', () => {
     expect(foreign.text).toContain('Form expired');
 
     const asked = await askForCode(agent, 'iris@example.org');
-    const code = codeOf(await mailbox.next('iris@example.org'));
+    const code = codeOf(await bed.mailbox.next('iris@example.org'));
     // The refused form sent nothing: this is the only email to the address.
-    expect(mailbox.received.filter((m) => m.to.includes('iris@example.org'))).toHaveLength(1);
+    expect(bed.mailbox.received.filter((m) => m.to.includes('iris@example.org'))).toHaveLength(1);
     // The forgot page's token does not fit the reset form of a code.
     const id = new URL(asked.headers.location, 'http://x').searchParams.get('id');
     const crossForm = await agent
@@ -447,15 +436,18 @@ describe('password reset', () => {
       .send({ id, csrf_token: token, code, password: NEW_PASSWORD, password_repeat: NEW_PASSWORD });
     expect(crossForm.status).toBe(403);
     expect((await submitReset(agent, asked.headers.location, { code })).status).toBe(303);
-    await mailbox.next('iris@example.org'); // the notice
+    await bed.mailbox.next('iris@example.org'); // the notice
   });
 
   it('lets an account without a password set one; without a request the reset ends at /account', async () => {
-    const user = await createUser(t.app, { username: 'dana', email: 'dana@example.org' });
-    const agent = browser(t.app);
+    const user = await createUser(bed.t.app, { username: 'dana', email: 'dana@example.org' });
+    const agent = browser(bed.t.app);
     const asked = await askForCode(agent, 'dana@example.org');
     expect(asked.headers.location).not.toContain('request=');
-    const reset = await submitReset(agent, pathOf(linkOf(await mailbox.next('dana@example.org'))));
+    const reset = await submitReset(
+      agent,
+      pathOf(linkOf(await bed.mailbox.next('dana@example.org'))),
+    );
     expect(reset.status).toBe(303);
     expect(reset.headers.location).toBe('/account');
     expect(sessionCookieFrom(reset)).toEqual(expect.any(String));
@@ -463,9 +455,9 @@ describe('password reset', () => {
       actor_user_id: user.id,
       details: { firstPassword: true, sessionsEnded: 0, tokensRevoked: 0 },
     });
-    const notice = await mailbox.next('dana@example.org');
+    const notice = await bed.mailbox.next('dana@example.org');
     expect(notice.subject).toBe('A password was set for your account at 127.0.0.1:3000');
-    const signIn = await t
+    const signIn = await bed.t
       .http()
       .post('/api/console/session')
       .send({ login: 'dana', password: NEW_PASSWORD });
@@ -473,19 +465,19 @@ describe('password reset', () => {
   });
 
   it('refuses a link without a valid id, and a code whose address left the account meanwhile', async () => {
-    const broken = await browser(t.app).get('/oauth2/reset-password?id=nope&code=123456');
+    const broken = await browser(bed.t.app).get('/oauth2/reset-password?id=nope&code=123456');
     expect(broken.status).toBe(400);
     expect(broken.text).toContain('Incomplete link');
 
-    const user = await createUser(t.app, { username: 'lena', email: 'lena@example.org' });
-    await t.dataSource.query(
+    const user = await createUser(bed.t.app, { username: 'lena', email: 'lena@example.org' });
+    await bed.t.dataSource.query(
       `INSERT INTO user_emails (user_id, email, verified) VALUES ($1, 'lena@work.example', true)`,
       [user.id],
     );
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const asked = await askForCode(agent, 'lena@work.example');
-    const code = codeOf(await mailbox.next('lena@work.example'));
-    await t.dataSource.query(`DELETE FROM user_emails WHERE email = 'lena@work.example'`);
+    const code = codeOf(await bed.mailbox.next('lena@work.example'));
+    await bed.t.dataSource.query(`DELETE FROM user_emails WHERE email = 'lena@work.example'`);
     const refused = await submitReset(agent, asked.headers.location, { code });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain(CODE_REFUSED);
@@ -493,8 +485,8 @@ describe('password reset', () => {
   });
 
   it('is offered only where the password form is: not for a request that leaves it out', async () => {
-    const { application } = await oauthSetup(t.app, { username: 'kate' });
-    await t.app.get(UpstreamProvidersService).create({
+    const { application } = await oauthSetup(bed.t.app, { username: 'kate' });
+    await bed.t.app.get(UpstreamProvidersService).create({
       id: 'corp',
       displayName: 'Corp SSO',
       kind: 'oidc',
@@ -502,7 +494,7 @@ describe('password reset', () => {
       clientSecret: 'corp-secret',
       settings: { issuer: 'https://corp.example' },
     });
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const start = await agent.get(
       authorizePath({
         ...authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
@@ -521,8 +513,8 @@ describe('password reset', () => {
   });
 
   it('changes the password even when the authorization request expired meanwhile, and says so', async () => {
-    const { application } = await oauthSetup(t.app, { username: 'jack' });
-    const agent = browser(t.app);
+    const { application } = await oauthSetup(bed.t.app, { username: 'jack' });
+    const agent = browser(bed.t.app);
     const start = await agent.get(
       authorizePath(
         authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
@@ -530,8 +522,8 @@ describe('password reset', () => {
     );
     const request = new URL(start.headers.location, 'http://x').searchParams.get('request')!;
     expectStatus(await askForCode(agent, 'jack@example.org', request), 303);
-    const link = linkOf(await mailbox.next('jack@example.org'));
-    t.clock.advance(PENDING_TTL_SECONDS * 1000 + 1);
+    const link = linkOf(await bed.mailbox.next('jack@example.org'));
+    bed.t.clock.advance(PENDING_TTL_SECONDS * 1000 + 1);
 
     const reset = await submitReset(agent, pathOf(link));
     expect(reset.status).toBe(200);
@@ -540,14 +532,14 @@ describe('password reset', () => {
       expect.arrayContaining([expect.stringMatching(new RegExp(`^${SESSION_COOKIE}=[\\w-]`))]),
     );
     expect(await resetRows()).toHaveLength(1);
-    await mailbox.next('jack@example.org'); // the notice
+    await bed.mailbox.next('jack@example.org'); // the notice
   });
 
   it("continues the authorization only in the browser that asked: another browser's reset lands on /account, signed out", async () => {
-    const { application, user } = await oauthSetup(t.app);
+    const { application, user } = await oauthSetup(bed.t.app);
     // Someone starts an authorization of the client and asks a code for alice's address with it:
     // the email that reaches alice carries that request.
-    const asker = browser(t.app);
+    const asker = browser(bed.t.app);
     const start = await asker.get(
       authorizePath(
         authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
@@ -555,22 +547,22 @@ describe('password reset', () => {
     );
     const request = query(start.headers.location).request;
     expectStatus(await askForCode(asker, 'alice@example.org', request), 303);
-    const link = linkOf(await mailbox.next('alice@example.org'));
+    const link = linkOf(await bed.mailbox.next('alice@example.org'));
     expect(link.searchParams.get('request')).toBe(request);
 
     // Alice follows the link in her own browser: the password is hers to set, the request is not.
-    const own = browser(t.app);
+    const own = browser(bed.t.app);
     const reset = await submitReset(own, pathOf(link));
     expect(reset.status).toBe(303);
     expect(reset.headers.location).toBe('/account');
     expect(reset.headers.location).not.toContain(REDIRECT_URI);
     expect(cookieNames(reset)).not.toContain(SESSION_COOKIE);
     expect((await own.get('/account')).headers.location).toBe('/account/login');
-    const [grants] = await t.dataSource.query<{ n: number }[]>(
+    const [grants] = await bed.t.dataSource.query<{ n: number }[]>(
       "SELECT count(*)::int AS n FROM events WHERE event_type IN ('authorization_granted', 'code_issued')",
     );
     expect(grants.n).toBe(0);
-    const [sessions] = await t.dataSource.query<{ n: number }[]>(
+    const [sessions] = await bed.t.dataSource.query<{ n: number }[]>(
       'SELECT count(*)::int AS n FROM oauth_sessions WHERE user_id = $1',
       [user.id],
     );
@@ -583,18 +575,18 @@ describe('password reset', () => {
       ),
     );
     expect(asAsker.headers.location).toMatch(/^\/oauth2\/login\?/);
-    const withNew = await login(browser(t.app), {
+    const withNew = await login(browser(bed.t.app), {
       clientId: application.clientId,
       challenge: pkce().challenge,
       password: NEW_PASSWORD,
     });
     expect(withNew.status).toBe(303);
-    await mailbox.next('alice@example.org'); // the notice
+    await bed.mailbox.next('alice@example.org'); // the notice
   });
 
   it('binds the reset cookie to the CSRF cookie of the browser that asked: copied alone, it continues nothing', async () => {
-    const { application } = await oauthSetup(t.app);
-    const asker = browser(t.app);
+    const { application } = await oauthSetup(bed.t.app);
+    const asker = browser(bed.t.app);
     const start = await asker.get(
       authorizePath(
         authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
@@ -606,16 +598,16 @@ describe('password reset', () => {
       query(start.headers.location).request,
     );
     expect(cookieNames(asked)).toContain('idsvc_reset');
-    const link = linkOf(await mailbox.next('alice@example.org'));
+    const link = linkOf(await bed.mailbox.next('alice@example.org'));
 
     // Another browser with its own CSRF cookie and the asker's reset cookie planted beside it.
-    const page = await t.http().get(pathOf(link));
+    const page = await bed.t.http().get(pathOf(link));
     expectStatus(page, 200);
     const cookies = [
       ...cookieValues(page),
       ...cookieValues(asked).filter((c) => c.startsWith('idsvc_reset=')),
     ];
-    const reset = await t
+    const reset = await bed.t
       .http()
       .post('/oauth2/reset-password')
       .set('Cookie', cookies.join('; '))
@@ -631,12 +623,14 @@ describe('password reset', () => {
     expect(reset.status).toBe(303);
     expect(reset.headers.location).toBe('/account');
     expect(cookieNames(reset)).not.toContain(SESSION_COOKIE);
-    await mailbox.next('alice@example.org'); // the notice
+    await bed.mailbox.next('alice@example.org'); // the notice
   });
 
   it('revokes every application token of the account: refresh refused, access token inactive, each application told; consent kept', async () => {
-    const { application, clientSecret, user } = await oauthSetup(t.app, { authMethod: 'secret' });
-    const other = await createApplication(t.app, {
+    const { application, clientSecret, user } = await oauthSetup(bed.t.app, {
+      authMethod: 'secret',
+    });
+    const other = await createApplication(bed.t.app, {
       authMethod: 'secret',
       name: 'Other App',
       redirectUris: [REDIRECT_URI],
@@ -650,30 +644,33 @@ describe('password reset', () => {
       },
     ];
     const tokens = [];
-    for (const client of clients) tokens.push(await obtainTokens(t.app, client));
+    for (const client of clients) tokens.push(await obtainTokens(bed.t.app, client));
     // A refresh leaves a rotated row beside the live one: the reset revokes both.
-    const refreshed = await refreshAs(t.app, clients[0], tokens[0].refresh_token);
+    const refreshed = await refreshAs(bed.t.app, clients[0], tokens[0].refresh_token);
     expectStatus(refreshed, 200);
     tokens[0] = refreshed.body as (typeof tokens)[number];
 
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     expectStatus(await askForCode(agent, 'alice@example.org'), 303);
-    const reset = await submitReset(agent, pathOf(linkOf(await mailbox.next('alice@example.org'))));
+    const reset = await submitReset(
+      agent,
+      pathOf(linkOf(await bed.mailbox.next('alice@example.org'))),
+    );
     expect(reset.status).toBe(303);
 
     for (const [i, client] of clients.entries()) {
-      const refresh = await refreshAs(t.app, client, tokens[i].refresh_token);
+      const refresh = await refreshAs(bed.t.app, client, tokens[i].refresh_token);
       expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
-      const introspected = await callAs(t.app, 'introspect', client, {
+      const introspected = await callAs(bed.t.app, 'introspect', client, {
         token: tokens[i].access_token,
       });
       expect(introspected.body).toEqual({ active: false });
-      expect(await userinfoStatus(t.app, tokens[i].access_token)).toBe(401);
+      expect(await userinfoStatus(bed.t.app, tokens[i].access_token)).toBe(401);
     }
     // Each application reads one token_revoked event that says why and how many.
     for (const [i, client] of clients.entries()) {
-      const key = (await createApiKey(t.app, client.id, ['user:read'])).plaintext;
-      const events = await t
+      const key = (await createApiKey(bed.t.app, client.id, ['user:read'])).plaintext;
+      const events = await bed.t
         .http()
         .get('/api/v1/app/events?eventType=token_revoked')
         .set(...bearer(key));
@@ -694,7 +691,7 @@ describe('password reset', () => {
     expect((await resetRows())[0].details).toMatchObject({ tokensRevoked: 3 });
 
     // Consent is kept: signing in again with the new password goes straight back with a code.
-    const again = await login(browser(t.app), {
+    const again = await login(browser(bed.t.app), {
       clientId: application.clientId,
       challenge: pkce().challenge,
       password: NEW_PASSWORD,
@@ -702,6 +699,6 @@ describe('password reset', () => {
     expect(again.status).toBe(303);
     expect(again.headers.location.startsWith(`${REDIRECT_URI}?`)).toBe(true);
     expect(query(again.headers.location).code).toEqual(expect.any(String));
-    await mailbox.next('alice@example.org'); // the notice
+    await bed.mailbox.next('alice@example.org'); // the notice
   });
 });

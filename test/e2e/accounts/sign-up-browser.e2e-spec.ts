@@ -1,36 +1,27 @@
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { createApplication } from '../../factories';
 import { launchChromium } from '../../support/chromium';
 import { authorizeParams, authorizePath, pkce, REDIRECT_URI } from '../../support/oauth';
-import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { codeOf, linkOf } from '../../support/smtp-server';
+import { useMailboxBed } from '../../support/mailbox-bed';
 
 // A person signs up in a real browser without JavaScript: Debian's Chromium driven by
 // playwright-core, the code read from the email the loopback SMTP server received. Chromium is
 // required, never skipped (see oauth-browser.e2e-spec.ts).
 
 describe('sign-up in Chromium', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
-  let base: string;
+  const bed = useMailboxBed();
   let chromium: Browser;
 
   beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
-    base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     chromium = await launchChromium();
   });
   afterAll(async () => {
     await chromium?.close();
-    await t?.close();
-    await mailbox?.close();
   });
-  beforeEach(() => t.truncate());
 
   it('creates an account from the login page and the emailed link, then the client gets a code that redeems', async () => {
-    const { application } = await createApplication(t.app, {
+    const { application } = await createApplication(bed.t.app, {
       name: 'Demo App',
       authMethod: 'none',
       redirectUris: [REDIRECT_URI],
@@ -47,7 +38,7 @@ describe('sign-up in Chromium', () => {
     });
 
     await page.goto(
-      base +
+      bed.base +
         authorizePath(
           authorizeParams({
             clientId: application.clientId,
@@ -73,18 +64,18 @@ describe('sign-up in Chromium', () => {
     ]);
     expect(await page.textContent('body')).toContain('Enter the code from it');
 
-    const mail = await mailbox.next('olga@example.org');
+    const mail = await bed.mailbox.next('olga@example.org');
     const link = linkOf(mail);
     // Opened in another browser, the link only says where to enter the code: no form.
     const elsewhere = await chromium.newContext({ javaScriptEnabled: false });
     const other = await elsewhere.newPage();
-    await other.goto(base + link.pathname + link.search);
+    await other.goto(bed.base + link.pathname + link.search);
     expect(await other.textContent('h1')).toBe('Enter the code where you started');
     expect(await other.locator('form').count()).toBe(0);
     await elsewhere.close();
 
     // The email's link, opened in the same browser, fills the code in; the person confirms.
-    await page.goto(base + link.pathname + link.search);
+    await page.goto(bed.base + link.pathname + link.search);
     expect(await page.inputValue('input[name="code"]')).toBe(codeOf(mail));
     await page.screenshot({ path: '/tmp/sign-up-code.png' });
     await Promise.all([
@@ -100,7 +91,7 @@ describe('sign-up in Chromium', () => {
     expect(callback?.searchParams.get('state')).toBe('browser-state');
     const code = callback?.searchParams.get('code');
     expect(code).toEqual(expect.any(String));
-    const token = await t.http().post('/api/oauth2/token').type('form').send({
+    const token = await bed.t.http().post('/api/oauth2/token').type('form').send({
       grant_type: 'authorization_code',
       code,
       redirect_uri: REDIRECT_URI,
@@ -108,7 +99,7 @@ describe('sign-up in Chromium', () => {
       code_verifier: verifier,
     });
     expect(token.status).toBe(200);
-    const me = await t
+    const me = await bed.t
       .http()
       .get('/api/oauth2/userinfo')
       .set('Authorization', `Bearer ${token.body.access_token}`);

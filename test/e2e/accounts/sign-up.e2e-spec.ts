@@ -21,9 +21,10 @@ import {
   REDIRECT_URI,
   type Agent,
 } from '../../support/oauth';
-import { codeOf, linkOf, startMailbox, type TestMailbox } from '../../support/smtp-server';
+import { codeOf, linkOf, startMailbox } from '../../support/smtp-server';
 import { expectMailIn, expectPageIn } from '../../support/languages';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { useMailboxBed } from '../../support/mailbox-bed';
+import { createTestApp } from '../../support/test-app';
 
 // Sign-up on the login pages, over HTTP, with a real SMTP server on loopback: verify-first (the
 // account exists once the emailed code is entered), the same answer for an address that already
@@ -43,26 +44,11 @@ const comparable = (page: string): string =>
   page.replace(/value="[^"]*"/g, 'value=""').replace(/(request|id)(=|%3D)[^"&%]+/g, '$1$2');
 
 describe('sign-up', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
-
-  beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mailbox?.close();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    // Mail of an earlier test is never read by this one.
-    mailbox.received.splice(0);
-  });
+  const bed = useMailboxBed();
 
   const newApp = async (signUpEnabled = true) =>
     (
-      await createApplication(t.app, {
+      await createApplication(bed.t.app, {
         name: 'Demo App',
         authMethod: 'none',
         redirectUris: [REDIRECT_URI],
@@ -103,7 +89,7 @@ describe('sign-up', () => {
 
   /** Opens the emailed link (on the test server) and submits the code form as it is filled in. */
   async function enterEmailedCode(agent: Agent, to: string) {
-    const mail = await mailbox.next(to);
+    const mail = await bed.mailbox.next(to);
     const link = linkOf(mail);
     const page = await agent.get(link.pathname + link.search);
     expectStatus(page, 200);
@@ -122,8 +108,8 @@ describe('sign-up', () => {
 
   it('creates the account from the emailed code, signs in, and the client gets a code that redeems', async () => {
     const application = await newApp();
-    const { plaintext } = await createApiKey(t.app, application.id, ['user:read']);
-    const agent = browser(t.app);
+    const { plaintext } = await createApiKey(bed.t.app, application.id, ['user:read']);
+    const agent = browser(bed.t.app);
     const { verifier, challenge } = pkce();
     const form = await signUpForm(agent, application.clientId, challenge);
     expect(form).toContain('autocomplete="new-password"');
@@ -138,14 +124,14 @@ describe('sign-up', () => {
     expectStatus(sent, 303);
     expect(sent.headers.location).toMatch(CODE_PAGE);
     // No account before the code is entered; the code keeps the hash, never the password.
-    expect(await t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
-    const [kept] = await t.dataSource.query<{ payload: { passwordHash: string } }[]>(
+    expect(await bed.t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
+    const [kept] = await bed.t.dataSource.query<{ payload: { passwordHash: string } }[]>(
       `SELECT payload FROM one_time_codes WHERE purpose = 'sign_up'`,
     );
     expect(kept.payload.passwordHash).toMatch(/^scrypt\$/);
     expect(JSON.stringify(kept)).not.toContain(STRONG);
 
-    const mail = mailbox.received.at(-1)!;
+    const mail = bed.mailbox.received.at(-1)!;
     expect(mail.to).toEqual(['nora@example.org']);
     expect(mail.subject).toBe(
       `${codeOf(mail)} is your code to create an account at 127.0.0.1:3000`,
@@ -160,9 +146,9 @@ describe('sign-up', () => {
     expectStatus(created, 303);
     expect(created.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
     const back = await approveFrom(agent, created.headers.location);
-    const tokens = await exchangeCode(t.app, application.clientId, back.code, verifier);
+    const tokens = await exchangeCode(bed.t.app, application.clientId, back.code, verifier);
 
-    const me = await t
+    const me = await bed.t
       .http()
       .get('/api/oauth2/userinfo')
       .set('Authorization', `Bearer ${tokens.access_token}`);
@@ -171,7 +157,7 @@ describe('sign-up', () => {
       email: 'nora@example.org',
       email_verified: true,
     });
-    const [audit] = await t.dataSource.query<{ action: string; target: string; ip: string }[]>(
+    const [audit] = await bed.t.dataSource.query<{ action: string; target: string; ip: string }[]>(
       'SELECT action, target, ip FROM audit_log',
     );
     expect(audit).toEqual({
@@ -179,14 +165,14 @@ describe('sign-up', () => {
       target: expect.stringMatching(/^user:\d+$/),
       ip: expect.any(String),
     });
-    const emails = await t
+    const emails = await bed.t
       .http()
       .get('/api/oauth2/user/emails')
       .set('Authorization', `Bearer ${tokens.access_token}`);
     expect(emails.body).toEqual([
       { email: 'nora@example.org', verified: true, primary: true, visibility: 'public' },
     ]);
-    const users = await t
+    const users = await bed.t
       .http()
       .get('/api/v1/app/users')
       .set('Authorization', `Bearer ${plaintext}`);
@@ -200,7 +186,7 @@ describe('sign-up', () => {
     ]);
 
     // The chosen password signs in from now on.
-    const again = browser(t.app);
+    const again = browser(bed.t.app);
     const login = await loginPage(again, application.clientId);
     const signIn = await again
       .post('/oauth2/login')
@@ -216,12 +202,12 @@ describe('sign-up', () => {
 
   it('mails the code and the notice in the language of the page that asked (Accept-Language)', async () => {
     const application = await newApp();
-    await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
+    await createUser(bed.t.app, { username: 'alice', email: 'alice@example.org' });
     for (const [username, email] of [
       ['nora', 'nora@example.org'],
       ['someone', 'alice@example.org'],
     ]) {
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const form = await signUpForm(agent, application.clientId);
       const sent = await submit(agent, form, { username, email, password: STRONG }).set(
         'Accept-Language',
@@ -229,7 +215,7 @@ describe('sign-up', () => {
       );
       expectStatus(sent, 303);
     }
-    const code = await mailbox.next('nora@example.org');
+    const code = await bed.mailbox.next('nora@example.org');
     expectMailIn(
       code,
       'zh-CN',
@@ -240,21 +226,21 @@ describe('sign-up', () => {
       '15 分钟内有效',
       '完成注册账号',
     );
-    const notice = await mailbox.next('alice@example.org');
+    const notice = await bed.mailbox.next('alice@example.org');
     expectMailIn(notice, 'zh-CN', '你在 127.0.0.1:3000 已经有账号了', '这个邮箱已属于一个账号');
     expect(linkOf(notice).pathname).toBe('/oauth2/login');
   });
 
   it('answers an address that has an account exactly as a new one, and mails a notice instead of a code', async () => {
     const application = await newApp();
-    await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
+    await createUser(bed.t.app, { username: 'alice', email: 'alice@example.org' });
 
     const answers = [];
     for (const [username, email] of [
       ['newcomer', 'newcomer@example.org'],
       ['someone', 'ALICE@example.org'],
     ]) {
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const form = await signUpForm(agent, application.clientId);
       const sent = await submit(agent, form, { username, email, password: STRONG });
       const page = await agent.get(sent.headers.location);
@@ -277,8 +263,8 @@ describe('sign-up', () => {
     expect(existing.page.status).toBe(fresh.page.status);
     expect(comparable(existing.page.text)).toBe(comparable(fresh.page.text));
 
-    expect(codeOf(await mailbox.next('newcomer@example.org'))).toMatch(/^\d{6}$/);
-    const notice = await mailbox.next('alice@example.org');
+    expect(codeOf(await bed.mailbox.next('newcomer@example.org'))).toMatch(/^\d{6}$/);
+    const notice = await bed.mailbox.next('alice@example.org');
     expect(notice.subject).toBe('You already have an account at 127.0.0.1:3000');
     expect(() => codeOf(notice)).toThrow();
     expect(linkOf(notice).pathname).toBe('/oauth2/login');
@@ -293,7 +279,7 @@ describe('sign-up', () => {
     );
 
     // Whatever is entered on the page of the address with an account is a wrong code.
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
     const sent = await submit(agent, form, {
       username: 'other',
@@ -312,16 +298,18 @@ describe('sign-up', () => {
       });
     expectStatus(entered, 400);
     expect(entered.text).toContain('The code is wrong or has expired.');
-    const users = await t.dataSource.query<{ username: string }[]>('SELECT username FROM users');
+    const users = await bed.t.dataSource.query<{ username: string }[]>(
+      'SELECT username FROM users',
+    );
     expect(users).toEqual([{ username: 'alice' }]);
   });
 
   it('says plainly that a username is taken (409), whatever its case, keeping the fields but the password', async () => {
     const application = await newApp();
-    await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
-    const agent = browser(t.app);
+    await createUser(bed.t.app, { username: 'alice', email: 'alice@example.org' });
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
-    const before = mailbox.received.length;
+    const before = bed.mailbox.received.length;
     const res = await submit(agent, form, {
       username: 'ALICE',
       email: 'other@example.org',
@@ -331,12 +319,12 @@ describe('sign-up', () => {
     expect(res.text).toContain('The username ALICE is taken. Choose another one.');
     expect(res.text).toContain('value="other@example.org"');
     expect(res.text).not.toContain(STRONG);
-    expect(mailbox.received).toHaveLength(before);
+    expect(bed.mailbox.received).toHaveLength(before);
   });
 
   it('refuses a weak password, a bad username and a bad address with 400 and the reason', async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
     const cases: [Record<string, string>, string][] = [
       [
@@ -361,13 +349,13 @@ describe('sign-up', () => {
       expectStatus(res, 400);
       expect(res.text).toContain('Email is not a valid');
     }
-    expect(mailbox.received.filter((m) => m.to.includes('nora@example.org'))).toHaveLength(0);
-    expect(await t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
+    expect(bed.mailbox.received.filter((m) => m.to.includes('nora@example.org'))).toHaveLength(0);
+    expect(await bed.t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
   });
 
   it("words zxcvbn's reason for a weak password in the page's language", async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
     const fields = { username: 'nora', email: 'nora@example.org' };
     const chinese = await submit(agent, form, { ...fields, password: 'password1' }).set(
@@ -385,7 +373,7 @@ describe('sign-up', () => {
 
   it('is neither offered nor answered when the application has not turned it on (404)', async () => {
     const application = await newApp(false);
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const login = await loginPage(agent, application.clientId);
     expect(login).not.toContain('Create an account');
     const request = encodeURIComponent(hiddenInput(login, 'request'));
@@ -411,7 +399,7 @@ describe('sign-up', () => {
 
   it('is neither offered nor answered when the request leaves password sign-in out (404)', async () => {
     const application = await newApp();
-    await t.app.get(UpstreamProvidersService).create({
+    await bed.t.app.get(UpstreamProvidersService).create({
       id: 'github',
       displayName: 'GitHub',
       kind: 'github',
@@ -419,7 +407,7 @@ describe('sign-up', () => {
       clientSecret: 'gh-secret',
       settings: {},
     });
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const start = await agent.get(
       authorizePath(
         authorizeParams({
@@ -440,10 +428,10 @@ describe('sign-up', () => {
 
   it('refuses a form this browser was not shown (CSRF), on both forms', async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
-    const before = mailbox.received.length;
-    const forged = await browser(t.app)
+    const before = bed.mailbox.received.length;
+    const forged = await browser(bed.t.app)
       .post('/oauth2/signup')
       .type('form')
       .send({
@@ -454,16 +442,16 @@ describe('sign-up', () => {
         password: STRONG,
       });
     expectStatus(forged, 403);
-    expect(mailbox.received).toHaveLength(before);
+    expect(bed.mailbox.received).toHaveLength(before);
 
     const sent = await submit(agent, form, {
       username: 'nora',
       email: 'nora@example.org',
       password: STRONG,
     });
-    const code = codeOf(await mailbox.next('nora@example.org'));
+    const code = codeOf(await bed.mailbox.next('nora@example.org'));
     const page = await agent.get(sent.headers.location);
-    const forgedCode = await browser(t.app)
+    const forgedCode = await browser(bed.t.app)
       .post('/oauth2/signup/verify')
       .type('form')
       .send({
@@ -473,13 +461,13 @@ describe('sign-up', () => {
         code,
       });
     expectStatus(forgedCode, 403);
-    expect(await t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
+    expect(await bed.t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
   });
 
   it("never creates the account from the emailed link opened in another browser: the address's owner does not finish someone else's sign-up", async () => {
     const application = await newApp();
     // Mallory signs up with Nora's address and a password of his own.
-    const mallory = browser(t.app);
+    const mallory = browser(bed.t.app);
     const form = await signUpForm(mallory, application.clientId);
     const sent = await submit(mallory, form, {
       username: 'nora',
@@ -487,11 +475,11 @@ describe('sign-up', () => {
       password: 'mallory chose this password',
     });
     expectStatus(sent, 303);
-    const mail = await mailbox.next('nora@example.org');
+    const mail = await bed.mailbox.next('nora@example.org');
 
     // Nora opens the link in her own browser: no form, no code filled in, only where to enter it.
     const link = linkOf(mail);
-    const nora = browser(t.app);
+    const nora = browser(bed.t.app);
     const opened = await nora.get(link.pathname + link.search);
     expectStatus(opened, 200);
     expect(opened.text).toContain('Enter the code where you started');
@@ -503,10 +491,10 @@ describe('sign-up', () => {
     // Even a form with a valid CSRF token of her browser (one a page could have forged) is
     // refused before the code is looked at: nothing is created, and the try is not counted.
     const id = link.searchParams.get('id') ?? '';
-    const csrf = t.app
+    const csrf = bed.t.app
       .get(Csrf)
       .issue({ ip: '', userAgent: '', secure: false }, `sign-up-code:${id}`);
-    const posted = await t
+    const posted = await bed.t
       .http()
       .post('/oauth2/signup/verify')
       .set('Cookie', `idsvc_csrf=${csrf.cookies[0].value}`)
@@ -519,8 +507,8 @@ describe('sign-up', () => {
       });
     expectStatus(posted, 400);
     expect(posted.text).toContain('Enter the code where you started');
-    expect(await t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
-    const [row] = await t.dataSource.query<{ attempts: number; consumed_at: Date | null }[]>(
+    expect(await bed.t.dataSource.query('SELECT 1 FROM users')).toHaveLength(0);
+    const [row] = await bed.t.dataSource.query<{ attempts: number; consumed_at: Date | null }[]>(
       'SELECT attempts, consumed_at FROM one_time_codes WHERE id = $1',
       [id],
     );
@@ -535,7 +523,7 @@ describe('sign-up', () => {
     expectStatus(await enterEmailedCode(nora, 'nora@example.org'), 303);
     // Mallory's password opens nothing; Nora's opens her account.
     const signIn = async (password: string) => {
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const login = await loginPage(agent, application.clientId);
       const res = await agent
         .post('/oauth2/login')
@@ -562,7 +550,7 @@ describe('sign-up', () => {
 
   it('is not fooled by the sign-up cookie copied alone into another browser: it is bound to the CSRF cookie of the browser that asked', async () => {
     const application = await newApp();
-    const mallory = browser(t.app);
+    const mallory = browser(bed.t.app);
     const form = await signUpForm(mallory, application.clientId);
     const sent = await submit(mallory, form, {
       username: 'nora',
@@ -574,15 +562,15 @@ describe('sign-up', () => {
       .map((cookie) => cookie.split(';')[0])
       .find((cookie) => cookie.startsWith('idsvc_signup='));
     expect(copied).toBeDefined();
-    const link = linkOf(await mailbox.next('nora@example.org'));
+    const link = linkOf(await bed.mailbox.next('nora@example.org'));
 
     // Another browser with a CSRF cookie of its own, and Mallory's sign-up cookie planted in it.
-    const page = await t.http().get('/oauth2/forgot-password');
+    const page = await bed.t.http().get('/oauth2/forgot-password');
     const ownCsrf = setCookies(page)
       .map((cookie) => cookie.split(';')[0])
       .find((cookie) => cookie.startsWith('idsvc_csrf='));
     expect(ownCsrf).toBeDefined();
-    const opened = await t
+    const opened = await bed.t
       .http()
       .get(link.pathname + link.search)
       .set('Cookie', `${ownCsrf}; ${copied}`);
@@ -596,7 +584,7 @@ describe('sign-up', () => {
 
   it('still creates the account when the authorization request expired while the email was read', async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
     const sent = await submit(agent, form, {
       username: 'nora',
@@ -605,12 +593,12 @@ describe('sign-up', () => {
     });
     expectStatus(sent, 303);
     // The request lives 10 minutes, the code 15: the person comes back after 12.
-    t.clock.advance(12 * 60_000);
+    bed.t.clock.advance(12 * 60_000);
     const res = await enterEmailedCode(agent, 'nora@example.org');
     expectStatus(res, 200);
     expect(res.text).toContain('Your account is ready');
     expect(res.text).toContain('href="/account"');
-    const [user] = await t.dataSource.query<{ username: string; email_verified: boolean }[]>(
+    const [user] = await bed.t.dataSource.query<{ username: string; email_verified: boolean }[]>(
       'SELECT username, email_verified FROM users',
     );
     expect(user).toEqual({ username: 'nora', email_verified: true });
@@ -620,14 +608,14 @@ describe('sign-up', () => {
 
   it('answers a wrong code with 400 and a way to start again; the right one still works', async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
     const sent = await submit(agent, form, {
       username: 'nora',
       email: 'nora@example.org',
       password: STRONG,
     });
-    const code = codeOf(await mailbox.next('nora@example.org'));
+    const code = codeOf(await bed.mailbox.next('nora@example.org'));
     const page = await agent.get(sent.headers.location);
     const fields = {
       request: hiddenInput(page.text, 'request'),
@@ -656,14 +644,14 @@ describe('sign-up', () => {
       ['nina', 'nina@example.org', { username: 'someone2', email: 'Nina@example.org' }],
     ] as const;
     for (const [username, email, taken] of cases) {
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const form = await signUpForm(agent, application.clientId);
       expectStatus(await submit(agent, form, { username, email, password: STRONG }), 303);
-      const other = await t.app.get(UsersService).create(taken);
+      const other = await bed.t.app.get(UsersService).create(taken);
       const res = await enterEmailedCode(agent, email);
       expectStatus(res, 409);
       expect(res.text).toContain('Start again');
-      const names = await t.dataSource.query<{ id: string }[]>(
+      const names = await bed.t.dataSource.query<{ id: string }[]>(
         'SELECT id FROM users WHERE lower(username) = $1 OR lower(email) = $2',
         [username, email],
       );
@@ -673,7 +661,7 @@ describe('sign-up', () => {
 
   it(`counts sign-ups per client address before hashing: past ${SIGN_UPS_PER_ADDRESS} in 15 minutes, 429`, async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
     for (let i = 0; i < SIGN_UPS_PER_ADDRESS; i++) {
       expectStatus(await submit(agent, form, { username: '-', email: 'x', password: '' }), 400);
@@ -686,12 +674,12 @@ describe('sign-up', () => {
     expectStatus(refused, 429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.text).toContain('Too many accounts were asked for from this network.');
-    expect(await t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
+    expect(await bed.t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
   });
 
   it(`sends at most ${CODES_PER_EMAIL} sign-up emails an hour to one address, then 429 with Retry-After`, async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
     for (let i = 0; i < CODES_PER_EMAIL; i++) {
       const sent = await submit(agent, form, {
@@ -713,10 +701,10 @@ describe('sign-up', () => {
 
   it('answers 503 at once while the password queue is full, hashing nothing', async () => {
     const application = await newApp();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const form = await signUpForm(agent, application.clientId);
-    const queue = t.app.get(PasswordCheckQueue);
-    const config = t.app.get(AppConfig);
+    const queue = bed.t.app.get(PasswordCheckQueue);
+    const config = bed.t.app.get(AppConfig);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const holders: Promise<unknown>[] = [];
@@ -735,7 +723,7 @@ describe('sign-up', () => {
       release();
       await Promise.all(holders);
     }
-    expect(await t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
+    expect(await bed.t.dataSource.query('SELECT 1 FROM one_time_codes')).toHaveLength(0);
   });
 });
 

@@ -3,30 +3,19 @@ import { bearer, relate, twoApplications } from '../../factories/app-users';
 import { consoleSession, consoleWorld } from '../../support/console';
 import { browser, expectStatus, hiddenInput } from '../../support/oauth';
 import { concretePath, listRoutes } from '../../support/routes';
-import { startMailbox, type TestMailbox } from '../../support/smtp-server';
-import { createTestApp, type TestApp } from '../../support/test-app';
+import { useMailboxBed } from '../../support/mailbox-bed';
 
 /**
  * docs/security.md, "Abuse cases", request input: bodies built to break the parser or the
  * objects behind it, and header injection into the service's mail.
  */
 describe('request input abuse cases', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
-  beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mailbox?.close();
-  });
-  beforeEach(() => t.truncate());
+  const bed = useMailboxBed();
 
   async function relatedUser(): Promise<{ key: string; userId: string }> {
-    const apps = await twoApplications(t, ['user:read', 'user:write']);
-    const userId = (await createUser(t.app)).id;
-    await relate(t, apps.appA, userId, { group: 't0' });
+    const apps = await twoApplications(bed.t, ['user:read', 'user:write']);
+    const userId = (await createUser(bed.t.app)).id;
+    await relate(bed.t, apps.appA, userId, { group: 't0' });
     return { key: apps.keyA, userId };
   }
 
@@ -35,7 +24,7 @@ describe('request input abuse cases', () => {
     // 20,000 levels: well inside the 100 kB body limit, deep enough for any recursive walker.
     const depth = 20_000;
     const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
-    const res = await t
+    const res = await bed.t
       .http()
       .patch(`/api/v1/app/users/${userId}`)
       .set(...bearer(key))
@@ -44,7 +33,7 @@ describe('request input abuse cases', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_body');
     // The service still answers.
-    const after = await t
+    const after = await bed.t
       .http()
       .get(`/api/v1/app/users/${userId}`)
       .set(...bearer(key));
@@ -53,14 +42,14 @@ describe('request input abuse cases', () => {
 
   it('lets no route answer 5xx to a deeply nested JSON body', async () => {
     const { key } = await relatedUser();
-    const w = await consoleWorld(t);
+    const w = await consoleWorld(bed.t);
     const depth = 20_000;
     const body = `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const failures: string[] = [];
-    for (const route of listRoutes(t.app)) {
+    for (const route of listRoutes(bed.t.app)) {
       const method = route.method.toLowerCase() as 'post' | 'put' | 'patch';
       if (!['post', 'put', 'patch'].includes(method)) continue;
-      const owner = await consoleSession(t, w.owner.userId);
+      const owner = await consoleSession(bed.t, w.owner.userId);
       const res = await owner
         .request(method, concretePath(route.path))
         .set('Authorization', `Bearer ${key}`)
@@ -77,7 +66,7 @@ describe('request input abuse cases', () => {
       '{"__proto__":{"polluted":"yes"},"nickname":"n"}',
       '{"constructor":{"prototype":{"polluted":"yes"}},"nickname":"n"}',
     ]) {
-      const res = await t
+      const res = await bed.t
         .http()
         .patch(`/api/v1/app/users/${userId}`)
         .set(...bearer(key))
@@ -88,7 +77,7 @@ describe('request input abuse cases', () => {
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // Nothing was written: the nickname is unchanged.
-    const user = await t
+    const user = await bed.t
       .http()
       .get(`/api/v1/app/users/${userId}`)
       .set(...bearer(key));
@@ -96,8 +85,8 @@ describe('request input abuse cases', () => {
   });
 
   it('lets no CR/LF in an address reach a mail header: 400, and the only mail sent is a real one', async () => {
-    await createUser(t.app, { username: 'alice', email: 'alice@example.org' });
-    const agent = browser(t.app);
+    await createUser(bed.t.app, { username: 'alice', email: 'alice@example.org' });
+    const agent = browser(bed.t.app);
     const page = await agent.get('/oauth2/forgot-password');
     expectStatus(page, 200);
     const injected = await agent
@@ -115,9 +104,9 @@ describe('request input abuse cases', () => {
       .type('form')
       .send({ csrf_token: hiddenInput(again.text, 'csrf_token'), email: 'alice@example.org' });
     expectStatus(asked, 303);
-    const mail = await mailbox.next('alice@example.org');
+    const mail = await bed.mailbox.next('alice@example.org');
     expect(mail.to).toEqual(['alice@example.org']);
-    expect(mailbox.received.flatMap((m) => m.to)).not.toContain('mallory@example.net');
-    expect(mailbox.clientBytes()).not.toMatch(/mallory/i);
+    expect(bed.mailbox.received.flatMap((m) => m.to)).not.toContain('mallory@example.net');
+    expect(bed.mailbox.clientBytes()).not.toMatch(/mallory/i);
   });
 });

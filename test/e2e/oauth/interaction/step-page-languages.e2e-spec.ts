@@ -17,10 +17,10 @@ import {
   REDIRECT_URI,
   type Agent,
 } from '../../../support/oauth';
-import { codeOf, startMailbox, type TestMailbox } from '../../../support/smtp-server';
+import { codeOf } from '../../../support/smtp-server';
 import { visitUpstream } from '../../../support/upstream-standins/browser';
 import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
-import { createTestApp, type TestApp } from '../../../support/test-app';
+import { useMailboxBed } from '../../../support/mailbox-bed';
 
 // The later steps of an authorization in Chinese (docs/languages.md): select account, email
 // verification (the step and its code page) and bind upstream, each reached with the request's
@@ -66,27 +66,18 @@ const form = (page: string, fields: Record<string, string> = {}) => ({
 });
 
 describe('authorization steps in Chinese', () => {
-  let t: TestApp;
-  let mailbox: TestMailbox;
+  const bed = useMailboxBed();
   let upstream: OidcStandIn;
   beforeAll(async () => {
-    mailbox = await startMailbox();
-    t = await createTestApp({ env: { SMTP_URL: mailbox.url } });
     upstream = await startOidcStandIn([CALLBACK]);
   });
   afterAll(async () => {
     await upstream?.close();
-    await t?.close();
-    await mailbox?.close();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    mailbox.received.splice(0);
   });
 
   /** A browser whose every request names `browserLanguage` in Accept-Language. */
   const browserOf = ({ browserLanguage }: Way): Agent =>
-    browser(t.app).set('Accept-Language', browserLanguage);
+    browser(bed.t.app).set('Accept-Language', browserLanguage);
 
   /** Signs alice in on the login page of a request (with `extra`); answers where it leads. */
   async function signIn(
@@ -102,7 +93,7 @@ describe('authorization steps in Chinese', () => {
 
   it.each(WAYS)('shows the select-account page, $way', async (way) => {
     const { extra, switcher } = way;
-    const { application } = await oauthSetup(t.app);
+    const { application } = await oauthSetup(bed.t.app);
     const agent = browserOf(way);
     await authorizeInteractively(agent, {
       clientId: application.clientId,
@@ -137,13 +128,13 @@ describe('authorization steps in Chinese', () => {
     'shows the email verification step, its code page and its email, $way',
     async (way) => {
       const { switcher } = way;
-      const { application } = await createApplication(t.app, {
+      const { application } = await createApplication(bed.t.app, {
         name: 'Demo App',
         authMethod: 'none',
         redirectUris: [REDIRECT_URI],
         requireVerifiedEmail: true,
       });
-      await createUser(t.app, {
+      await createUser(bed.t.app, {
         username: 'alice',
         email: 'alice@example.org',
         password: PASSWORD,
@@ -174,7 +165,7 @@ describe('authorization steps in Chinese', () => {
         zh.rich('verifyEmail.codeLead', { application: 'Demo App' }, BOLD).text,
         zh.t('verifyEmail.sendNewCode'),
       );
-      const mail = await mailbox.next('alice@example.org');
+      const mail = await bed.mailbox.next('alice@example.org');
       expectMailIn(
         mail,
         'zh-CN',
@@ -197,8 +188,8 @@ describe('authorization steps in Chinese', () => {
     'shows the bind-upstream page, and the consent page after the provider, $way',
     async (way) => {
       const { switcher } = way;
-      const { application } = await oauthSetup(t.app);
-      await t.app.get(UpstreamProvidersService).create({
+      const { application } = await oauthSetup(bed.t.app);
+      await bed.t.app.get(UpstreamProvidersService).create({
         id: 'corp',
         displayName: 'Corp SSO',
         kind: 'oidc',
@@ -206,10 +197,10 @@ describe('authorization steps in Chinese', () => {
         clientSecret: upstream.clientSecret,
         settings: { issuer: upstream.issuer },
       });
-      await t.dataSource.query('UPDATE applications SET required_upstreams = $2 WHERE id = $1', [
-        application.id,
-        ['corp'],
-      ]);
+      await bed.t.dataSource.query(
+        'UPDATE applications SET required_upstreams = $2 WHERE id = $1',
+        [application.id, ['corp']],
+      );
       upstream.account = {
         sub: 'corp-7',
         email: 'wei@corp.example',
