@@ -17,7 +17,7 @@ const DESCRIPTIONS: Record<BodyFailure, string> = {
   too_large: `The request body is larger than ${FORM_BODY_LIMIT / 1024} kB`,
   malformed: 'The request body is not a valid form',
   invalid_utf8: 'The request body is not valid UTF-8',
-  // Same text as the OAuth endpoints' own check (protocol/form-params.ts, readForm).
+  // Same text as the OAuth endpoints' own check (protocol/params.ts, readForm).
   unsupported_type: 'Content-Type must be application/x-www-form-urlencoded',
   unsupported_charset: 'The form must be UTF-8',
   unsupported_encoding: 'Content-Encoding is not supported',

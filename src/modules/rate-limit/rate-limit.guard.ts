@@ -44,7 +44,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     if (refusal.headers === 'always' || (refusal.headers === 'refused' && record.isBlocked)) {
       setRateLimitHeaders(response, { limit, count: record.totalHits, window: record.window });
     }
-    if (record.isBlocked) throw rateLimited(response, record.window, refusal.message);
+    if (record.isBlocked) throw rateLimited(response, record.window, refusal);
     return true;
   }
 }

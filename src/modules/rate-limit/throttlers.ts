@@ -3,6 +3,7 @@ import type { ThrottlerModuleOptions, ThrottlerOptions } from '@nestjs/throttler
 import { THROTTLER_LIMIT } from '@nestjs/throttler/dist/throttler.constants';
 import { RouteMetadata } from '../../common/http/route-metadata';
 import type { AppConfig } from '../../config/app-config';
+import type { MessageKey } from '../../common/i18n/i18n';
 import type { Request } from 'express';
 import { WINDOW_MS } from './fixed-window';
 import type { LimiterThrottlerStorage } from './limiter-throttler-storage';
@@ -27,7 +28,13 @@ export type ThrottlerName =
 
 /** How a throttler answers over its limit (429 rate_limited, Retry-After, retry_after). */
 export interface Refusal {
+  /** The `message` of the 429 JSON body (English, as every API answer). */
   message: string;
+  /**
+   * On a page (an HTML sign-in route), the words of the refusal instead: a message key the page
+   * renders in its language. Only the quotas of page routes have one.
+   */
+  pageMessage?: MessageKey;
   /**
    * X-RateLimit-Limit/-Remaining/-Reset: on every request it counts ('always'), on its 429 only
    * ('refused': nothing about a bucket is sent with a 401), or never (Retry-After alone).
@@ -44,10 +51,12 @@ export const REFUSALS: Record<ThrottlerName, Refusal> = {
   'passkey-sign-in': {
     message:
       'Too many passkey sign-ins started from this address. Wait a few minutes and try again.',
+    pageMessage: 'errors.tooManyPasskeySignIns',
     headers: 'never',
   },
   'upstream-callback': {
     message: 'Too many sign-ins from this address. Wait a few minutes and try again.',
+    pageMessage: 'errors.tooManySignIns',
     headers: 'never',
   },
 };

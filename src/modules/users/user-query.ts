@@ -6,6 +6,7 @@ import { IsIn, IsString, MaxLength } from 'class-validator';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { BooleanParam, IfPresent, PositiveIntParam } from '../../common/validation/dto-decorators';
+import { decimalId, MAX_BIGINT_ID } from '../../common/validation/path-ids';
 import { GROUP_CODES, type GroupCode } from './groups';
 
 /** docs/contract/users.md#get-users: pageSize default 20, maximum 100 (larger values are clamped, docs/users-api.md). */
@@ -56,17 +57,19 @@ export class UserListQuery {
   enabled?: boolean;
 }
 
-const MAX_BIGINT = 9223372036854775807n;
-
-/** `:userId` is decimal digits within bigint range (docs/contract/README.md#errors, invalid_user_id). */
+/**
+ * `:userId` is decimal digits within bigint range (docs/contract/README.md#errors,
+ * invalid_user_id); `0` and leading zeros included, as the contract words it (`0` is no user: 404).
+ */
 export function parseUserId(raw: string): string {
-  if (!/^\d{1,19}$/.test(raw) || BigInt(raw) > MAX_BIGINT) {
+  const id = decimalId(raw, MAX_BIGINT_ID, { anyDigits: true });
+  if (id === null) {
     throw new AppError(
       ErrorCode.InvalidUserId,
       'userId must be a decimal integer within bigint range',
     );
   }
-  return BigInt(raw).toString();
+  return id.toString();
 }
 
 /** Escapes LIKE metacharacters so `%`, `_` and `\` in a keyword match literally. */

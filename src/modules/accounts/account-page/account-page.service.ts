@@ -5,6 +5,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { ErrorCode } from '../../../common/errors/error-code';
+import { positiveIntId } from '../../../common/validation/path-ids';
 import { AppConfig } from '../../../config/app-config';
 import { ApplicationsService } from '../../applications/applications.service';
 import { AuditLog } from '../../audit/audit-log.service';
@@ -87,10 +88,6 @@ interface RenderOptions {
   /** A refused "Send a verification code", with the address typed. */
   email?: { error: Text; typed: string };
 }
-
-/** Application ids are positive integers (applications.id is a serial: a 32-bit integer). */
-const APPLICATION_ID = /^[1-9][0-9]{0,9}$/;
-const MAX_APPLICATION_ID = 2 ** 31 - 1;
 
 /**
  * The end user's account page (docs/accounts.md, "The account page"): sign-in and sign-out on
@@ -369,8 +366,9 @@ export class AccountPageService {
    */
   async revoke(rawId: string, form: Params, browser: BrowserContext): Promise<PageResult> {
     return this.withSession(browser, form, 'revoke', async ({ user }) => {
-      const applicationId = APPLICATION_ID.test(rawId) ? Number(rawId) : NaN;
-      if (!(applicationId <= MAX_APPLICATION_ID)) throw notAuthorized();
+      // Application ids are positive integers (applications.id is a serial: a 32-bit integer).
+      const applicationId = positiveIntId(rawId);
+      if (applicationId === null) throw notAuthorized();
       await this.appUsers
         .revoke(applicationId, user.id, { source: 'account_page', grantedOnly: true })
         .catch((error: unknown) => {

@@ -6,6 +6,7 @@ import type { ConsoleActor } from '../session/console-session';
 import type { ApiKey } from '../../keys/api-key.entity';
 import { ApiKeysService } from '../../keys/api-keys.service';
 import { keyNotFound, keyNotRotatable } from '../../keys/keys.errors';
+import { positiveIntId } from '../../../common/validation/path-ids';
 import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import type { ScopedApplication } from '../roles/application-role';
 import type { NewKeyBody } from './key.dto';
@@ -170,7 +171,5 @@ export class ConsoleKeys {
 
 /** A path's numeric key id, or null when it cannot name a row: the caller answers 404. */
 function pathId(raw: string): number | null {
-  if (!/^[1-9][0-9]{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= 2_147_483_647 ? id : null;
+  return positiveIntId(raw);
 }

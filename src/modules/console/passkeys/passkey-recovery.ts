@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
+import { decimalId, MAX_BIGINT_ID } from '../../../common/validation/path-ids';
 import { AuditLog } from '../../audit/audit-log.service';
 import { AuditModule } from '../../audit/audit.module';
 
@@ -30,7 +31,7 @@ export class PasskeyRecovery {
   /** `user`: a decimal id, or else a username (case-insensitive); unknown → 404 not_found. */
   async removeAll(user: string): Promise<PasskeyRecoveryResult> {
     return this.dataSource.transaction(async (manager) => {
-      const byId = /^[1-9][0-9]{0,18}$/.test(user);
+      const byId = decimalId(user, MAX_BIGINT_ID) !== null;
       const [found] = await manager.query<{ id: string; username: string }[]>(
         byId
           ? 'SELECT id, username FROM users WHERE id = $1::bigint FOR UPDATE'

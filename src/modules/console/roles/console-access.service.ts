@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
+import { positiveIntId } from '../../../common/validation/path-ids';
 import type { ConsoleActor } from '../session/console-session';
 
 /** A console role in one application; owner ⊃ admin ⊃ viewer (docs/console.md, "Roles"). */
@@ -10,9 +11,6 @@ export const CONSOLE_ROLES = ['owner', 'admin', 'viewer'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 
 const RANK: Record<ConsoleRole, number> = { viewer: 1, admin: 2, owner: 3 };
-
-/** Integer ids of applications (the column is `integer`); anything else names no application. */
-const MAX_APPLICATION_ID = 2_147_483_647;
 
 export interface RoleRow {
   applicationId: number;
@@ -79,10 +77,10 @@ export function applicationNotFound(): AppError {
   return new AppError(ErrorCode.NotFound, 'Application not found');
 }
 
-/** A path's application id as a number, or null when it cannot name an application. */
+/**
+ * A path's application id as a number, or null when it cannot name an application (the column
+ * is `integer`).
+ */
 export function toApplicationId(raw: number | string): number | null {
-  const text = String(raw);
-  if (!/^[1-9][0-9]{0,9}$/.test(text)) return null;
-  const id = Number(text);
-  return id <= MAX_APPLICATION_ID ? id : null;
+  return positiveIntId(raw);
 }

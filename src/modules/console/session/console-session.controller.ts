@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { ApiErrorResponse, RETRY_AFTER } from '../../../common/errors/error-body.openapi';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { LoginService } from '../../sessions/login.service';
+import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
 import {
   ConsoleActor,
   ConsoleRoute,
@@ -57,17 +57,13 @@ export class ConsoleSessionController {
     const outcome = await this.login.authenticate(login, password, req.ip ?? '');
     switch (outcome.kind) {
       case 'throttled':
-        throw new AppError(
-          ErrorCode.RateLimited,
-          'Too many failed sign-in attempts. Wait a few minutes and try again.',
-          { retry_after: outcome.retryAfterSeconds },
-        );
+        throw new AppError(ErrorCode.RateLimited, LOGIN_REFUSALS.throttled[1], {
+          retry_after: outcome.retryAfterSeconds,
+        });
       case 'busy':
-        throw new AppError(
-          ErrorCode.ServiceUnavailable,
-          'Too many sign-ins at this moment. Try again in a moment.',
-          { retry_after: outcome.retryAfterSeconds },
-        );
+        throw new AppError(ErrorCode.ServiceUnavailable, LOGIN_REFUSALS.busy[1], {
+          retry_after: outcome.retryAfterSeconds,
+        });
       case 'failed':
         throw new AppError(ErrorCode.InvalidCredentials, 'The username or password is incorrect');
       case 'ok':

@@ -7,6 +7,7 @@ import { Public } from '../../../common/http/public.decorator';
 import { messagePage } from '../../../common/http/html';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
+import { positiveIntId } from '../../../common/validation/path-ids';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { accountPage } from './pages/account.page';
 import { applicationPage } from './pages/application.page';
@@ -19,9 +20,6 @@ import { FORMATTER_FILE, FORMATTER_NAME } from './pages/script-messages';
  */
 const ASSETS_DIR = join(__dirname, 'assets');
 const ASSETS = new Set(readdirSync(ASSETS_DIR).filter((name) => /^[a-z-]+\.(js|css)$/.test(name)));
-
-/** Application ids are positive integers (applications.id is a serial). */
-const APPLICATION_ID = /^[1-9][0-9]{0,9}$/;
 
 /**
  * Every console page: never cached (the pages show secrets once), never framed, no referrer,
@@ -59,13 +57,14 @@ export class ConsoleWebController {
 
   @Get('applications/:id')
   application(@Param('id') id: string, @PageLang() lang: PageLanguage, @Res() res: Response): void {
-    if (!APPLICATION_ID.test(id)) {
+    const applicationId = positiveIntId(id);
+    if (applicationId === null) {
       const { t } = lang.translator();
       const title = t('console.layout.notFound');
       sendPage(res, 404, messagePage(lang, title, t('console.layout.noSuchApplication')));
       return;
     }
-    sendPage(res, 200, applicationPage(lang, Number(id)));
+    sendPage(res, 200, applicationPage(lang, applicationId));
   }
 
   @Get('assets/:file')

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
+import { positiveIntId } from '../../../common/validation/path-ids';
 import type { WebhookEndpoint } from '../../webhooks/webhook-endpoint.entity';
 import { WebhookResendService } from '../../webhooks/webhook-resend.service';
 import {
@@ -218,6 +219,7 @@ export class ConsoleWebhooks {
 
 /** A path's endpoint id; one that cannot name a row is 404 like an unknown one. */
 function pathId(raw: string): number {
-  if (/^[1-9][0-9]{0,9}$/.test(raw) && Number(raw) <= 2_147_483_647) return Number(raw);
+  const id = positiveIntId(raw);
+  if (id !== null) return id;
   throw new AppError(ErrorCode.NotFound, 'Webhook endpoint not found');
 }

@@ -12,15 +12,9 @@ import {
 import { OAuthError, PageError } from '../protocol/oauth-error';
 import { sendPage } from '../protocol/page-result';
 import { messagePage } from '../../../common/http/html';
-import { msg, render, type MessageKey, type Text } from '../../../common/i18n/i18n';
-import { REFUSALS } from '../../rate-limit/throttlers';
+import { msg, render, type Text } from '../../../common/i18n/i18n';
+import { RateLimitedError } from '../../rate-limit/rate-limit.headers';
 import { pageLanguageOf, type PageLanguage } from '../../../common/i18n/page-language';
-
-/** The page's words for the refusals of the sign-in routes' per-address quotas. */
-const QUOTA_MESSAGES = new Map<string, MessageKey>([
-  [REFUSALS['passkey-sign-in'].message, 'errors.tooManyPasskeySignIns'],
-  [REFUSALS['upstream-callback'].message, 'errors.tooManySignIns'],
-]);
 
 /** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
 @Catch()
@@ -47,8 +41,9 @@ export class PageExceptionFilter implements ExceptionFilter {
       };
     }
     if (exception instanceof AppError && exception.code === ErrorCode.RateLimited) {
-      // A per-address quota of a sign-in route (the rate limiter set Retry-After already).
-      const key = QUOTA_MESSAGES.get(exception.message);
+      // A per-address quota of a sign-in route (the rate limiter set Retry-After already), in
+      // the words its refusal names for pages.
+      const key = exception instanceof RateLimitedError ? exception.pageMessage : undefined;
       const message = key === undefined ? exception.message : msg(key);
       return { status: 429, title: msg('errors.tooManySignInsTitle'), message };
     }

@@ -1,5 +1,5 @@
 import { clientCredentials, CLIENT_ID_MAX_LENGTH } from './client-credentials';
-import { formParams } from './form-params';
+import { formParams } from './params';
 import { OAuthError } from './oauth-error';
 
 const NAMES = ['client_id', 'client_secret'] as const;

@@ -1,5 +1,5 @@
 import { OAuthError, invalidRequest } from './oauth-error';
-import { take, type FormParams } from './form-params';
+import { take, type FormParams } from './params';
 
 /** The form parameters of client authentication (RFC 6749 section 2.3.1). */
 export const CLIENT_AUTH_PARAMETERS = ['client_id', 'client_secret'] as const;

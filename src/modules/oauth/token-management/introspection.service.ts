@@ -8,7 +8,7 @@ import { AppConfig } from '../../../config/app-config';
 import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
 import type { TokenKind } from '../../tokens/token-sql';
 import { clientCredentials, invalidClient } from '../protocol/client-credentials';
-import type { FormParams } from '../protocol/form-params';
+import type { FormParams } from '../protocol/params';
 import { checkClient } from '../token/rules/authenticate-client';
 import {
   introspectMany,

@@ -7,7 +7,7 @@ import { EventsService } from '../../events/events.service';
 import type { TokenKind } from '../../tokens/token-sql';
 import { TokensRepository, type RevokedGrant } from '../../tokens/tokens.repository';
 import { clientCredentials } from '../protocol/client-credentials';
-import type { FormParams } from '../protocol/form-params';
+import type { FormParams } from '../protocol/params';
 import { authenticateClient } from '../token/rules/authenticate-client';
 import { readPresentedToken, type TokenManagementParameter } from './token-type-hint';
 

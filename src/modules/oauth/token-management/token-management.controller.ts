@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { Public } from '../../../common/http/public.decorator';
 import { IntrospectionDocs } from './introspection.openapi';
 import { Introspection, IntrospectionService } from './introspection.service';
-import { readForm } from '../protocol/form-params';
+import { readForm } from '../protocol/params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { RevocationDocs } from './revocation.openapi';
 import { RevocationService } from './revocation.service';

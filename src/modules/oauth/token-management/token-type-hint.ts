@@ -1,6 +1,6 @@
 import type { TokenKind } from '../../tokens/token-sql';
 import { CLIENT_AUTH_PARAMETERS } from '../protocol/client-credentials';
-import { take, type FormParams } from '../protocol/form-params';
+import { take, type FormParams } from '../protocol/params';
 import { invalidRequest } from '../protocol/oauth-error';
 
 /** The presented-token parameters (RFC 7009 section 2.1, RFC 7662 section 2.1). */
@@ -8,7 +8,7 @@ const PRESENTED_TOKEN_PARAMETERS = ['token', 'token_type_hint'] as const;
 
 /**
  * The form parameters of revocation and introspection: what the controller reads of the body
- * (protocol/form-params.ts), once; any other parameter is ignored.
+ * (protocol/params.ts), once; any other parameter is ignored.
  */
 export const TOKEN_MANAGEMENT_PARAMETERS = [
   ...PRESENTED_TOKEN_PARAMETERS,

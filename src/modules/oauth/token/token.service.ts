@@ -10,7 +10,7 @@ import {
   clientCredentials,
   type ClientCredentials,
 } from '../protocol/client-credentials';
-import { take, type FormParams } from '../protocol/form-params';
+import { take, type FormParams } from '../protocol/params';
 import { OAuthError, invalidRequest } from '../protocol/oauth-error';
 import { AUTHORIZATION_CODE_PARAMETERS, authorizationCodeGrant } from './grants/authorization-code';
 import {
@@ -26,8 +26,8 @@ import { TokenBatches } from './token-batches';
 import { TokenIssuer, TokenResponse } from './token-issuer';
 
 /**
- * The token endpoint's form parameters: what the controller reads of the body (protocol/
- * form-params.ts), once. Any other parameter is ignored; a grant reads only its own.
+ * The token endpoint's form parameters: what the controller reads of the body
+ * (protocol/params.ts), once. Any other parameter is ignored; a grant reads only its own.
  */
 export const TOKEN_PARAMETERS = [
   'grant_type',

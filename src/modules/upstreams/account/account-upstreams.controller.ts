@@ -26,6 +26,7 @@ import {
 } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { IfPresent } from '../../../common/validation/dto-decorators';
+import { positiveIntId } from '../../../common/validation/path-ids';
 import { AuditLog } from '../../audit/audit-log.service';
 import {
   PASSKEY_CONFIRMATION_HEADER,
@@ -170,11 +171,14 @@ export class AccountUpstreamsController {
     @Param('id') id: string,
     @Headers(PASSKEY_CONFIRMATION_HEADER) confirmation: string | undefined,
   ): Promise<void> {
-    const identityId = /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : NaN;
-    const owned = (await this.identities.listForUser(actor.user.id)).some(
-      (identity) => identity.id === identityId,
-    );
-    if (!owned) throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
+    const identityId = positiveIntId(id);
+    const owned = async (): Promise<boolean> =>
+      (await this.identities.listForUser(actor.user.id)).some(
+        (identity) => identity.id === identityId,
+      );
+    if (identityId === null || !(await owned())) {
+      throw new AppError(ErrorCode.NotFound, 'No such upstream binding');
+    }
     // The token, the unbinding and its audit record commit together; a refusal spends nothing.
     await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(

@@ -108,11 +108,16 @@ describe('Console pages: languages', () => {
     expect(scriptWords(res.text).messages.console.apps.created).toBe('Created <a>{name}</a>.');
   });
 
-  it('answers an unknown application in the visitor language', async () => {
-    const res = await browser(t.app).get('/console/applications/abc').set('Accept-Language', 'zh');
-    expectStatus(res, 404);
-    expectPageIn(res.text, 'zh-CN', '未找到', '没有这个应用。');
-  });
+  it.each(['abc', '0', '01', '1.5', '2147483648'])(
+    'answers a path id that names no application (%s) in the visitor language',
+    async (id) => {
+      const res = await browser(t.app)
+        .get(`/console/applications/${id}`)
+        .set('Accept-Language', 'zh');
+      expectStatus(res, 404);
+      expectPageIn(res.text, 'zh-CN', '未找到', '没有这个应用。');
+    },
+  );
 
   it("serves intl-messageformat's browser build at its versioned path, cached for good", async () => {
     const res = await browser(t.app).get(FORMATTER_URL);

@@ -507,6 +507,11 @@ describe('Upstream sign-in flow', () => {
       expect(audit).toEqual([{ target: `upstream:${id}` }]);
       const gone = await unbind(false);
       expect(gone.status).toBe(404);
+      // A path id that cannot name a binding is 404 like an unknown one, before the confirmation.
+      for (const notAnId of ['abc', '0', `0${id}`, '2147483648']) {
+        const res = await console.request('delete', `/api/console/account/upstreams/${notAnId}`);
+        expect([res.status, res.body.error]).toEqual([404, 'not_found']);
+      }
     });
 
     it("binds the unbind confirmation to one identity: a token for A cannot unbind B, and A's works once", async () => {

@@ -6,6 +6,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../../../common/clock';
 import { sha256Hex } from '../../../../common/crypto/hash';
 import { newOpaqueToken } from '../../../../common/crypto/opaque-token';
+import { decimalId, MAX_BIGINT_ID } from '../../../../common/validation/path-ids';
 import { PasskeyAssertions } from '../passkey-assertions';
 import {
   isUuid,
@@ -104,7 +105,7 @@ const isDatabaseInteger = (value: unknown): boolean =>
 
 /** User ids are `bigint` columns, in decimal text without leading zeros. */
 const isUserId = (value: unknown): boolean =>
-  typeof value === 'string' && /^[1-9][0-9]{0,18}$/.test(value) && BigInt(value) < 2n ** 63n;
+  typeof value === 'string' && decimalId(value, MAX_BIGINT_ID) !== null;
 
 const isMemberRole = (value: unknown): boolean => value === 'admin' || value === 'viewer';
 

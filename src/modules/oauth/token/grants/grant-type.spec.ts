@@ -1,4 +1,4 @@
-import { formParams } from '../../protocol/form-params';
+import { formParams } from '../../protocol/params';
 import { OAuthError } from '../../protocol/oauth-error';
 import { TOKEN_PARAMETERS } from '../token.service';
 import { authorizationCodeGrant } from './authorization-code';

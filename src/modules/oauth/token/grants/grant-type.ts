@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Clock } from '../../../../common/clock';
 import type { EventsService } from '../../../events/events.service';
 import type { TokensRepository } from '../../../tokens/tokens.repository';
-import { repeatedParameter, type FormParams } from '../../protocol/form-params';
+import { repeatedParameter, type FormParams } from '../../protocol/params';
 import type { OAuthError } from '../../protocol/oauth-error';
 import type { IdTokenService } from '../id-token.service';
 import type { OAuthClient } from '../rules/authenticate-client';

@@ -1,6 +1,6 @@
 import { request as expressRequest, type Request } from 'express';
 import { OAuthError } from './oauth-error';
-import { formParams, readForm, repeatedParameter, take } from './form-params';
+import { formParams, nonEmptyParam, param, readForm, repeatedParameter, take } from './params';
 
 const NAMES = ['grant_type', 'code', 'client_id'] as const;
 
@@ -21,7 +21,7 @@ function thrown(run: () => unknown): OAuthError {
   throw new Error('nothing was thrown');
 }
 
-describe('form parameters', () => {
+describe('request parameters', () => {
   describe('formParams', () => {
     it('keeps the allowed parameters sent once, and nothing else', () => {
       const params = formParams({ grant_type: 'refresh_token', code: 'c', other: 'x' }, NAMES);
@@ -57,6 +57,35 @@ describe('form parameters', () => {
       expect(Object.isFrozen(params)).toBe(true);
       expect(Object.isFrozen(params.values)).toBe(true);
       expect(Object.isFrozen(params.repeated)).toBe(true);
+    });
+  });
+
+  describe('param and nonEmptyParam (the same rule, one parameter at a time)', () => {
+    it('reads a value sent once; param keeps an empty value, nonEmptyParam omits it', () => {
+      expect(param({ state: 's' }, 'state')).toBe('s');
+      expect(param({ state: '' }, 'state')).toBe('');
+      expect(nonEmptyParam({ state: '' }, 'state')).toBeUndefined();
+      expect(param({}, 'state')).toBeUndefined();
+    });
+
+    it('refuses a repeated or structured value, or one with a control character, as formParams', () => {
+      for (const value of [['a', 'b'], { x: 'a' }, 'a\u0000b', 'a\nb', 'a\u0085']) {
+        const fields = { state: value };
+        expect(formParams(fields, ['state']).repeated).toEqual(['state']);
+        for (const read of [param, nonEmptyParam]) {
+          const error = thrown(() => read(fields, 'state'));
+          expect([error.error, error.description]).toEqual([
+            'invalid_request',
+            'The state parameter is repeated or malformed',
+          ]);
+        }
+      }
+    });
+
+    it('reads no inherited property', () => {
+      const fields = Object.create({ state: 'inherited' }) as Record<string, unknown>;
+      expect(param(fields, 'state')).toBeUndefined();
+      expect(param({}, 'constructor')).toBeUndefined();
     });
   });
 
