@@ -6,8 +6,11 @@ import { Csrf } from '../../sessions/csrf';
 import { ANSWER_FLOOR_MS } from '../answer-floor';
 import type { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import type { PendingInteractions } from '../pending-interaction';
+import { SignUpAccounts } from './sign-up-accounts';
 import { SignUpBrowser } from './sign-up-browser';
-import { SignUpService } from './sign-up.service';
+import { SignUpCodeService } from './sign-up-code.service';
+import { SignUpOffer } from './sign-up-offer';
+import { SignUpViews } from './sign-up-views';
 
 // The code page's refusals answer after the reset page's floor (answer-floor.ts), measured as
 // answer-floor.spec.ts measures it: with fake timers, whether the answer has settled.
@@ -15,7 +18,7 @@ import { SignUpService } from './sign-up.service';
 const ID = '0b6c1c6e-4f0a-4d8e-9d5e-3f7f4b1f2a10';
 const config = { signUpEnabled: true, sessionSecret: 's'.repeat(32) } as AppConfig;
 
-describe(SignUpService.name, () => {
+describe(SignUpCodeService.name, () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
@@ -24,8 +27,11 @@ describe(SignUpService.name, () => {
   /** A browser with a CSRF cookie of ours, as every browser that posted a form has. */
   const csrfCookie = csrf.issue({ ip: '192.0.2.1', userAgent: '', secure: false }, 'form')
     .cookies[0].value;
-  /** The service with what a refused code meets: an expired request, a code `consume` refuses. */
-  function service(): SignUpService {
+  /**
+   * The code page's service with what a refused code meets: an expired request, a code `consume`
+   * refuses; its parts are the real ones.
+   */
+  function service(): SignUpCodeService {
     // Nothing else is reached by a refused code.
     const none = {} as never;
     const interactions = {
@@ -40,19 +46,13 @@ describe(SignUpService.name, () => {
     const codes = {
       consume: () => Promise.resolve({ kind: 'refused' }),
     } as unknown as OneTimeCodes;
-    return new SignUpService(
-      config,
-      dataSource,
+    return new SignUpCodeService(
       interactions,
-      none,
-      codes,
-      none,
-      none,
-      none,
-      none,
-      none,
-      none,
+      new SignUpOffer(config, interactions, none),
       browsers,
+      new SignUpAccounts(dataSource, codes, none, none),
+      none,
+      new SignUpViews(interactions),
     );
   }
 

@@ -15,9 +15,13 @@ import {
   SubmitSignUpCodeDocs,
   SubmitSignUpDocs,
 } from './sign-up.openapi';
-import { SignUpService } from './sign-up.service';
+import { SignUpCodeService } from './sign-up-code.service';
+import { SignUpFormService } from './sign-up-form.service';
 
-/** The sign-up pages of an authorization: HTML pages and redirects, like the login page. */
+/**
+ * The sign-up pages of an authorization: HTML pages and redirects, like the login page. The form
+ * is SignUpFormService's, the code page SignUpCodeService's.
+ */
 @ApiTags('OAuth 2.0 browser endpoints')
 @Public()
 @Controller('oauth2')
@@ -27,7 +31,8 @@ export class SignUpController {
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
-    private readonly signUp: SignUpService,
+    private readonly form: SignUpFormService,
+    private readonly code: SignUpCodeService,
   ) {
     this.secure = config.servesHttps;
   }
@@ -39,7 +44,7 @@ export class SignUpController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signUp.showForm(req.query.request, lang, this.browser(req)));
+    this.send(res, await this.form.showForm(req.query.request, lang, this.browser(req)));
   }
 
   @Post('signup')
@@ -49,7 +54,7 @@ export class SignUpController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signUp.submitForm(formOf(req), lang, this.browser(req)));
+    this.send(res, await this.form.submitForm(formOf(req), lang, this.browser(req)));
   }
 
   @Get('signup/verify')
@@ -59,7 +64,7 @@ export class SignUpController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signUp.showCode(req.query, lang, this.browser(req)));
+    this.send(res, await this.code.showCode(req.query, lang, this.browser(req)));
   }
 
   @Post('signup/verify')
@@ -69,7 +74,7 @@ export class SignUpController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signUp.submitCode(formOf(req), lang, this.browser(req)));
+    this.send(res, await this.code.submitCode(formOf(req), lang, this.browser(req)));
   }
 
   private browser(req: Request): BrowserContext {

@@ -3,6 +3,9 @@ import { BOLD, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { errorBox, type FormBinding } from '../account-pages';
 
+export const SIGN_UP_PATH = '/oauth2/signup';
+export const SIGN_UP_CODE_PATH = '/oauth2/signup/verify';
+
 export interface SignUpPageModel extends FormBinding {
   applicationName: string;
   /** What the person typed, shown again after a refusal (never the password). */
