@@ -98,7 +98,7 @@ describe('Account page: passkeys and connected accounts', () => {
     expect(script.text).toContain("from '/console/assets/core.js'");
     expect((await t.http().get('/console/assets/core.js')).status).toBe(200);
     expect((await t.http().get('/account/assets/account.page.ts')).status).toBe(404);
-    expect((await t.http().get('/account/assets/..%2Faccount-page.service.ts')).status).toBe(404);
+    expect((await t.http().get('/account/assets/..%2Faccount-emails.ts')).status).toBe(404);
   });
 
   it('connects a provider through the console API and returns to the account page', async () => {

@@ -40,7 +40,12 @@ import {
   SubmitAccountPasskeyLoginDocs,
   UpdateProfileDocs,
 } from './account-page.openapi';
-import { AccountPageService } from './account-page.service';
+import { AccountAddressesService } from './account-addresses.service';
+import { AccountApplicationsService } from './account-applications.service';
+import { AccountPasswordService } from './account-password.service';
+import { AccountProfileService } from './account-profile.service';
+import { AccountSignInService } from './account-sign-in.service';
+import { AccountViewService } from './account-view.service';
 import { AccountPasskeyOptionsGuard } from './account-passkey-options.guard';
 import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
 import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
@@ -68,7 +73,12 @@ export class AccountPageController {
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
-    private readonly account: AccountPageService,
+    private readonly view: AccountViewService,
+    private readonly signIn: AccountSignInService,
+    private readonly profile: AccountProfileService,
+    private readonly addresses: AccountAddressesService,
+    private readonly password: AccountPasswordService,
+    private readonly applications: AccountApplicationsService,
   ) {
     this.secure = config.servesHttps;
   }
@@ -80,7 +90,7 @@ export class AccountPageController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.show(lang, this.browser(req), req.query.done));
+    this.send(res, await this.view.show(lang, this.browser(req), req.query.done));
   }
 
   @Get('account/login')
@@ -90,7 +100,7 @@ export class AccountPageController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.showLogin(lang, this.browser(req)));
+    this.send(res, await this.signIn.showLogin(lang, this.browser(req)));
   }
 
   @Post('account/login')
@@ -100,7 +110,7 @@ export class AccountPageController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.submitLogin(formOf(req), lang, this.browser(req)));
+    this.send(res, await this.signIn.submitLogin(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/login/passkey/options')
@@ -111,7 +121,7 @@ export class AccountPageController {
   @UseGuards(AccountPasskeyOptionsGuard, RateLimitGuard)
   @Throttle({ 'passkey-sign-in': { limit: SIGN_IN_STARTS_PER_ADDRESS, ttl: QUOTA_WINDOW_MS } })
   startPasskeyLogin(): Promise<PasskeyCeremonyStart> {
-    return this.account.passkeyOptions();
+    return this.signIn.passkeyOptions();
   }
 
   @Post('account/login/passkey')
@@ -124,13 +134,13 @@ export class AccountPageController {
   ): Promise<void> {
     const form = formOf(req);
     const browser = this.browser(req);
-    this.send(res, await this.account.submitPasskeyLogin(form, lang, browser, requestId));
+    this.send(res, await this.signIn.submitPasskeyLogin(form, lang, browser, requestId));
   }
 
   @Post('account/logout')
   @AccountLogoutDocs()
   async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.account.logout(formOf(req), this.browser(req)));
+    this.send(res, await this.signIn.logout(formOf(req), this.browser(req)));
   }
 
   @Post('account/profile')
@@ -140,7 +150,7 @@ export class AccountPageController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.updateProfile(formOf(req), lang, this.browser(req)));
+    this.send(res, await this.profile.updateProfile(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/emails/code')
@@ -150,7 +160,7 @@ export class AccountPageController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.sendEmailCode(formOf(req), lang, this.browser(req)));
+    this.send(res, await this.addresses.sendEmailCode(formOf(req), lang, this.browser(req)));
   }
 
   @Get('account/emails/confirm')
@@ -161,7 +171,7 @@ export class AccountPageController {
     @Res() res: Response,
   ): Promise<void> {
     const { id, code } = req.query;
-    this.send(res, await this.account.showConfirmEmail(lang, this.browser(req), id, code));
+    this.send(res, await this.addresses.showConfirmEmail(lang, this.browser(req), id, code));
   }
 
   @Post('account/emails/confirm')
@@ -171,7 +181,7 @@ export class AccountPageController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.confirmEmail(formOf(req), lang, this.browser(req)));
+    this.send(res, await this.addresses.confirmEmail(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/password')
@@ -181,7 +191,7 @@ export class AccountPageController {
     @PageLang() lang: PageLanguage,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.changePassword(formOf(req), lang, this.browser(req)));
+    this.send(res, await this.password.changePassword(formOf(req), lang, this.browser(req)));
   }
 
   @Post('account/applications/:applicationId/revoke')
@@ -191,7 +201,7 @@ export class AccountPageController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.account.revoke(applicationId, formOf(req), this.browser(req)));
+    this.send(res, await this.applications.revoke(applicationId, formOf(req), this.browser(req)));
   }
 
   @Get('account/assets/:file')

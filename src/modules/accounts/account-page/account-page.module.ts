@@ -9,9 +9,15 @@ import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-prov
 import { UsersModule } from '../../users/users.module';
 import { EmailVerificationModule } from '../email-verification/email-verification.module';
 import { StepUpModule } from '../step-up/step-up.module';
+import { AccountAddressesService } from './account-addresses.service';
+import { AccountApplicationsService } from './account-applications.service';
 import { AccountEmails } from './account-emails';
+import { AccountFormsService } from './account-forms.service';
+import { AccountPasswordService } from './account-password.service';
+import { AccountProfileService } from './account-profile.service';
+import { AccountSignInService } from './account-sign-in.service';
+import { AccountViewService } from './account-view.service';
 import { AccountPageController } from './account-page.controller';
-import { AccountPageService } from './account-page.service';
 import { AccountPasskeyOptionsGuard } from './account-passkey-options.guard';
 import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 
@@ -35,6 +41,16 @@ import { RateLimitModule } from '../../rate-limit/rate-limit.module';
     StepUpModule, // the step-up of a new password or address (shared with email verification)
   ],
   controllers: [AccountPageController],
-  providers: [AccountPageService, AccountEmails, AccountPasskeyOptionsGuard],
+  providers: [
+    AccountFormsService, // every form's session and CSRF check
+    AccountViewService, // GET /account and the page shown again with a refusal
+    AccountSignInService, // sign-in (password, passkey) and sign-out
+    AccountProfileService,
+    AccountAddressesService, // "Send a verification code" and the code page (with AccountEmails)
+    AccountEmails,
+    AccountPasswordService,
+    AccountApplicationsService, // the authorized applications and revoking one's access
+    AccountPasskeyOptionsGuard,
+  ],
 })
 export class AccountPageModule {}

@@ -4,7 +4,7 @@ import { AppConfig } from '../../../config/app-config';
 import { refuseCrossOrigin } from '../../oauth/interaction/passkey-options.guard';
 import { formOf } from '../../oauth/protocol/params';
 import { browserContext } from '../../sessions/cookies';
-import { AccountPageService } from './account-page.service';
+import { AccountSignInService } from './account-sign-in.service';
 
 /**
  * The own checks of POST /account/login/passkey/options, before its per-address quota counts
@@ -18,7 +18,7 @@ export class AccountPasskeyOptionsGuard implements CanActivate {
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
-    private readonly account: AccountPageService,
+    private readonly signIn: AccountSignInService,
   ) {
     this.secure = config.servesHttps;
     this.origin = config.publicOrigin;
@@ -27,7 +27,7 @@ export class AccountPasskeyOptionsGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<Request>();
     refuseCrossOrigin(req, this.origin);
-    this.account.checkPasskeyStart(formOf(req), browserContext(req, this.secure));
+    this.signIn.checkPasskeyStart(formOf(req), browserContext(req, this.secure));
     return true;
   }
 }
