@@ -42,7 +42,7 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { PageError } from '../../oauth/protocol/oauth-error';
 import { setBrowserCookie } from '../../sessions/cookies';
-import { UpstreamSignInService } from '../sign-in/upstream-sign-in.service';
+import { UpstreamStartService } from '../sign-in/upstream-start.service';
 import { BIND_RETURN_PAGES, type BindReturnPage } from '../sign-in/upstream-attempt';
 
 /** One upstream account bound to the signed-in user, as the console's account page shows it. */
@@ -82,7 +82,7 @@ export class AccountUpstreamsController {
 
   constructor(
     private readonly identities: UpstreamIdentitiesService,
-    private readonly signIn: UpstreamSignInService,
+    private readonly starts: UpstreamStartService,
     private readonly confirmations: PasskeyConfirmations,
     private readonly audit: AuditLog,
     private readonly providers: UpstreamProvidersService,
@@ -138,7 +138,7 @@ export class AccountUpstreamsController {
       { providerId },
       confirmation,
     );
-    const result = await this.signIn
+    const result = await this.starts
       .startBind(actor.user.id, providerId, query.returnTo, requestId)
       .catch((error: unknown) => {
         if (error instanceof PageError) {

@@ -4,7 +4,7 @@ import { AppConfig } from '../../../config/app-config';
 import { readCookie } from '../../sessions/cookies';
 import { pageLanguageOf } from '../../../common/i18n/page-language';
 import type { UpstreamAttempt } from './upstream-attempt';
-import { UpstreamSignInService } from './upstream-sign-in.service';
+import { UpstreamTrips } from './upstream-trips.service';
 
 export type CallbackRequest = Request & { upstreamAttempt?: UpstreamAttempt };
 
@@ -19,7 +19,7 @@ export class UpstreamCallbackGuard implements CanActivate {
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
-    private readonly flow: UpstreamSignInService,
+    private readonly trips: UpstreamTrips,
   ) {
     this.secure = config.servesHttps;
   }
@@ -29,7 +29,7 @@ export class UpstreamCallbackGuard implements CanActivate {
     const providerId = typeof req.params.providerId === 'string' ? req.params.providerId : '';
     const cookie = readCookie(req, 'upstream', this.secure);
     const lang = pageLanguageOf(req);
-    req.upstreamAttempt = this.flow.answeredAttempt(providerId, req.query, cookie, lang);
+    req.upstreamAttempt = this.trips.answeredAttempt(providerId, req.query, cookie, lang);
     return true;
   }
 }

@@ -29,7 +29,8 @@ import {
   UpstreamTags,
 } from './upstream-sign-in.openapi';
 import { UpstreamCallbackGuard, type CallbackRequest } from './upstream-callback.guard';
-import { CALLBACKS_PER_ADDRESS, UpstreamSignInService } from './upstream-sign-in.service';
+import { CALLBACKS_PER_ADDRESS, UpstreamCallbackService } from './upstream-callback.service';
+import { UpstreamStartService } from './upstream-start.service';
 import { continueToProviderPage } from './upstream-pages';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
@@ -47,7 +48,8 @@ export class UpstreamSignInController {
 
   constructor(
     @Inject(AppConfig) config: AppConfig,
-    private readonly signIn: UpstreamSignInService,
+    private readonly starts: UpstreamStartService,
+    private readonly callbacks: UpstreamCallbackService,
   ) {
     this.secure = config.servesHttps;
   }
@@ -61,7 +63,7 @@ export class UpstreamSignInController {
     @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signIn.start(providerId, req.query.request, lang, requestId));
+    this.send(res, await this.starts.start(providerId, req.query.request, lang, requestId));
   }
 
   @Get(':providerId/callback')
@@ -81,7 +83,7 @@ export class UpstreamSignInController {
     const browser = browserContext(req, this.secure);
     this.send(
       res,
-      await this.signIn.callback(providerId, req.query, attempt, lang, browser, requestId),
+      await this.callbacks.callback(providerId, req.query, attempt, lang, browser, requestId),
     );
   }
 
@@ -99,7 +101,7 @@ export class UpstreamSignInController {
         ? (req.body as Record<string, unknown>)
         : {};
     const browser = browserContext(req, this.secure);
-    const result = await this.signIn.startBindForRequest(
+    const result = await this.starts.startBindForRequest(
       providerId,
       form,
       lang,
@@ -127,7 +129,7 @@ export class UpstreamSignInController {
     const browser = browserContext(req, this.secure);
     this.send(
       res,
-      await this.signIn.direct(providerId, req.query.redirect, lang, browser, requestId),
+      await this.starts.direct(providerId, req.query.redirect, lang, browser, requestId),
     );
   }
 

@@ -8,7 +8,11 @@ import { SessionsModule } from '../../sessions/sessions.module';
 import { UpstreamIdentitiesModule } from '../identities/upstream-identities.module';
 import { UpstreamProvidersModule } from '../providers/upstream-providers.module';
 import { UpstreamSignInController } from './upstream-sign-in.controller';
-import { UpstreamSignInService } from './upstream-sign-in.service';
+import { UpstreamBindingService } from './upstream-binding.service';
+import { UpstreamCallbackService } from './upstream-callback.service';
+import { UpstreamContinuation } from './upstream-continuation.service';
+import { UpstreamStartService } from './upstream-start.service';
+import { UpstreamTrips } from './upstream-trips.service';
 
 /**
  * Sign-in through upstream providers, direct entry and the required-upstream bind page. It
@@ -27,8 +31,14 @@ import { UpstreamSignInService } from './upstream-sign-in.service';
     RateLimitModule, // RateLimitGuard: the per-address quota of callbacks
   ],
   controllers: [UpstreamSignInController],
-  providers: [UpstreamSignInService],
+  providers: [
+    UpstreamTrips, // the trip to the provider every flow shares
+    UpstreamStartService, // sign-in, direct entry and binding starts
+    UpstreamCallbackService, // the callback: single use, then sign-in or binding
+    UpstreamBindingService, // the end of a binding trip
+    UpstreamContinuation, // the authorization request continued after a trip
+  ],
   // The console's account routes start a binding through it.
-  exports: [UpstreamSignInService],
+  exports: [UpstreamStartService],
 })
 export class UpstreamSignInModule {}
