@@ -86,6 +86,11 @@ export interface CreatedEndpoint {
  * owner of webhook_endpoints). Each change is audited in the transaction of the change: from the
  * CLI with `via: "cli"` and no actor, from the console with `via: "console"`, the user and the
  * address.
+ *
+ * Why this service is larger: it is one job, the owner's changes to webhook_endpoints, and every
+ * change follows the same rule: the actor-scoped lookup, the check, the generation moved on and
+ * the audit entry, in one transaction. The replay and the secret rotation are such changes; apart,
+ * each would repeat that rule.
  */
 @Injectable()
 export class WebhookEndpointsService {

@@ -83,6 +83,12 @@ interface ResetForm {
  * account, the audit entry and (for the primary address) its verification commit together; then,
  * in the browser that asked for the code, the person is signed in and the authorization continues
  * as after a login, or the account page follows. Another browser goes to the account's sign-in.
+ *
+ * Why this service is larger: it is one job, and its dependencies are the parts of one
+ * transaction that must commit together (the code, the account, the sessions, the applications'
+ * tokens, the audit entry) and of the login it then stands in for (the session, the pending
+ * request, the authorization that continues). Split, the transaction's rule would be spread over
+ * several files.
  */
 @Injectable()
 export class ResetPasswordService {

@@ -4,7 +4,7 @@ import { clientSettingsDigest, parseClientSettings } from '../../applications/cl
 import { invalidBody } from '../../../common/validation/request-errors';
 import type { ConfirmationRequest } from '../passkeys/confirmations/confirmation.dto';
 import { ConfirmationTargetRegistry } from '../passkeys/confirmations/confirmation-target-registry';
-import type { ConfirmationTarget } from '../passkeys/confirmations/passkey-confirmations.service';
+import type { ConfirmationTarget } from '../passkeys/confirmations/confirmation-actions';
 import { ConsoleAccess } from '../roles/console-access.service';
 import type { ConsoleActor } from '../session/console-session';
 

@@ -9,7 +9,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
-import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/passkey-confirmations.service';
+import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/confirmation-actions';
 import { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
 import {
   ApplicationDetail,

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
-import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/passkey-confirmations.service';
+import { PASSKEY_CONFIRMATION_HEADER } from '../passkeys/confirmations/confirmation-actions';
 import { BadBody, Conflict } from '../console.openapi';
 import { PasskeyConfirmed } from '../passkeys/confirmations/passkey-confirmed.openapi';
 import { ApplicationRole, ScopedApplication } from '../roles/application-role';

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../../common/errors/error-code';
 import { parseUserId } from '../../users/user-query';
 import { invalidBody } from '../../../common/validation/request-errors';
 import { ConfirmationTargetRegistry } from '../passkeys/confirmations/confirmation-target-registry';
-import type { ConfirmationTarget } from '../passkeys/confirmations/passkey-confirmations.service';
+import type { ConfirmationTarget } from '../passkeys/confirmations/confirmation-actions';
 import { ConsoleAccess } from '../roles/console-access.service';
 import { isMemberRole, MEMBER_ROLES } from '../roles/console-member.entity';
 import { ConsoleMembers, type RoleChange } from '../roles/console-members.service';

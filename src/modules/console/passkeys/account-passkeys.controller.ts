@@ -20,7 +20,7 @@ import {
 import { ApiErrorResponse } from '../../../common/errors/error-body.openapi';
 import { SessionAuth } from '../../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
-import { PASSKEY_CONFIRMATION_HEADER } from './confirmations/passkey-confirmations.service';
+import { PASSKEY_CONFIRMATION_HEADER } from './confirmations/confirmation-actions';
 import { PasskeyRegistration, PasskeyRename } from './passkey.dto';
 import { PasskeyCeremonyStart, PasskeyView } from './passkey-view';
 import { PasskeysService } from './passkeys.service';

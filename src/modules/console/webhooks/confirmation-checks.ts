@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service';
 import type { ConfirmationRequest } from '../passkeys/confirmations/confirmation.dto';
 import { ConfirmationTargetRegistry } from '../passkeys/confirmations/confirmation-target-registry';
-import type { ConfirmationTarget } from '../passkeys/confirmations/passkey-confirmations.service';
+import type { ConfirmationTarget } from '../passkeys/confirmations/confirmation-actions';
 import { ConsoleAccess } from '../roles/console-access.service';
 import type { ConsoleActor } from '../session/console-session';
 import { replayDigest, replayFromBody, webhookUrlDigest } from './webhook-digests';

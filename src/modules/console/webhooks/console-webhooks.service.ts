@@ -11,11 +11,11 @@ import {
   WebhookChange,
   WebhookEndpointsService,
 } from '../../webhooks/webhook-endpoints.service';
-import {
-  PasskeyConfirmations,
-  type ConfirmationAction,
-  type ConfirmationTarget,
-} from '../passkeys/confirmations/passkey-confirmations.service';
+import type {
+  ConfirmationAction,
+  ConfirmationTarget,
+} from '../passkeys/confirmations/confirmation-actions';
+import { PasskeyConfirmations } from '../passkeys/confirmations/passkey-confirmations.service';
 import type { ScopedApplication } from '../roles/application-role';
 import type { ConsoleActor } from '../session/console-session';
 import { replayDigest, replayFromBody, webhookUrlDigest } from './webhook-digests';

@@ -29,7 +29,15 @@ import { UpstreamProvidersService } from '../../upstreams/providers/upstream-pro
 import { PasskeySignInService } from '../../console/passkeys/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../console/passkeys/passkey-view';
 
-/** The login and consent pages of a pending authorization. */
+/**
+ * The login and consent pages of a pending authorization.
+ *
+ * Why this service is larger: it is one job, the pages of one pending authorization (password
+ * login, passkey login, binding an upstream account, consent). Each step finds the request,
+ * checks its CSRF token and reads its application the same way, then hands off to the service
+ * that owns that step (login, passkeys, upstream providers, sessions, grants, the authorization
+ * request); the dependencies are those hand-offs, not logic of its own.
+ */
 @Injectable()
 export class InteractionService {
   constructor(

@@ -10,7 +10,7 @@ import {
 import { AccessTokenAuth } from '../../../common/http/openapi-security';
 import { GROUP_CODES } from '../../users/groups';
 import { oauthError, OAuthServerErrors } from '../token/token.openapi';
-import type { UserinfoUpstream } from '../../upstreams/identities/upstream-identities.service';
+import type { UserinfoUpstream } from '../../upstreams/identities/userinfo-upstream';
 import type { UserEmailEntry, UserInfo } from './userinfo.service';
 
 // Documentation of GET /api/oauth2/userinfo and /api/oauth2/user/emails (docs/contract/oauth.md#user-info;

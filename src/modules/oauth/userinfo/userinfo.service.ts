@@ -23,7 +23,7 @@ import {
   scopeAllows,
 } from '../protocol/scopes';
 import { relationOf, relationUsable } from '../../users/relation-sql';
-import type { UserinfoUpstream } from '../../upstreams/identities/upstream-identities.service';
+import type { UserinfoUpstream } from '../../upstreams/identities/userinfo-upstream';
 import {
   userinfoUpstreamsJoin,
   userinfoUpstreamsOf,

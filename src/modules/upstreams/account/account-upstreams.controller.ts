@@ -28,10 +28,8 @@ import { IsIn } from 'class-validator';
 import { IfPresent } from '../../../common/validation/dto-decorators';
 import { positiveIntId } from '../../../common/validation/path-ids';
 import { AuditLog } from '../../audit/audit-log.service';
-import {
-  PASSKEY_CONFIRMATION_HEADER,
-  PasskeyConfirmations,
-} from '../../console/passkeys/confirmations/passkey-confirmations.service';
+import { PASSKEY_CONFIRMATION_HEADER } from '../../console/passkeys/confirmations/confirmation-actions';
+import { PasskeyConfirmations } from '../../console/passkeys/confirmations/passkey-confirmations.service';
 import { SessionAuth } from '../../../common/http/openapi-security';
 import { RequestId } from '../../../common/http/request-id.decorator';
 import { ConsoleActor, ConsoleRoute } from '../../console/session/console-session';

@@ -4,11 +4,7 @@
  * `upstream_identities`: its name and columns are written here and in the entity, nowhere else.
  */
 import { providerDisplayNameSql } from '../providers/provider-name-sql';
-import {
-  toUserinfoUpstream,
-  type BoundIdentity,
-  type UserinfoUpstream,
-} from './upstream-identities.service';
+import { toUserinfoUpstream, type BoundIdentity, type UserinfoUpstream } from './userinfo-upstream';
 
 /**
  * `LEFT JOIN LATERAL (…) <alias> ON true`, giving column `<alias>.upstreams`: the identities

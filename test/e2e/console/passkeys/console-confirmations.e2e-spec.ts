@@ -1,5 +1,5 @@
 import type supertest from 'supertest';
-import type { ConfirmationAction } from '../../../../src/modules/console/passkeys/confirmations/passkey-confirmations.service';
+import type { ConfirmationAction } from '../../../../src/modules/console/passkeys/confirmations/confirmation-actions';
 import { PurgeService } from '../../../../src/modules/maintenance/purge.service';
 import { createApiKey, createApplication, createUser } from '../../../factories';
 import { relate } from '../../../factories/app-users';

@@ -1,5 +1,5 @@
 import { ConfirmationTargetRegistry } from './confirmation-target-registry';
-import { CONFIRMATION_ACTIONS } from './passkey-confirmations.service';
+import { CONFIRMATION_ACTIONS } from './confirmation-actions';
 
 const check = { check: () => Promise.resolve() };
 

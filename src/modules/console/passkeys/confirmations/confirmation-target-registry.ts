@@ -5,7 +5,7 @@ import {
   CONFIRMATION_ACTIONS,
   type ConfirmationAction,
   type ConfirmationTarget,
-} from './passkey-confirmations.service';
+} from './confirmation-actions';
 
 /**
  * What the module that performs a confirmed operation says about its targets, so that starting

@@ -4,11 +4,10 @@ import type { ConfirmationRequest } from './confirmation.dto';
 import { ConfirmationTargetRegistry } from './confirmation-target-registry';
 import {
   ACTION_TARGET_FIELDS,
-  ConfirmationStart,
-  PasskeyConfirmations,
   type ConfirmationAction,
   type ConfirmationTarget,
-} from './passkey-confirmations.service';
+} from './confirmation-actions';
+import { ConfirmationStart, PasskeyConfirmations } from './passkey-confirmations.service';
 import { PasskeysService } from '../passkeys.service';
 
 /**

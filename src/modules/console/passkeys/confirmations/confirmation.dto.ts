@@ -10,7 +10,7 @@ import {
   isConfirmationAction,
   type ConfirmationAction,
   type ConfirmationTarget,
-} from './passkey-confirmations.service';
+} from './confirmation-actions';
 
 /**
  * Checks a target field only for the actions that take it (docs/console.md, "The confirmation

@@ -3,7 +3,7 @@ import {
   bindingOf,
   CONFIRMATION_ACTIONS,
   isConfirmationAction,
-} from './passkey-confirmations.service';
+} from './confirmation-actions';
 
 const PASSKEY = '5f0c7a52-3f4e-4a43-9d0e-2b1d6f1d7e01';
 const DIGEST = 'a'.repeat(64);
