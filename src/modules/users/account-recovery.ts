@@ -73,9 +73,9 @@ export class AccountRecovery {
       .where('u.id = :userId', { userId })
       .getOne();
     if (!user) return null;
-    // `email` is the code's: an address as an account stored it, so lower() compares it.
-    const address = email.toLowerCase();
-    const addressIsPrimary = user.email !== '' && user.email.toLowerCase() === address;
+    // `email` is the code's: an address as an account stored it, compared in the one form.
+    const address = emailKey(email);
+    const addressIsPrimary = user.email !== '' && emailKey(user.email) === address;
     if (addressIsPrimary) return { user, addressIsPrimary };
     const held = await manager.query<unknown[]>(HOLDS_ADDRESS_SQL, [userId, address]);
     return held.length > 0 ? { user, addressIsPrimary } : null;

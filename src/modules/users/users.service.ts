@@ -4,7 +4,7 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { EMAIL_RULE, isValidUsername, normalEmail, USERNAME_RULE } from './account-names';
+import { EMAIL_RULE, emailKey, isValidUsername, normalEmail, USERNAME_RULE } from './account-names';
 import { hashPassword } from './password';
 import { profileProblems, type ProfileChange, type ProfileProblems } from './profile';
 import { UserEmail } from './user-email.entity';
@@ -102,11 +102,11 @@ export class UsersService {
       'SELECT email, verified FROM user_emails WHERE user_id = $1 ORDER BY id',
       [user.id],
     );
-    const primary = user.email.toLowerCase();
+    const primary = emailKey(user.email);
     const emails = rows.map((row) => ({
       email: row.email,
       verified: row.verified,
-      primary: primary !== '' && row.email.toLowerCase() === primary,
+      primary: primary !== '' && emailKey(row.email) === primary,
     }));
     return [...emails.filter((e) => e.primary), ...emails.filter((e) => !e.primary)];
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { sha256Hex } from '../../../common/crypto/hash';
+import { emailKey } from '../../users/account-names';
 import { LimiterThrottlerStorage } from '../../rate-limit/limiter-throttler-storage';
 
 /** Codes are counted in fixed one-hour windows. */
@@ -35,7 +36,7 @@ export class CodeQuota {
     const prefix = `${this.config.rateLimitKeyPrefix}codes:`;
     const counts: [string, number][] = [
       [`${prefix}ip:${clientAddress}`, CODES_PER_CLIENT_ADDRESS],
-      [`${prefix}email:${sha256Hex(email.toLowerCase())}`, CODES_PER_EMAIL],
+      [`${prefix}email:${sha256Hex(emailKey(email))}`, CODES_PER_EMAIL],
       ...(userId === null
         ? []
         : [[`${prefix}user:${userId}`, CODES_PER_ACCOUNT] as [string, number]]),

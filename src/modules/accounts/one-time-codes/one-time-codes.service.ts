@@ -4,6 +4,7 @@ import { createHmac, hkdfSync, randomInt, randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { AppConfig } from '../../../config/app-config';
+import { emailKey } from '../../users/account-names';
 import { CodeQuota, type QuotaOutcome } from './code-quota';
 import type { CodePurpose } from './one-time-code.entity';
 
@@ -95,7 +96,7 @@ export class OneTimeCodes {
    * Earlier open codes of the same purpose for the same account (or sign-up address) stop working.
    */
   async issue(request: CodeRequest, manager?: EntityManager): Promise<IssueOutcome> {
-    const email = request.email.toLowerCase();
+    const email = emailKey(request.email);
     const quota = await this.quota.take(email, request.userId, request.clientAddress);
     if (quota.kind === 'throttled') return quota;
     const id = randomUUID();
@@ -126,7 +127,7 @@ export class OneTimeCodes {
    * answer and the limits tell nothing about which addresses exist.
    */
   async decoy(email: string, clientAddress: string): Promise<QuotaOutcome & { id: string }> {
-    const quota = await this.quota.take(email.toLowerCase(), null, clientAddress);
+    const quota = await this.quota.take(email, null, clientAddress);
     return { ...quota, id: randomUUID() };
   }
 

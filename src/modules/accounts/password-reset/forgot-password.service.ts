@@ -12,7 +12,6 @@ import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
-import { emailKey } from '../../users/account-names';
 import { AccountRecovery } from '../../users/account-recovery';
 import { codeMail } from '../one-time-codes/code-mail';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
@@ -77,7 +76,7 @@ export class ForgotPasswordService {
           userId: owner.userId,
           clientAddress: browser.ip,
         })
-      : await this.codes.decoy(emailKey(email), browser.ip);
+      : await this.codes.decoy(email, browser.ip);
     await answerFloor(started);
     if (outcome.kind === 'throttled') {
       const minutes = Math.max(1, Math.ceil(outcome.retryAfterSeconds / 60));

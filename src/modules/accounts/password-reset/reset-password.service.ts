@@ -212,7 +212,8 @@ export class ResetPasswordService {
    */
   private sendNotices(outcome: Extract<ResetOutcome, { kind: 'reset' }>, locale: Locale): void {
     const { user } = outcome.account;
-    const recipients = new Set([user.email.toLowerCase(), outcome.email].filter((a) => a !== ''));
+    // Both as the account stores them (the code's address is one of its own), so one form.
+    const recipients = new Set([user.email, outcome.email].filter((a) => a !== ''));
     const resetLink = new URL(FORGOT_PASSWORD_PATH, this.config.publicBaseUrl).href;
     for (const to of recipients) {
       this.mail.send(
