@@ -13,25 +13,39 @@ export function hasControlCharacter(text: string): boolean {
   return CONTROL_CHARACTER.test(text);
 }
 
+/** What one walk over a parsed body or query string finds first to refuse it for. */
+export type InputProblem = 'too_deep' | 'control_character' | null;
+
 /**
- * Whether a parsed body or query string holds a control character in any string: a value, an
- * element of an array, a nested object's value, or a name. Walked with a stack, not recursion:
+ * One walk over a parsed body or query string: objects or arrays nested more than `maxDepth`
+ * levels (nesting-depth.ts), which wins, else a control character in any string (a value, an
+ * element of an array, a nested object's value, or a name). Walked with a stack, not recursion:
  * a 100 kB JSON body may nest tens of thousands of arrays.
  */
-export function holdsControlCharacter(parsed: unknown): boolean {
-  const pending: unknown[] = [parsed];
+export function inputProblem(parsed: unknown, maxDepth = Number.POSITIVE_INFINITY): InputProblem {
+  const pending: [unknown, number][] = [[parsed, 0]];
+  let control = false;
   while (pending.length > 0) {
-    const value = pending.pop();
+    const [value, depth] = pending.pop()!;
     if (typeof value === 'string') {
-      if (hasControlCharacter(value)) return true;
-    } else if (Array.isArray(value)) {
-      for (const element of value) pending.push(element);
-    } else if (typeof value === 'object' && value !== null) {
+      control ||= hasControlCharacter(value);
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= maxDepth) return 'too_deep';
+    if (Array.isArray(value)) {
+      for (const element of value) pending.push([element, depth + 1]);
+    } else {
       for (const [name, field] of Object.entries(value)) {
-        if (hasControlCharacter(name)) return true;
-        pending.push(field);
+        control ||= hasControlCharacter(name);
+        pending.push([field, depth + 1]);
       }
     }
   }
-  return false;
+  return control ? 'control_character' : null;
+}
+
+/** Whether a parsed body or query string holds a control character anywhere (inputProblem). */
+export function holdsControlCharacter(parsed: unknown): boolean {
+  return inputProblem(parsed) === 'control_character';
 }

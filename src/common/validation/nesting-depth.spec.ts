@@ -1,6 +1,11 @@
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from './nesting-depth';
+import { inputProblem } from './control-characters';
+import { MAX_NESTING_DEPTH } from './nesting-depth';
 
-describe('nestedDeeperThan', () => {
+/** Whether `parsed` nests objects or arrays more than `limit` levels deep. */
+const nestedDeeperThan = (parsed: unknown, limit: number): boolean =>
+  inputProblem(parsed, limit) === 'too_deep';
+
+describe('inputProblem: nesting depth', () => {
   const nest = (levels: number): unknown => {
     let value: unknown = 'leaf';
     for (let i = 0; i < levels; i += 1) value = i % 2 === 0 ? [value] : { a: value };
@@ -19,5 +24,12 @@ describe('nestedDeeperThan', () => {
     expect(nestedDeeperThan(JSON.parse(`${'['.repeat(50_000)}${']'.repeat(50_000)}`), 16)).toBe(
       true,
     );
+  });
+
+  it('finds nesting too deep before a control character, and either alone', () => {
+    expect(inputProblem({ a: [['\u0000']] }, 2)).toBe('too_deep');
+    expect(inputProblem({ a: ['\u0000'] }, 2)).toBe('control_character');
+    expect(inputProblem({ 'a\n': 'b' }, 2)).toBe('control_character');
+    expect(inputProblem({ a: ['b'] }, 2)).toBeNull();
   });
 });

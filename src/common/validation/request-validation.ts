@@ -3,9 +3,9 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidatorOptions } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { ErrorCode } from '../errors/error-code';
-import { holdsControlCharacter } from './control-characters';
+import { inputProblem } from './control-characters';
 import { atLeastOneFieldOf } from './dto-decorators';
-import { MAX_NESTING_DEPTH, nestedDeeperThan } from './nesting-depth';
+import { MAX_NESTING_DEPTH } from './nesting-depth';
 import { invalidBody, invalidQuery, requestError, type RequestSource } from './request-errors';
 
 /** A DTO class: validation decorators (class-validator) and its OpenAPI schema (@ApiProperty). */
@@ -40,11 +40,13 @@ export function validateRequest<T extends object>(
       : invalidQuery('The query string is malformed');
   }
   if (source === 'query') refuseRepeated(value as Record<string, unknown>);
-  if (nestedDeeperThan(value, MAX_NESTING_DEPTH)) {
+  // One walk finds both: nesting too deep first, then a control character.
+  const problem = inputProblem(value, MAX_NESTING_DEPTH);
+  if (problem === 'too_deep') {
     const why = `nests objects or arrays deeper than ${MAX_NESTING_DEPTH} levels`;
     throw source === 'body' ? invalidBody(`The body ${why}`) : invalidQuery(`The query ${why}`);
   }
-  if (holdsControlCharacter(value)) throw controlCharacter(source);
+  if (problem === 'control_character') throw controlCharacter(source);
   const instance = plainToInstance(dto, value);
   const errors = validateSync(instance, OPTIONS);
   if (errors.length > 0) throw requestError(errors, source);
