@@ -3,7 +3,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { constantTimeEqual } from '../../common/crypto/constant-time';
 import { AppConfig } from '../../config/app-config';
 import { newOpaqueToken } from '../../common/crypto/opaque-token';
-import type { BrowserContext, CookieSpec } from './cookies';
+import type { BrowserContext, BrowserCookie, CookieSpec } from './cookies';
 
 /** A form's CSRF token, and the cookie to set when the browser had none of ours yet. */
 export interface CsrfForm {
@@ -71,6 +71,21 @@ export class Csrf {
   bindBrowser(browser: BrowserContext, purpose: string): string | undefined {
     const cookie = this.issuedCookie(browser.csrfCookie);
     return cookie === undefined ? undefined : this.mac(['browser', cookie, purpose]);
+  }
+
+  /**
+   * The cookie `name` holding bindBrowser's value for `purpose`, kept `maxAge` seconds; none when
+   * the browser has no CSRF cookie of ours. The sign-up and the password reset mark the browser
+   * that asked for a code with it.
+   */
+  bindingCookie(
+    browser: BrowserContext,
+    name: BrowserCookie,
+    purpose: string,
+    maxAge: number,
+  ): CookieSpec[] {
+    const value = this.bindBrowser(browser, purpose);
+    return value === undefined ? [] : [{ name, value, maxAge }];
   }
 
   /** True when `value` is what `bindBrowser` gave this browser for `purpose`. */

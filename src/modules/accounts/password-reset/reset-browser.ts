@@ -22,8 +22,7 @@ export function askedHereCookie(
   id: string,
   request: string | undefined,
 ): CookieSpec[] {
-  const value = csrf.bindBrowser(browser, purpose(id, request));
-  return value === undefined ? [] : [{ name: 'reset', value, maxAge: CODE_TTL_SECONDS }];
+  return csrf.bindingCookie(browser, 'reset', purpose(id, request), CODE_TTL_SECONDS);
 }
 
 /** Whether `cookie` is this browser's binding of code `id` and `request`. */

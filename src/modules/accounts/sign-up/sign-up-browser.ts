@@ -31,8 +31,7 @@ export class SignUpBrowser {
    * browser has no CSRF cookie of ours (the form it posted was checked against one, so it has).
    */
   cookiesFor(browser: BrowserContext, id: string): CookieSpec[] {
-    const value = this.csrf.bindBrowser(browser, purpose(id));
-    return value === undefined ? [] : [{ name: 'signUp', value, maxAge: CODE_TTL_SECONDS }];
+    return this.csrf.bindingCookie(browser, 'signUp', purpose(id), CODE_TTL_SECONDS);
   }
 
   /** True when `browser` is the one the answer to the form for code `id` went to. */
