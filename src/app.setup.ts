@@ -1,18 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
-import cookieParser from 'cookie-parser';
 import helmet from 'helmet';
 import { serviceLogs } from './common/http/access-log';
 import { readBody } from './common/http/request-body';
-import { pageLanguage } from './common/i18n/page-language';
 import { AppConfig } from './config/app-config';
 import { useHttpMetrics } from './modules/metrics/http-metrics';
-import {
-  oauthBodyErrors,
-  pageBodyErrors,
-  pageControlCharacters,
-} from './modules/oauth/body-errors';
+import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
+import { pageRequests } from './modules/pages/page-requests';
 import {
   AUTHORIZE_PATHS,
   OIDC_API_ALIASES,
@@ -37,7 +32,7 @@ export function configureApp(app: INestApplication): void {
   express.use(helmet());
   useBodyParsers(express, config.servesHttps);
   // Then no page reads a query or form holding NUL or another control character (a 400 page).
-  express.use(PAGE_PATHS, cookieParser(), pageLanguage, pageControlCharacters(config.servesHttps));
+  express.use(PAGE_PATHS, ...pageRequests(config.servesHttps));
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
   // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
   SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));

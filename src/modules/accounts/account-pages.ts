@@ -1,4 +1,5 @@
-import { html, Html, layout, messagePage } from '../../common/http/html';
+import { layout, messagePage } from '../pages/page-shell';
+import { html, Html } from '../../common/http/html';
 import {
   msg,
   render,
@@ -8,8 +9,8 @@ import {
   type Translate,
 } from '../../common/i18n/i18n';
 import type { PageLanguage } from '../../common/i18n/page-language';
-import { PageError } from '../oauth/protocol/oauth-error';
-import type { PageResult } from '../oauth/protocol/page-result';
+import { PageError } from '../pages/page-error';
+import type { PageResult } from '../pages/page-result';
 import type { PasswordWeakness, StrengthWarning } from '../users/password-policy';
 
 // The pages the sign-up and email verification flows share: the code form and a page with a

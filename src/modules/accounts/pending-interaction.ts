@@ -8,8 +8,8 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../oauth/authorize/pending-authorizations.service';
-import { formExpired } from '../oauth/protocol/oauth-error';
-import type { PageResult } from '../oauth/protocol/page-result';
+import { formExpired } from '../pages/page-error';
+import type { PageResult } from '../pages/page-result';
 import type { BrowserContext } from '../sessions/cookies';
 import { Csrf, type CsrfForm } from '../sessions/csrf';
 import { SessionService, type CurrentSession } from '../sessions/session.service';

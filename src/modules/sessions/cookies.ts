@@ -19,6 +19,8 @@ export interface BrowserContext {
   csrfCookie?: string;
   /** The sign-up cookie: which sign-up code this browser asked for (accounts/sign-up). */
   signUpCookie?: string;
+  /** The reset cookie: which password reset this browser asked for (accounts/password-reset). */
+  resetCookie?: string;
   secure: boolean;
 }
 
@@ -59,6 +61,7 @@ export function browserContext(req: Request, secure: boolean): BrowserContext {
     sessionCookie: readCookie(req, 'session', secure),
     csrfCookie: readCookie(req, 'csrf', secure),
     signUpCookie: readCookie(req, 'signUp', secure),
+    resetCookie: readCookie(req, 'reset', secure),
     secure,
   };
 }

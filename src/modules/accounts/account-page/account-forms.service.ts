@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { MessageKey } from '../../../common/i18n/i18n';
-import { formExpired } from '../../oauth/protocol/oauth-error';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import { formExpired } from '../../pages/page-error';
+import type { PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';

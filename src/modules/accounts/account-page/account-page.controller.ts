@@ -3,7 +3,6 @@ import {
   Get,
   Header,
   HttpCode,
-  Inject,
   NotFoundException,
   Param,
   Post,
@@ -19,13 +18,13 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../../common/http/public.decorator';
 import { RequestId } from '../../../common/http/request-id.decorator';
-import { AppConfig } from '../../../config/app-config';
-import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { Browser, replyWithPage } from '../../pages/page-requests';
+import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { formOf } from '../../oauth/protocol/params';
-import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
-import { browserContext, type BrowserContext } from '../../sessions/cookies';
+
+import type { BrowserContext } from '../../sessions/cookies';
 import {
   AccountLogoutDocs,
   ChangePasswordDocs,
@@ -69,28 +68,24 @@ const ASSETS = new Set(readdirSync(ASSETS_DIR).filter((name) => /^[a-z-]+\.js$/.
 @Controller()
 @UseFilters(PageExceptionFilter)
 export class AccountPageController {
-  private readonly secure: boolean;
-
   constructor(
-    @Inject(AppConfig) config: AppConfig,
     private readonly view: AccountViewService,
     private readonly signIn: AccountSignInService,
     private readonly profile: AccountProfileService,
     private readonly addresses: AccountAddressesService,
     private readonly password: AccountPasswordService,
     private readonly applications: AccountApplicationsService,
-  ) {
-    this.secure = config.servesHttps;
-  }
+  ) {}
 
   @Get('account')
   @ShowAccountDocs()
   async show(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.view.show(lang, this.browser(req), req.query.done));
+    replyWithPage(res, await this.view.show(lang, browser, req.query.done));
   }
 
   @Get('account/login')
@@ -98,9 +93,10 @@ export class AccountPageController {
   async showLogin(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signIn.showLogin(lang, this.browser(req)));
+    replyWithPage(res, await this.signIn.showLogin(lang, browser));
   }
 
   @Post('account/login')
@@ -108,9 +104,10 @@ export class AccountPageController {
   async submitLogin(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.signIn.submitLogin(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.signIn.submitLogin(formOf(req), lang, browser));
   }
 
   @Post('account/login/passkey/options')
@@ -130,17 +127,21 @@ export class AccountPageController {
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
     @RequestId() requestId: string,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
     const form = formOf(req);
-    const browser = this.browser(req);
-    this.send(res, await this.signIn.submitPasskeyLogin(form, lang, browser, requestId));
+    replyWithPage(res, await this.signIn.submitPasskeyLogin(form, lang, browser, requestId));
   }
 
   @Post('account/logout')
   @AccountLogoutDocs()
-  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.send(res, await this.signIn.logout(formOf(req), this.browser(req)));
+  async logout(
+    @Req() req: Request,
+    @Browser() browser: BrowserContext,
+    @Res() res: Response,
+  ): Promise<void> {
+    replyWithPage(res, await this.signIn.logout(formOf(req), browser));
   }
 
   @Post('account/profile')
@@ -148,9 +149,10 @@ export class AccountPageController {
   async updateProfile(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.profile.updateProfile(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.profile.updateProfile(formOf(req), lang, browser));
   }
 
   @Post('account/emails/code')
@@ -158,9 +160,10 @@ export class AccountPageController {
   async sendEmailCode(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.addresses.sendEmailCode(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.addresses.sendEmailCode(formOf(req), lang, browser));
   }
 
   @Get('account/emails/confirm')
@@ -168,10 +171,11 @@ export class AccountPageController {
   async showConfirmEmail(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
     const { id, code } = req.query;
-    this.send(res, await this.addresses.showConfirmEmail(lang, this.browser(req), id, code));
+    replyWithPage(res, await this.addresses.showConfirmEmail(lang, browser, id, code));
   }
 
   @Post('account/emails/confirm')
@@ -179,9 +183,10 @@ export class AccountPageController {
   async confirmEmail(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.addresses.confirmEmail(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.addresses.confirmEmail(formOf(req), lang, browser));
   }
 
   @Post('account/password')
@@ -189,9 +194,10 @@ export class AccountPageController {
   async changePassword(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.password.changePassword(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.password.changePassword(formOf(req), lang, browser));
   }
 
   @Post('account/applications/:applicationId/revoke')
@@ -199,9 +205,10 @@ export class AccountPageController {
   async revoke(
     @Param('applicationId') applicationId: string,
     @Req() req: Request,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.applications.revoke(applicationId, formOf(req), this.browser(req)));
+    replyWithPage(res, await this.applications.revoke(applicationId, formOf(req), browser));
   }
 
   @Get('account/assets/:file')
@@ -210,13 +217,5 @@ export class AccountPageController {
     if (!ASSETS.has(file)) throw new NotFoundException();
     // Revalidated on every load (ETag), so a new version of the script applies at once.
     res.sendFile(file, { root: ASSETS_DIR, headers: { 'Cache-Control': 'no-cache' } });
-  }
-
-  private browser(req: Request): BrowserContext {
-    return browserContext(req, this.secure);
-  }
-
-  private send(res: Response, result: PageResult): void {
-    sendPage(res, result, this.secure);
   }
 }

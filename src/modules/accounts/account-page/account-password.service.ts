@@ -5,7 +5,7 @@ import { msg, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { AppConfig } from '../../../config/app-config';
 import { AuditLog } from '../../audit/audit-log.service';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import type { PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { SessionService } from '../../sessions/session.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { PageLanguage } from '../../../common/i18n/page-language';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import type { PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { UsersService } from '../../users/users.service';

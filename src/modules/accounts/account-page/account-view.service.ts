@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { msg, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PasskeysService } from '../../console/passkeys/passkeys.service';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import type { PageResult } from '../../pages/page-result';
 import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import { SessionService, type CurrentSession } from '../../sessions/session.service';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { html } from '../../../common/http/html';
 import type { Application } from '../../applications/application.entity';
-import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
+import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import type { CurrentSession } from '../../sessions/session.service';

@@ -1,14 +1,14 @@
-import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/public.decorator';
-import { AppConfig } from '../../../config/app-config';
 import { formOf } from '../../oauth/protocol/params';
-import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { Browser, replyWithPage } from '../../pages/page-requests';
+import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
-import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
-import { browserContext, type BrowserContext } from '../../sessions/cookies';
+
+import type { BrowserContext } from '../../sessions/cookies';
 import {
   ConfirmVerifyEmailDocs,
   SendVerifyEmailDocs,
@@ -23,23 +23,17 @@ import { VerifyEmailPages } from './verify-email-pages.service';
 @Controller('oauth2')
 @UseFilters(PageExceptionFilter)
 export class VerifyEmailController {
-  private readonly secure: boolean;
-
-  constructor(
-    @Inject(AppConfig) config: AppConfig,
-    private readonly pages: VerifyEmailPages,
-  ) {
-    this.secure = config.servesHttps;
-  }
+  constructor(private readonly pages: VerifyEmailPages) {}
 
   @Get('verify-email')
   @ShowVerifyEmailDocs()
   async show(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.pages.show(req.query.request, lang, this.browser(req)));
+    replyWithPage(res, await this.pages.show(req.query.request, lang, browser));
   }
 
   @Post('verify-email')
@@ -47,9 +41,10 @@ export class VerifyEmailController {
   async sendCode(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.pages.send(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.pages.send(formOf(req), lang, browser));
   }
 
   @Get('verify-email/code')
@@ -57,9 +52,10 @@ export class VerifyEmailController {
   async showCode(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.pages.showCode(req.query, lang, this.browser(req)));
+    replyWithPage(res, await this.pages.showCode(req.query, lang, browser));
   }
 
   @Post('verify-email/code')
@@ -67,16 +63,9 @@ export class VerifyEmailController {
   async confirm(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.pages.confirm(formOf(req), lang, this.browser(req)));
-  }
-
-  private browser(req: Request): BrowserContext {
-    return browserContext(req, this.secure);
-  }
-
-  private send(res: Response, result: PageResult): void {
-    sendPage(res, result, this.secure);
+    replyWithPage(res, await this.pages.confirm(formOf(req), lang, browser));
   }
 }

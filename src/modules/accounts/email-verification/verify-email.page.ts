@@ -1,4 +1,5 @@
-import { html, layout, type Html } from '../../../common/http/html';
+import { layout } from '../../pages/page-shell';
+import { html, type Html } from '../../../common/http/html';
 import { BOLD, type Text, type Translate } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { errorBox, type FormBinding } from '../account-pages';

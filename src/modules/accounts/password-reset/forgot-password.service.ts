@@ -6,8 +6,8 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../../oauth/authorize/pending-authorizations.service';
-import { formExpired, PageError } from '../../oauth/protocol/oauth-error';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import { formExpired, PageError } from '../../pages/page-error';
+import type { PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';

@@ -1,14 +1,14 @@
-import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/public.decorator';
-import { AppConfig } from '../../../config/app-config';
 import { formOf } from '../../oauth/protocol/params';
-import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { Browser, replyWithPage } from '../../pages/page-requests';
+import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
-import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
-import { browserContext, readCookie, type BrowserContext } from '../../sessions/cookies';
+
+import type { BrowserContext } from '../../sessions/cookies';
 import { ForgotPasswordService } from './forgot-password.service';
 import {
   ShowForgotPasswordDocs,
@@ -27,24 +27,20 @@ import { ResetPasswordService } from './reset-password.service';
 @Controller('oauth2')
 @UseFilters(PageExceptionFilter)
 export class PasswordResetController {
-  private readonly secure: boolean;
-
   constructor(
-    @Inject(AppConfig) config: AppConfig,
     private readonly forgot: ForgotPasswordService,
     private readonly reset: ResetPasswordService,
-  ) {
-    this.secure = config.servesHttps;
-  }
+  ) {}
 
   @Get('forgot-password')
   @ShowForgotPasswordDocs()
   async showForgotPassword(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.forgot.show(req.query.request, lang, this.browser(req)));
+    replyWithPage(res, await this.forgot.show(req.query.request, lang, browser));
   }
 
   @Post('forgot-password')
@@ -52,9 +48,10 @@ export class PasswordResetController {
   async submitForgotPassword(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.forgot.submit(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.forgot.submit(formOf(req), lang, browser));
   }
 
   @Get('reset-password')
@@ -62,9 +59,10 @@ export class PasswordResetController {
   async showResetPassword(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.reset.show(req.query, lang, this.browser(req)));
+    replyWithPage(res, await this.reset.show(req.query, lang, browser));
   }
 
   @Post('reset-password')
@@ -72,17 +70,9 @@ export class PasswordResetController {
   async submitResetPassword(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    const askedHere = readCookie(req, 'reset', this.secure);
-    this.send(res, await this.reset.submit(formOf(req), lang, this.browser(req), askedHere));
-  }
-
-  private browser(req: Request): BrowserContext {
-    return browserContext(req, this.secure);
-  }
-
-  private send(res: Response, result: PageResult): void {
-    sendPage(res, result, this.secure);
+    replyWithPage(res, await this.reset.submit(formOf(req), lang, browser, browser.resetCookie));
   }
 }

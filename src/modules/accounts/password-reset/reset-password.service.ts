@@ -11,8 +11,8 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../../oauth/authorize/pending-authorizations.service';
-import { PageError } from '../../oauth/protocol/oauth-error';
-import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
+import { PageError, formExpired } from '../../pages/page-error';
+import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
@@ -29,7 +29,6 @@ import {
 import type { User } from '../../users/user.entity';
 import { OneTimeCodes } from '../one-time-codes/one-time-codes.service';
 import { passwordChangedMail } from '../one-time-codes/password-changed-mail';
-import { formExpired } from '../../oauth/protocol/oauth-error';
 import { answerFloor, floorStart } from '../answer-floor';
 import { MailAfterAnswer } from './mail-after-answer';
 import { askedHere, CLEAR_RESET } from './reset-browser';

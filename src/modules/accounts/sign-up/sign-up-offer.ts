@@ -3,7 +3,7 @@ import { msg } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { AppConfig } from '../../../config/app-config';
 import { offeredSignIn } from '../../oauth/authorize/checks/upstream-providers';
-import { PageError } from '../../oauth/protocol/oauth-error';
+import { PageError } from '../../pages/page-error';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { PendingInteractions, type Interaction } from '../pending-interaction';
 import { signUpOffered } from './sign-up-offered';

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { html, messagePage } from '../../../common/http/html';
+import { messagePage } from '../../pages/page-shell';
+import { html } from '../../../common/http/html';
 import { BOLD, type Text, type Translate } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
-import { cspSourceOf, type PageResult } from '../../oauth/protocol/page-result';
+import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import type { BrowserContext } from '../../sessions/cookies';
 import { BUSY_RETRY_AFTER_SECONDS } from '../../sessions/password-check-queue';
 import { codePage, linkPage } from '../account-pages';

@@ -1,14 +1,14 @@
-import { Controller, Get, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/public.decorator';
-import { AppConfig } from '../../../config/app-config';
 import { formOf } from '../../oauth/protocol/params';
-import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { Browser, replyWithPage } from '../../pages/page-requests';
+import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
-import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
-import { browserContext, type BrowserContext } from '../../sessions/cookies';
+
+import type { BrowserContext } from '../../sessions/cookies';
 import {
   ShowSignUpCodeDocs,
   ShowSignUpDocs,
@@ -27,24 +27,20 @@ import { SignUpFormService } from './sign-up-form.service';
 @Controller('oauth2')
 @UseFilters(PageExceptionFilter)
 export class SignUpController {
-  private readonly secure: boolean;
-
   constructor(
-    @Inject(AppConfig) config: AppConfig,
     private readonly form: SignUpFormService,
     private readonly code: SignUpCodeService,
-  ) {
-    this.secure = config.servesHttps;
-  }
+  ) {}
 
   @Get('signup')
   @ShowSignUpDocs()
   async showForm(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.form.showForm(req.query.request, lang, this.browser(req)));
+    replyWithPage(res, await this.form.showForm(req.query.request, lang, browser));
   }
 
   @Post('signup')
@@ -52,9 +48,10 @@ export class SignUpController {
   async submitForm(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.form.submitForm(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.form.submitForm(formOf(req), lang, browser));
   }
 
   @Get('signup/verify')
@@ -62,9 +59,10 @@ export class SignUpController {
   async showCode(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.code.showCode(req.query, lang, this.browser(req)));
+    replyWithPage(res, await this.code.showCode(req.query, lang, browser));
   }
 
   @Post('signup/verify')
@@ -72,16 +70,9 @@ export class SignUpController {
   async submitCode(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.code.submitCode(formOf(req), lang, this.browser(req)));
-  }
-
-  private browser(req: Request): BrowserContext {
-    return browserContext(req, this.secure);
-  }
-
-  private send(res: Response, result: PageResult): void {
-    sendPage(res, result, this.secure);
+    replyWithPage(res, await this.code.submitCode(formOf(req), lang, browser));
   }
 }

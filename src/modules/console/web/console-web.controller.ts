@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../../../common/http/public.decorator';
-import { messagePage } from '../../../common/http/html';
+import { messagePage } from '../../pages/page-shell';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
 import { positiveIntId } from '../../../common/validation/path-ids';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { AppConfig } from '../../../config/app-config';
 import type { AuthorizationRequest } from './authorization-request';
-import { PageError } from '../protocol/oauth-error';
+import { PageError } from '../../pages/page-error';
 import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { MAX_SEALED_LENGTH, RequestSealer } from './sealed-request';

@@ -12,17 +12,16 @@ import {
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Metrics } from '../../../common/metrics/metrics';
 import type { Request, Response } from 'express';
-import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
 import { ALIAS_ISSUER_PATH } from '../../signing-keys/issuers';
 import { AuthorizeService } from '../authorize/authorize.service';
 import { formAccessToken, formOf, readForm } from '../protocol/params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
-import { PageExceptionFilter } from '../interaction/page-exception.filter';
-import { browserContext } from '../../sessions/cookies';
+import { Browser, replyWithPage } from '../../pages/page-requests';
+import { PageExceptionFilter } from '../../pages/page-exception.filter';
+import type { BrowserContext } from '../../sessions/cookies';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
-import { sendPage } from '../protocol/page-result';
 import { LogoutService } from '../interaction/logout.service';
 import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction/pages.openapi';
 import { TokenResponse } from '../token/token-issuer';
@@ -51,15 +50,10 @@ const ALIAS = 'Alias of the original service (docs/oidc.md, "Aliases"): the same
 @Controller('api/oidc')
 @UseFilters(PageExceptionFilter)
 export class OidcPageAliasController {
-  private readonly secure: boolean;
-
   constructor(
-    @Inject(AppConfig) config: AppConfig,
     private readonly authorizeService: AuthorizeService,
     private readonly logoutService: LogoutService,
-  ) {
-    this.secure = config.servesHttps;
-  }
+  ) {}
 
   @Get('auth')
   @AuthorizeDocs()
@@ -67,10 +61,10 @@ export class OidcPageAliasController {
   async authorizeAlias(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
     // The alias issuer's authorization endpoint: the grant answers as that issuer (docs/oidc.md).
-    const browser = browserContext(req, this.secure);
     const result = await this.authorizeService.start(
       req.query,
       lang,
@@ -78,7 +72,7 @@ export class OidcPageAliasController {
       302,
       ALIAS_ISSUER_PATH,
     );
-    sendPage(res, result, this.secure);
+    replyWithPage(res, result);
   }
 
   @Post('auth')
@@ -87,9 +81,9 @@ export class OidcPageAliasController {
   async authorizePostAlias(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    const browser = browserContext(req, this.secure);
     const result = await this.authorizeService.start(
       formOf(req),
       lang,
@@ -97,7 +91,7 @@ export class OidcPageAliasController {
       303,
       ALIAS_ISSUER_PATH,
     );
-    sendPage(res, result, this.secure);
+    replyWithPage(res, result);
   }
 
   @Get('logout')
@@ -106,10 +100,11 @@ export class OidcPageAliasController {
   async showLogoutAlias(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    const result = await this.logoutService.show(req.query, lang, browserContext(req, this.secure));
-    sendPage(res, result, this.secure);
+    const result = await this.logoutService.show(req.query, lang, browser);
+    replyWithPage(res, result);
   }
 }
 

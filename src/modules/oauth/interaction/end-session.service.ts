@@ -6,7 +6,7 @@ import { Aead } from '../../../common/crypto/aead';
 import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
 import { SigningKeysService } from '../../signing-keys/signing-keys.service';
-import { PageError } from '../protocol/oauth-error';
+import { PageError } from '../../pages/page-error';
 import { checkState } from '../authorize/checks/check-state';
 import { nonEmptyParam, type Params } from '../protocol/params';
 import { msg } from '../../../common/i18n/i18n';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Csrf } from '../../sessions/csrf';
 import { EndSessionService, type EndSessionRequest, type ReturnLink } from './end-session.service';
-import { PageError } from '../protocol/oauth-error';
+import { PageError } from '../../pages/page-error';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
-import { cspSourceOf, type PageResult } from '../protocol/page-result';
+import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import { logoutPage, signedOutPage } from './pages/logout.page';
 import { SessionService } from '../../sessions/session.service';
 import type { Params } from '../protocol/params';

@@ -20,7 +20,8 @@ import { AuthorizeService } from '../authorize/authorize.service';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
 import { SelectAccountService } from './select-account.service';
-import { PageExceptionFilter } from './page-exception.filter';
+import { Browser, replyWithPage } from '../../pages/page-requests';
+import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import { PasskeyOptionsGuard } from './passkey-options.guard';
 import { sendPasskeyScript } from './passkey-script';
 import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
@@ -44,11 +45,11 @@ import {
   PasskeyScriptDocs,
   SwitchLanguageDocs,
 } from './pages.openapi';
-import { languageCookieOptions, languageSwitch } from './language-switch';
+import { languageCookieOptions, languageSwitch } from '../../pages/language-switch';
 import { LANGUAGE_COOKIE, type PageLanguage } from '../../../common/i18n/page-language';
 import { PageLang } from '../../../common/i18n/page-lang.decorator';
-import { browserContext, type BrowserContext } from '../../sessions/cookies';
-import { sendPage, type PageResult } from '../protocol/page-result';
+import type { BrowserContext } from '../../sessions/cookies';
+
 import { formOf } from '../protocol/params';
 
 /** The browser side of OAuth: /oauth2/authorize, the login and consent pages, logout. */
@@ -74,9 +75,10 @@ export class OAuthPagesController {
   async authorize(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.authorizeService.start(req.query, lang, this.browser(req)));
+    replyWithPage(res, await this.authorizeService.start(req.query, lang, browser));
   }
 
   /** OIDC Core 3.1.2.1: the same request as a form POST; no CSRF token (it starts a request). */
@@ -85,9 +87,10 @@ export class OAuthPagesController {
   async authorizePost(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.authorizeService.start(formOf(req), lang, this.browser(req), 303));
+    replyWithPage(res, await this.authorizeService.start(formOf(req), lang, browser, 303));
   }
 
   @Get('select-account')
@@ -95,9 +98,10 @@ export class OAuthPagesController {
   async showSelectAccount(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.selectAccount.show(req.query.request, lang, this.browser(req)));
+    replyWithPage(res, await this.selectAccount.show(req.query.request, lang, browser));
   }
 
   @Post('select-account')
@@ -105,9 +109,10 @@ export class OAuthPagesController {
   async submitSelectAccount(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.selectAccount.submit(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.selectAccount.submit(formOf(req), lang, browser));
   }
 
   @Get('login')
@@ -115,9 +120,10 @@ export class OAuthPagesController {
   async showLogin(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.interaction.showLogin(req.query.request, lang, this.browser(req)));
+    replyWithPage(res, await this.interaction.showLogin(req.query.request, lang, browser));
   }
 
   @Post('login')
@@ -125,9 +131,10 @@ export class OAuthPagesController {
   async submitLogin(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.interaction.submitLogin(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.interaction.submitLogin(formOf(req), lang, browser));
   }
 
   @Post('login/passkey/options')
@@ -147,11 +154,11 @@ export class OAuthPagesController {
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
     @RequestId() requestId: string,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
     const form = formOf(req);
-    const browser = this.browser(req);
-    this.send(res, await this.interaction.submitPasskeyLogin(form, lang, browser, requestId));
+    replyWithPage(res, await this.interaction.submitPasskeyLogin(form, lang, browser, requestId));
   }
 
   @Get('assets/passkey-sign-in.js')
@@ -165,7 +172,7 @@ export class OAuthPagesController {
   switchLanguage(@Req() req: Request, @Res() res: Response): void {
     const { locale, returnTo } = languageSwitch(req.query);
     res.cookie(LANGUAGE_COOKIE, locale, languageCookieOptions(this.secure));
-    this.send(res, { status: 303, location: returnTo });
+    replyWithPage(res, { status: 303, location: returnTo });
   }
 
   @Get('consent')
@@ -173,9 +180,10 @@ export class OAuthPagesController {
   async showConsent(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.interaction.showConsent(req.query.request, lang, this.browser(req)));
+    replyWithPage(res, await this.interaction.showConsent(req.query.request, lang, browser));
   }
 
   @Post('consent')
@@ -183,9 +191,10 @@ export class OAuthPagesController {
   async submitConsent(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.interaction.submitConsent(formOf(req), lang, this.browser(req)));
+    replyWithPage(res, await this.interaction.submitConsent(formOf(req), lang, browser));
   }
 
   @Get('bind-upstream')
@@ -193,12 +202,10 @@ export class OAuthPagesController {
   async showBindUpstream(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(
-      res,
-      await this.interaction.showBindUpstream(req.query.request, lang, this.browser(req)),
-    );
+    replyWithPage(res, await this.interaction.showBindUpstream(req.query.request, lang, browser));
   }
 
   @Get('logout')
@@ -206,9 +213,10 @@ export class OAuthPagesController {
   async showLogout(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.logoutService.show(req.query, lang, this.browser(req)));
+    replyWithPage(res, await this.logoutService.show(req.query, lang, browser));
   }
 
   @Post('logout')
@@ -216,16 +224,9 @@ export class OAuthPagesController {
   async logout(
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.logoutService.submit(formOf(req), lang, this.browser(req)));
-  }
-
-  private browser(req: Request): BrowserContext {
-    return browserContext(req, this.secure);
-  }
-
-  private send(res: Response, result: PageResult): void {
-    sendPage(res, result, this.secure);
+    replyWithPage(res, await this.logoutService.submit(formOf(req), lang, browser));
   }
 }

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { Request } from 'express';
 import { AppConfig } from '../../../config/app-config';
 import { browserContext } from '../../sessions/cookies';
-import { PageError } from '../protocol/oauth-error';
+import { PageError } from '../../pages/page-error';
 import { formOf } from '../protocol/params';
 import { InteractionService } from './interaction.service';
 import { msg } from '../../../common/i18n/i18n';

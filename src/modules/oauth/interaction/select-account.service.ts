@@ -4,9 +4,9 @@ import { Repository } from 'typeorm';
 import { Application } from '../../applications/application.entity';
 import { AuthorizeService, requestGone } from '../authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
-import { formExpired, PageError } from '../protocol/oauth-error';
+import { formExpired, PageError } from '../../pages/page-error';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
-import { cspSourceOf, type PageResult } from '../protocol/page-result';
+import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import { selectAccountPage } from './pages/select-account.page';
 import {
   PendingAuthorizationsService,

@@ -1,4 +1,5 @@
-import { DEFAULT_LOCALE, msg, render, translator, type Text } from '../../../common/i18n/i18n';
+import { msg } from '../../../common/i18n/i18n';
+import type { ErrorPage, ShownOnPage } from '../../pages/page-error';
 
 /** Error codes of RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1 and OIDC silent auth (docs/contract/oauth.md#silent-authentication). */
 export type OAuthErrorCode =
@@ -51,7 +52,7 @@ export const OAUTH_ERROR_STATUS: Readonly<Record<OAuthErrorCode, number>> = {
  * user endpoints, or as query parameters on a redirect to a validated redirect_uri.
  * The description is public text; it never echoes secrets or internal detail.
  */
-export class OAuthError extends Error {
+export class OAuthError extends Error implements ShownOnPage {
   readonly status: number;
 
   constructor(
@@ -63,6 +64,12 @@ export class OAuthError extends Error {
     super(description);
     this.name = 'OAuthError';
     this.status = OAUTH_ERROR_STATUS[error];
+  }
+
+  /** On a page (a login or consent form's request): the protocol's own words, in English as in
+   * its API answers, under a translated title; always 400, the page being the browser's. */
+  asPage(): ErrorPage {
+    return { status: 400, title: msg('errors.invalidRequestTitle'), message: this.description };
   }
 }
 
@@ -79,31 +86,6 @@ export class RefusedRequestError extends OAuthError {
   ) {
     super('invalid_request', description);
   }
-}
-
-/**
- * A failure of the authorization endpoint before the redirect_uri is validated, or of a login
- * or consent page: shown as an HTML page, never redirected (RFC 6749 section 4.1.2.1).
- */
-export class PageError extends Error {
-  /** The title in English (logs, tests); the page shows `titleText` in its own language. */
-  readonly title: string;
-
-  constructor(
-    readonly status: number,
-    readonly titleText: Text,
-    readonly messageText: Text,
-  ) {
-    const english = translator(DEFAULT_LOCALE).t;
-    super(render(messageText, english));
-    this.title = render(titleText, english);
-    this.name = 'PageError';
-  }
-}
-
-/** A page's form whose CSRF token is not the one this browser was shown for it (403). */
-export function formExpired(): PageError {
-  return new PageError(403, msg('errors.formExpiredTitle'), msg('errors.formExpired'));
 }
 
 export const invalidGrant = (description: string): OAuthError =>

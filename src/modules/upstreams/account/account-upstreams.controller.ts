@@ -38,7 +38,7 @@ import type { UpstreamIdentity } from '../identities/upstream-identity.entity';
 import { UpstreamProvidersService } from '../providers/upstream-providers.service';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { PageError } from '../../oauth/protocol/oauth-error';
+import { PageError } from '../../pages/page-error';
 import { setBrowserCookie } from '../../sessions/cookies';
 import { UpstreamStartService } from '../sign-in/upstream-start.service';
 import { BIND_RETURN_PAGES, type BindReturnPage } from '../sign-in/upstream-attempt';

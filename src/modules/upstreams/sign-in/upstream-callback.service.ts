@@ -5,7 +5,7 @@ import { sha256Hex } from '../../../common/crypto/hash';
 import { Metrics } from '../../../common/metrics/metrics';
 import { requestGone } from '../../oauth/authorize/authorize.service';
 import { PendingAuthorizationsService } from '../../oauth/authorize/pending-authorizations.service';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import type { PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { UpstreamIdentitiesService } from '../identities/upstream-identities.service';

@@ -7,7 +7,7 @@ import {
   PendingAuthorizationsService,
   type Pending,
 } from '../../oauth/authorize/pending-authorizations.service';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import type { PageResult } from '../../pages/page-result';
 import type { BrowserContext } from '../../sessions/cookies';
 import type { CurrentSession } from '../../sessions/session.service';
 import type { User } from '../../users/user.entity';

@@ -1,5 +1,6 @@
-import { PageError } from '../../oauth/protocol/oauth-error';
-import { html, layout } from '../../../common/http/html';
+import { PageError } from '../../pages/page-error';
+import { layout } from '../../pages/page-shell';
+import { html } from '../../../common/http/html';
 import { msg } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 

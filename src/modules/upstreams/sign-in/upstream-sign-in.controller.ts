@@ -1,26 +1,16 @@
-import {
-  Controller,
-  Get,
-  Inject,
-  Param,
-  Post,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
+import { Controller, Get, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { Throttle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
 import { RequestId } from '../../../common/http/request-id.decorator';
-import { PageExceptionFilter } from '../../oauth/interaction/page-exception.filter';
+import { Browser, replyWithPage } from '../../pages/page-requests';
+import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
 import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
-import { sendPage, type PageResult } from '../../oauth/protocol/page-result';
-import { browserContext } from '../../sessions/cookies';
+
+import type { BrowserContext } from '../../sessions/cookies';
 import {
   BindRequiredUpstreamDocs,
   DirectUpstreamEntryDocs,
@@ -44,15 +34,10 @@ import { PageLang } from '../../../common/i18n/page-lang.decorator';
 @Controller('api/auth/upstream')
 @UseFilters(PageExceptionFilter)
 export class UpstreamSignInController {
-  private readonly secure: boolean;
-
   constructor(
-    @Inject(AppConfig) config: AppConfig,
     private readonly starts: UpstreamStartService,
     private readonly callbacks: UpstreamCallbackService,
-  ) {
-    this.secure = config.servesHttps;
-  }
+  ) {}
 
   @Get(':providerId/start')
   @StartUpstreamDocs()
@@ -63,7 +48,7 @@ export class UpstreamSignInController {
     @RequestId() requestId: string,
     @Res() res: Response,
   ): Promise<void> {
-    this.send(res, await this.starts.start(providerId, req.query.request, lang, requestId));
+    replyWithPage(res, await this.starts.start(providerId, req.query.request, lang, requestId));
   }
 
   @Get(':providerId/callback')
@@ -76,12 +61,12 @@ export class UpstreamSignInController {
     @Req() req: CallbackRequest,
     @PageLang() lang: PageLanguage,
     @RequestId() requestId: string,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
     const attempt = req.upstreamAttempt;
     if (!attempt) throw new AppError(ErrorCode.ContextMissing, 'Request context is missing');
-    const browser = browserContext(req, this.secure);
-    this.send(
+    replyWithPage(
       res,
       await this.callbacks.callback(providerId, req.query, attempt, lang, browser, requestId),
     );
@@ -94,13 +79,13 @@ export class UpstreamSignInController {
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
     @RequestId() requestId: string,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
     const form =
       req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object'
         ? (req.body as Record<string, unknown>)
         : {};
-    const browser = browserContext(req, this.secure);
     const result = await this.starts.startBindForRequest(
       providerId,
       form,
@@ -109,7 +94,7 @@ export class UpstreamSignInController {
       requestId,
     );
     const { location } = result;
-    this.send(
+    replyWithPage(
       res,
       location === undefined
         ? result
@@ -124,16 +109,12 @@ export class UpstreamSignInController {
     @Req() req: Request,
     @PageLang() lang: PageLanguage,
     @RequestId() requestId: string,
+    @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    const browser = browserContext(req, this.secure);
-    this.send(
+    replyWithPage(
       res,
       await this.starts.direct(providerId, req.query.redirect, lang, browser, requestId),
     );
-  }
-
-  private send(res: Response, result: PageResult): void {
-    sendPage(res, result, this.secure);
   }
 }

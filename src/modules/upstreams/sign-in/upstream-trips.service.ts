@@ -9,7 +9,7 @@ import {
   type Pending,
 } from '../../oauth/authorize/pending-authorizations.service';
 import { allowsProvider } from '../../oauth/authorize/checks/upstream-providers';
-import type { PageResult } from '../../oauth/protocol/page-result';
+import type { PageResult } from '../../pages/page-result';
 import type { Params } from '../../oauth/protocol/params';
 import {
   UpstreamError,

@@ -1,4 +1,5 @@
-import { html, Html, languageSwitcher, STYLESHEET_URL } from '../../../../common/http/html';
+import { languageSwitcher, pageShell } from '../../../pages/page-shell';
+import { html, Html } from '../../../../common/http/html';
 import { formatDateTime } from '../../../../common/i18n/dates';
 import { render, type Text, type Translate, type Translator } from '../../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../../common/i18n/page-language';
@@ -31,21 +32,13 @@ export function accountLayout(lang: PageLanguage, page: AccountShell): string {
     ? html`${scriptMessages(lang.locale, 'console.core')}
         <script type="module" src="${page.script}"></script>`
     : html``;
-  return html`<!doctype html>
-    <html lang="${lang.locale}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${page.title}</title>
-        <link rel="stylesheet" href="${STYLESHEET_URL}" />
-        ${script}
-      </head>
-      <body data-sign-in="/account/login">
-        ${page.header ?? html``}
-        <main class="${page.width}">${page.body} ${languageSwitcher(lang)}</main>
-      </body>
-    </html>`.text;
+  return pageShell(lang, {
+    title: page.title,
+    head: script,
+    signInPath: '/account/login',
+    body: html`${page.header ?? html``}
+      <main class="${page.width}">${page.body} ${languageSwitcher(lang)}</main>`,
+  });
 }
 
 /** A timestamp for people in the page's language, in UTC, the exact RFC 3339 value in `datetime`. */

@@ -1,4 +1,5 @@
-import { html, Html, languageSwitcher } from '../../../../common/http/html';
+import { languageSwitcher, pageShell } from '../../../pages/page-shell';
+import { html, Html } from '../../../../common/http/html';
 import type { MessageKey, Translate } from '../../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { ASSETS_PATH, scriptMessages } from './script-messages';
@@ -31,34 +32,25 @@ export function consoleLayout(lang: PageLanguage, page: ConsolePage): string {
     ? html`${scriptMessages(lang.locale, 'console')}
         <script type="module" src="${ASSETS_PATH}/${page.script}.js"></script>`
     : html``;
-  return html`<!doctype html>
-    <html lang="${lang.locale}">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <title>${t('console.layout.title', { title: page.title })}</title>
-        <link rel="stylesheet" href="${ASSETS_PATH}/style.css" />
-        ${script}
-      </head>
-      <body>
-        <header class="topbar">
-          <a class="brand" href="/console">${t('console.layout.brand')}</a>
-          <nav id="nav" aria-label="${t('console.layout.nav')}" hidden>
-            <a href="/console" ${current('applications')}>${t('console.layout.applications')}</a>
-            <a href="/console/account" ${current('account')}>${t('console.layout.account')}</a>
-          </nav>
-          <span class="who" id="who" hidden></span>
-          <button type="button" id="sign-out" hidden>${t('console.layout.signOut')}</button>
-        </header>
-        <noscript>
-          <p class="alert error">${t('console.layout.noscript')}</p>
-        </noscript>
-        <p id="loading" class="loading" role="status">${t('console.layout.loading')}</p>
-        ${page.body} ${confirmDialog(t)}
-        <footer class="language">${languageSwitcher(lang)}</footer>
-      </body>
-    </html>`.text;
+  return pageShell(lang, {
+    title: t('console.layout.title', { title: page.title }),
+    head: script,
+    body: html`<header class="topbar">
+        <a class="brand" href="/console">${t('console.layout.brand')}</a>
+        <nav id="nav" aria-label="${t('console.layout.nav')}" hidden>
+          <a href="/console" ${current('applications')}>${t('console.layout.applications')}</a>
+          <a href="/console/account" ${current('account')}>${t('console.layout.account')}</a>
+        </nav>
+        <span class="who" id="who" hidden></span>
+        <button type="button" id="sign-out" hidden>${t('console.layout.signOut')}</button>
+      </header>
+      <noscript>
+        <p class="alert error">${t('console.layout.noscript')}</p>
+      </noscript>
+      <p id="loading" class="loading" role="status">${t('console.layout.loading')}</p>
+      ${page.body} ${confirmDialog(t)}
+      <footer class="language">${languageSwitcher(lang)}</footer>`,
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Repository } from 'typeorm';
 import { Application } from '../../../applications/application.entity';
-import { PageError } from '../../protocol/oauth-error';
+import { PageError } from '../../../pages/page-error';
 import type { Params } from '../../protocol/params';
 import { msg } from '../../../../common/i18n/i18n';
 

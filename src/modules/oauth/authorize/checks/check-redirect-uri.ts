@@ -1,6 +1,6 @@
 import type { Application } from '../../../applications/application.entity';
 import { redirectUriMatches } from '../../../applications/redirect-uri';
-import { PageError } from '../../protocol/oauth-error';
+import { PageError } from '../../../pages/page-error';
 import type { Params } from '../../protocol/params';
 import { msg } from '../../../../common/i18n/i18n';
 

@@ -1,5 +1,6 @@
 import { splitScope, type OAuthScope } from '../../protocol/scopes';
-import { html, layout } from '../../../../common/http/html';
+import { layout } from '../../../pages/page-shell';
+import { html } from '../../../../common/http/html';
 import { BOLD, CODE, type MessageKey } from '../../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../../common/i18n/page-language';
 

@@ -1,4 +1,5 @@
-import { html, Html, layout } from '../../../../common/http/html';
+import { layout } from '../../../pages/page-shell';
+import { html, Html } from '../../../../common/http/html';
 import { BOLD, render, type Text, type Translate } from '../../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../../common/i18n/page-language';
 import { passkeySignInForm } from './passkey-sign-in-form';

@@ -1,4 +1,5 @@
-import { html, layout } from '../../../../common/http/html';
+import { layout } from '../../../pages/page-shell';
+import { html } from '../../../../common/http/html';
 import { BOLD } from '../../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../../common/i18n/page-language';
 

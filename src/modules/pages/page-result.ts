@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { setBrowserCookie, type CookieSpec } from '../../sessions/cookies';
+import { setBrowserCookie, type CookieSpec } from '../sessions/cookies';
 
 /** What a login/consent/authorize handler answers: an HTML page or a redirect, plus cookies. */
 export interface PageResult {

@@ -1,22 +1,25 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppError } from '../../../common/errors/app-error';
-import { ErrorCode } from '../../../common/errors/error-code';
-import { logRequestFailure } from '../../../common/errors/request-failure-log';
-import { AppConfig } from '../../../config/app-config';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { logRequestFailure } from '../../common/errors/request-failure-log';
+import { AppConfig } from '../../config/app-config';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
   logDatabaseUnavailable,
-} from '../../../database/connection-errors';
-import { OAuthError, PageError } from '../protocol/oauth-error';
-import { sendPage } from '../protocol/page-result';
-import { messagePage } from '../../../common/http/html';
-import { msg, render, type Text } from '../../../common/i18n/i18n';
-import { RateLimitedError } from '../../rate-limit/rate-limit.headers';
-import { pageLanguageOf, type PageLanguage } from '../../../common/i18n/page-language';
+} from '../../database/connection-errors';
+import { isShownOnPage, PageError, type ErrorPage } from './page-error';
+import { sendPage } from './page-result';
+import { messagePage } from './page-shell';
+import { msg, render } from '../../common/i18n/i18n';
+import { RateLimitedError } from '../rate-limit/rate-limit.headers';
+import { pageLanguageOf, type PageLanguage } from '../../common/i18n/page-language';
 
-/** Failures of the authorize, login and consent pages are HTML pages, never redirects. */
+/**
+ * Failures of every page (the authorization endpoint's, sign-in, consent, sign-up, reset, the
+ * account page) are HTML pages in the page's language, never redirects.
+ */
 @Catch()
 export class PageExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('OAuthPages');
@@ -47,14 +50,8 @@ export class PageExceptionFilter implements ExceptionFilter {
       const message = key === undefined ? exception.message : msg(key);
       return { status: 429, title: msg('errors.tooManySignInsTitle'), message };
     }
-    if (exception instanceof OAuthError) {
-      // The protocol's own words (English, as in its API answers), under a translated title.
-      return {
-        status: 400,
-        title: msg('errors.invalidRequestTitle'),
-        message: exception.description,
-      };
-    }
+    // An error of the protocol says how it reads on a page (OAuthError.asPage).
+    if (isShownOnPage(exception)) return exception.asPage();
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       return {
         status: exception.getStatus(),
@@ -73,12 +70,6 @@ export class PageExceptionFilter implements ExceptionFilter {
     logRequestFailure(this.logger, exception, request, 'Page failed');
     return { status: 500, title: msg('errors.internalTitle'), message: msg('errors.internal') };
   }
-}
-
-export interface ErrorPage {
-  status: number;
-  title: Text;
-  message: Text;
 }
 
 /** Writes an HTML error page in `lang` (also used for bodies refused before routing). */
