@@ -9,7 +9,7 @@ import {
   CLIENT_AUTH_PARAMETERS,
   clientCredentials,
   type ClientCredentials,
-} from '../protocol/client-credentials';
+} from '../client-auth/client-credentials';
 import { take, type FormParams } from '../protocol/params';
 import { OAuthError, invalidRequest } from '../protocol/oauth-error';
 import { AUTHORIZATION_CODE_PARAMETERS, authorizationCodeGrant } from './grants/authorization-code';
@@ -21,7 +21,7 @@ import {
 } from './grants/grant-type';
 import { REFRESH_TOKEN_PARAMETERS, refreshTokenGrant } from './grants/refresh-token';
 import { IdTokenService } from './id-token.service';
-import { authenticateClient } from './rules/authenticate-client';
+import { authenticateClient } from '../client-auth/authenticate-client';
 import { TokenBatches } from './token-batches';
 import { TokenIssuer, TokenResponse } from './token-issuer';
 
