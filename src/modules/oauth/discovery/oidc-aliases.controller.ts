@@ -16,7 +16,7 @@ import { AppConfig } from '../../../config/app-config';
 import { Public } from '../../../common/http/public.decorator';
 import { ALIAS_ISSUER_PATH } from '../../signing-keys/issuers';
 import { AuthorizeService } from '../authorize/authorize.service';
-import { formAccessToken, formOf, readForm } from '../protocol/params';
+import { formAccessToken, formOf } from '../protocol/params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { PageExceptionFilter } from '../interaction/page-exception.filter';
 import { browserContext } from '../../sessions/cookies';
@@ -28,7 +28,7 @@ import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction
 import { TokenResponse } from '../token/token-issuer';
 import { TokenEndpointDocs } from '../token/token.openapi';
 import { countTokenRequest } from '../token/token-metrics';
-import { TOKEN_PARAMETERS, TokenService } from '../token/token.service';
+import { TokenService } from '../token/token.service';
 import { UserinfoDocs } from '../userinfo/userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
 
@@ -132,8 +132,8 @@ export class OidcApiAliasController {
   @TokenEndpointDocs()
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
   tokenAlias(@Req() req: Request): Promise<TokenResponse> {
-    return countTokenRequest(this.metrics, req, () =>
-      this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization),
+    return countTokenRequest(this.metrics, req, (params) =>
+      this.tokens.token(params, req.headers.authorization),
     );
   }
 
