@@ -15,12 +15,14 @@ import {
   type RenderedStatement,
 } from '../src/database/rendered-sql';
 import { KEYS_RENDERED_SQL } from '../src/modules/keys/rendered-sql';
+import { CLIENT_AUTH_RENDERED_SQL } from '../src/modules/oauth/client-auth/rendered-sql';
 import { TOKEN_RENDERED_SQL } from '../src/modules/oauth/token/rendered-sql';
 import { INTROSPECTION_RENDERED_SQL } from '../src/modules/oauth/token-management/rendered-sql';
 import { USERINFO_RENDERED_SQL } from '../src/modules/oauth/userinfo/rendered-sql';
 
 const LISTS: readonly (readonly RenderedStatement[])[] = [
   TOKEN_RENDERED_SQL,
+  CLIENT_AUTH_RENDERED_SQL,
   USERINFO_RENDERED_SQL,
   KEYS_RENDERED_SQL,
   INTROSPECTION_RENDERED_SQL,

@@ -4,11 +4,11 @@ import { Metrics } from '../../common/metrics/metrics';
 import type { Request } from 'express';
 import { Public } from '../../common/http/public.decorator';
 import { OAuthExceptionFilter } from './protocol/oauth-exception.filter';
-import { formAccessToken, readForm } from './protocol/params';
+import { formAccessToken } from './protocol/params';
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
 import { countTokenRequest } from './token/token-metrics';
-import { TOKEN_PARAMETERS, TokenService } from './token/token.service';
+import { TokenService } from './token/token.service';
 import { UserEmailsDocs, UserinfoDocs } from './userinfo/userinfo.openapi';
 import {
   OidcUserInfo,
@@ -35,8 +35,8 @@ export class OAuthApiController {
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
   token(@Req() req: Request): Promise<TokenResponse> {
-    return countTokenRequest(this.metrics, req, () =>
-      this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization),
+    return countTokenRequest(this.metrics, req, (params) =>
+      this.tokens.token(params, req.headers.authorization),
     );
   }
 

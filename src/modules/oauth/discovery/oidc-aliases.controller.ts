@@ -15,7 +15,7 @@ import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/public.decorator';
 import { ALIAS_ISSUER_PATH } from '../../signing-keys/issuers';
 import { AuthorizeService } from '../authorize/authorize.service';
-import { formAccessToken, formOf, readForm } from '../protocol/params';
+import { formAccessToken, formOf } from '../protocol/params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { Browser, replyWithPage } from '../../pages/page-requests';
 import { PageExceptionFilter } from '../../pages/page-exception.filter';
@@ -27,7 +27,7 @@ import { AuthorizeDocs, AuthorizePostDocs, ShowLogoutDocs } from '../interaction
 import { TokenResponse } from '../token/token-issuer';
 import { TokenEndpointDocs } from '../token/token.openapi';
 import { countTokenRequest } from '../token/token-metrics';
-import { TOKEN_PARAMETERS, TokenService } from '../token/token.service';
+import { TokenService } from '../token/token.service';
 import { UserinfoDocs } from '../userinfo/userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
 
@@ -127,8 +127,8 @@ export class OidcApiAliasController {
   @TokenEndpointDocs()
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
   tokenAlias(@Req() req: Request): Promise<TokenResponse> {
-    return countTokenRequest(this.metrics, req, () =>
-      this.tokens.token(readForm(req, TOKEN_PARAMETERS), req.headers.authorization),
+    return countTokenRequest(this.metrics, req, (params) =>
+      this.tokens.token(params, req.headers.authorization),
     );
   }
 

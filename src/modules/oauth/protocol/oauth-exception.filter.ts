@@ -7,7 +7,7 @@ import {
 } from '../../../database/connection-errors';
 import { logRequestFailure } from '../../../common/errors/request-failure-log';
 import { SigningKeyUnavailableError } from '../../signing-keys/key-material';
-import { OAuthError, RefusedRequestError } from './oauth-error';
+import { OAuthError, RefusedRequestError, type OAuthErrorCode } from './oauth-error';
 
 /**
  * Errors of /api/oauth2/* in RFC 6749 section 5.2 / RFC 6750 section 3 form:
@@ -25,15 +25,16 @@ export class OAuthExceptionFilter implements ExceptionFilter {
     sendOAuthError(response, this.toOAuthError(exception, request));
   }
 
+  /** The answer to `exception`: the `error` oauthErrorCode names, its description, the log. */
   private toOAuthError(exception: unknown, request: Request): OAuthError {
     if (exception instanceof OAuthError) return exception;
-    if (exception instanceof HttpException && exception.getStatus() < 500) {
+    const error = oauthErrorCode(exception);
+    if (error === 'invalid_request' && exception instanceof HttpException) {
       return new RefusedRequestError('The request is malformed', exception.getStatus());
     }
-    if (isDatabaseUnavailable(exception)) {
+    if (error === 'temporarily_unavailable') {
       logDatabaseUnavailable(this.logger, exception, request);
-      // RFC 6749 section 4.1.2.1 names temporarily_unavailable; used here with its 503.
-      return new OAuthError('temporarily_unavailable', 'The service is temporarily unavailable');
+      return new OAuthError(error, 'The service is temporarily unavailable');
     }
     if (exception instanceof SigningKeyUnavailableError) {
       // SigningKeysService logged the kid and the remedy (docs/oidc.md, "Signing keys").
@@ -42,6 +43,20 @@ export class OAuthExceptionFilter implements ExceptionFilter {
     logRequestFailure(this.logger, exception, request, 'OAuth request failed');
     return new OAuthError('server_error', 'Internal server error');
   }
+}
+
+/**
+ * The `error` an OAuth endpoint answers `exception` with: an OAuthError's own; invalid_request for
+ * a request the framework refused (an HttpException below 500); temporarily_unavailable when the
+ * database is unreachable (RFC 6749 section 4.1.2.1 names it; used here with its 503); otherwise
+ * server_error. The one mapping of OAuthExceptionFilter and of the token endpoint's metric
+ * (token/token-metrics.ts), which counts the code the client receives; it neither logs nor builds
+ * an error, so counting a failure costs no stack trace.
+ */
+export function oauthErrorCode(exception: unknown): OAuthErrorCode {
+  if (exception instanceof OAuthError) return exception.error;
+  if (exception instanceof HttpException && exception.getStatus() < 500) return 'invalid_request';
+  return isDatabaseUnavailable(exception) ? 'temporarily_unavailable' : 'server_error';
 }
 
 /** Writes an OAuth error response (also used for bodies refused before routing). */

@@ -42,6 +42,13 @@ describe('request parameters', () => {
       expect(params.repeated).toEqual(['grant_type', 'code', 'client_id']);
     });
 
+    it('lists the allowed parameters sent, whatever their value', () => {
+      const body = { grant_type: '', code: ['a', 'b'], client_id: 'a', other: 'x' };
+      expect(formParams(body, NAMES).sent).toEqual(['grant_type', 'code', 'client_id']);
+      expect(formParams({ code: 'c' }, NAMES).sent).toEqual(['code']);
+      expect(formParams(undefined, NAMES).sent).toEqual([]);
+    });
+
     it('ignores repeated parameters outside the allow list', () => {
       expect(formParams({ scope: ['a', 'b'], code: 'c' }, NAMES).repeated).toEqual([]);
     });
@@ -57,6 +64,7 @@ describe('request parameters', () => {
       expect(Object.isFrozen(params)).toBe(true);
       expect(Object.isFrozen(params.values)).toBe(true);
       expect(Object.isFrozen(params.repeated)).toBe(true);
+      expect(Object.isFrozen(params.sent)).toBe(true);
     });
   });
 

@@ -63,6 +63,12 @@ export interface FormParams<P extends string> {
    * allow list can be handed to a step that reads fewer.)
    */
   readonly repeated: readonly string[];
+  /**
+   * Every parameter of the allow list the body holds, whatever its value (empty, repeated,
+   * structured). No step reads it: the token endpoint's metric labels a `grant_type` sent but not
+   * served, an empty one included, `unsupported`, and one not sent `missing` (token-metrics.ts).
+   */
+  readonly sent: readonly string[];
 }
 
 /** The parameters `names` of a body parsed by the body reader (src/common/http/request-body.ts). */
@@ -70,12 +76,18 @@ export function formParams<P extends string>(body: unknown, names: readonly P[])
   const fields = typeof body === 'object' && body !== null ? (body as Params) : {};
   const values: Partial<Record<P, string>> = {};
   const repeated: string[] = [];
+  const sent: string[] = [];
   for (const name of names) {
     const field = fieldOf(fields, name);
+    if (field.kind !== 'absent') sent.push(name);
     if (field.kind === 'malformed') repeated.push(name);
     else if (field.kind === 'value' && field.value !== '') values[name] = field.value;
   }
-  return Object.freeze({ values: Object.freeze(values), repeated: Object.freeze(repeated) });
+  return Object.freeze({
+    values: Object.freeze(values),
+    repeated: Object.freeze(repeated),
+    sent: Object.freeze(sent),
+  });
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '../../../database/statement';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
 import { relationOf, relationUsable } from '../../users/relation-sql';
-import type { OAuthClient } from '../token/rules/authenticate-client';
+import type { OAuthClient } from '../client-auth/authenticate-client';
 
 /**
  * An active token's own fields, as the lookup reads them (exp and iat in epoch seconds; the JSON

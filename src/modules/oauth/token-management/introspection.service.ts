@@ -7,9 +7,9 @@ import { Metrics } from '../../../common/metrics/metrics';
 import { AppConfig } from '../../../config/app-config';
 import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
 import type { TokenKind } from '../../tokens/token-sql';
-import { clientCredentials, invalidClient } from '../protocol/client-credentials';
+import { clientCredentials, invalidClient } from '../client-auth/client-credentials';
 import type { FormParams } from '../protocol/params';
-import { checkClient } from '../token/rules/authenticate-client';
+import { checkClient } from '../client-auth/authenticate-client';
 import {
   introspectMany,
   introspectOne,

@@ -6,9 +6,9 @@ import { sha256Hex } from '../../../common/crypto/hash';
 import { EventsService } from '../../events/events.service';
 import type { TokenKind } from '../../tokens/token-sql';
 import { TokensRepository, type RevokedGrant } from '../../tokens/tokens.repository';
-import { clientCredentials } from '../protocol/client-credentials';
+import { clientCredentials } from '../client-auth/client-credentials';
 import type { FormParams } from '../protocol/params';
-import { authenticateClient } from '../token/rules/authenticate-client';
+import { authenticateClient } from '../client-auth/authenticate-client';
 import { readPresentedToken, type TokenManagementParameter } from './token-type-hint';
 
 /**

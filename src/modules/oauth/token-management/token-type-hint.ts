@@ -1,5 +1,5 @@
 import type { TokenKind } from '../../tokens/token-sql';
-import { CLIENT_AUTH_PARAMETERS } from '../protocol/client-credentials';
+import { CLIENT_AUTH_PARAMETERS } from '../client-auth/client-credentials';
 import { take, type FormParams } from '../protocol/params';
 import { invalidRequest } from '../protocol/oauth-error';
 

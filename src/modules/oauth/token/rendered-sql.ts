@@ -3,9 +3,8 @@ import type { RenderedStatement } from '../../../database/rendered-sql';
 import type { ClientKind } from './redeeming-client';
 import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code-sql';
 import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token-sql';
-import { FIND_CLIENT } from './rules/authenticate-client';
 
-// The token endpoint's statements, rendered into grants/sql/ and rules/sql/ (src/database/rendered-sql.ts).
+// The token endpoint's statements, rendered into grants/sql/ (src/database/rendered-sql.ts).
 
 const GRANTS = join(__dirname, 'grants');
 const EXCHANGE_SOURCE = join(GRANTS, 'authorization-code-sql.ts');
@@ -57,12 +56,5 @@ export const TOKEN_RENDERED_SQL: readonly RenderedStatement[] = [
     purpose:
       'the step-by-step refresh (after the one statement changed nothing): the presented token locked, with every step outcome (lockRefreshToken)',
     text: LOCK_STATEMENT.text,
-  },
-  {
-    file: join(__dirname, 'rules', 'sql', 'find-client.sql'),
-    builder: 'FIND_CLIENT',
-    source: join(__dirname, 'rules', 'authenticate-client.ts'),
-    purpose: 'the client a confidential token or revocation request names (authenticateClient)',
-    text: FIND_CLIENT.text,
   },
 ];

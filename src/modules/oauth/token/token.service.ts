@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock';
+import type { TokenGrantLabel } from '../../../common/metrics/metrics';
 import { AppConfig } from '../../../config/app-config';
 import { EventsService } from '../../events/events.service';
 import { TokensRepository } from '../../tokens/tokens.repository';
@@ -9,7 +10,7 @@ import {
   CLIENT_AUTH_PARAMETERS,
   clientCredentials,
   type ClientCredentials,
-} from '../protocol/client-credentials';
+} from '../client-auth/client-credentials';
 import { take, type FormParams } from '../protocol/params';
 import { OAuthError, invalidRequest } from '../protocol/oauth-error';
 import { AUTHORIZATION_CODE_PARAMETERS, authorizationCodeGrant } from './grants/authorization-code';
@@ -21,7 +22,7 @@ import {
 } from './grants/grant-type';
 import { REFRESH_TOKEN_PARAMETERS, refreshTokenGrant } from './grants/refresh-token';
 import { IdTokenService } from './id-token.service';
-import { authenticateClient } from './rules/authenticate-client';
+import { authenticateClient } from '../client-auth/authenticate-client';
 import { TokenBatches } from './token-batches';
 import { TokenIssuer, TokenResponse } from './token-issuer';
 
@@ -37,8 +38,18 @@ export const TOKEN_PARAMETERS = [
 ] as const;
 export type TokenParameter = (typeof TOKEN_PARAMETERS)[number];
 
-/** The grant types, by grant_type (RFC 6749 sections 4.1.3 and 6). */
-const GRANT_TYPES = new Map<string, GrantType<TokenParameter, unknown>>([
+/** A grant_type the endpoint serves: a grant_type label of its metric (common/metrics). */
+export type GrantTypeName = Exclude<TokenGrantLabel, 'missing' | 'unsupported'>;
+
+/**
+ * The grant types, by grant_type (RFC 6749 sections 4.1.3 and 6): the one list the endpoint
+ * serves, names in unsupported_grant_type and labels its metric with (token-metrics.ts). Its keys
+ * are typed GrantTypeName: a new grant does not compile until TokenGrantLabel names it.
+ */
+export const GRANT_TYPES: ReadonlyMap<string, GrantType<TokenParameter, unknown>> = new Map<
+  GrantTypeName,
+  GrantType<TokenParameter, unknown>
+>([
   ['authorization_code', authorizationCodeGrant],
   ['refresh_token', refreshTokenGrant],
 ]);

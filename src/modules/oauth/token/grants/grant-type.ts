@@ -5,7 +5,7 @@ import type { TokensRepository } from '../../../tokens/tokens.repository';
 import { repeatedParameter, type FormParams } from '../../protocol/params';
 import type { OAuthError } from '../../protocol/oauth-error';
 import type { IdTokenService } from '../id-token.service';
-import type { OAuthClient } from '../rules/authenticate-client';
+import type { OAuthClient } from '../../client-auth/authenticate-client';
 import type { TokenBatches } from '../token-batches';
 import type { TokenIssuer, TokenResponse } from '../token-issuer';
 

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { sha256Hex } from '../../../../common/crypto/hash';
 import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
 import { refreshScope } from '../../protocol/scopes';
-import type { OAuthClient } from '../rules/authenticate-client';
+import type { OAuthClient } from '../../client-auth/authenticate-client';
 import type { MintedTokens, TokenResponse } from '../token-issuer';
 import { reuseSince } from '../rules/check-refresh-token';
 import { firstFailure } from '../rules/step';

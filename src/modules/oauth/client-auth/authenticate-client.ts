@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
-import type { ClientAuthMethod } from '../../../applications/application.entity';
-import { constantTimeEqual } from '../../../../common/crypto/constant-time';
-import { sha256Hex } from '../../../../common/crypto/hash';
-import { preparedQuery } from '../../../../database/prepared-query';
-import { statement } from '../../../../database/statement';
-import { OAuthError } from '../../protocol/oauth-error';
-import { invalidClient, type ClientCredentials } from '../../protocol/client-credentials';
+import type { ClientAuthMethod } from '../../applications/application.entity';
+import { constantTimeEqual } from '../../../common/crypto/constant-time';
+import { sha256Hex } from '../../../common/crypto/hash';
+import { preparedQuery } from '../../../database/prepared-query';
+import { statement } from '../../../database/statement';
+import { OAuthError } from '../protocol/oauth-error';
+import { invalidClient, type ClientCredentials } from './client-credentials';
 
-/** The client columns the token endpoint needs. */
+/** The client columns client authentication reads. */
 export interface OAuthClient {
   id: number;
   clientId: string;
@@ -18,8 +18,8 @@ export interface OAuthClient {
 
 /**
  * Client authentication at the token, revocation and introspection endpoints (docs/contract/oauth.md#clients-and-client-authentication),
- * the second half of one chain whose first half is clientCredentials (protocol/): `secret`
- * clients by HTTP Basic (client_secret_basic) or form fields (client_secret_post); `none`
+ * the second half of one chain whose first half is clientCredentials (client-credentials.ts):
+ * `secret` clients by HTTP Basic (client_secret_basic) or form fields (client_secret_post); `none`
  * clients by client_id alone (PKCE is then enforced by the code exchange), never with a secret.
  * Secrets are compared as SHA-256 digests in constant time. The client is read by a named
  * prepared statement (planned once per connection): it runs on every confidential token and

@@ -1,6 +1,6 @@
 import { clientCredentials, CLIENT_ID_MAX_LENGTH } from './client-credentials';
-import { formParams } from './params';
-import { OAuthError } from './oauth-error';
+import { formParams } from '../protocol/params';
+import { OAuthError } from '../protocol/oauth-error';
 
 const NAMES = ['client_id', 'client_secret'] as const;
 

@@ -1,5 +1,5 @@
-import { OAuthError, invalidRequest } from './oauth-error';
-import { take, type FormParams } from './params';
+import { OAuthError, invalidRequest } from '../protocol/oauth-error';
+import { take, type FormParams } from '../protocol/params';
 
 /** The form parameters of client authentication (RFC 6749 section 2.3.1). */
 export const CLIENT_AUTH_PARAMETERS = ['client_id', 'client_secret'] as const;
@@ -29,7 +29,7 @@ export const invalidClient = (description: string): OAuthError =>
  * (`invalid_client`); a malformed Basic header (`invalid_client`); Basic together with a
  * client_secret field, or a client_id field other than the Basic one (`invalid_request`); a
  * client_id longer than any registered one (`invalid_client`, without a lookup). Whether the
- * client exists and the secret is right is authenticateClient's (token/rules/).
+ * client exists and the secret is right is authenticateClient's (authenticate-client.ts).
  */
 export function clientCredentials(
   params: FormParams<ClientAuthParameter>,

@@ -1,0 +1,17 @@
+import { orphanedSqlFiles, renderedSqlDrift } from '../../../database/rendered-sql';
+import { CLIENT_AUTH_RENDERED_SQL } from './rendered-sql';
+
+// The committed rendered SQL of client authentication is what the code runs (src/database/rendered-sql.ts).
+describe('rendered SQL of client authentication', () => {
+  it.each(CLIENT_AUTH_RENDERED_SQL.map((s) => [s.builder, s] as const))(
+    '%s matches its committed file',
+    (_, statement) => {
+      const drift = renderedSqlDrift(statement);
+      if (drift !== null) throw new Error(drift);
+    },
+  );
+
+  it('commits no .sql file that no statement renders', () => {
+    expect(orphanedSqlFiles(CLIENT_AUTH_RENDERED_SQL)).toEqual([]);
+  });
+});
