@@ -6,7 +6,7 @@ import { RequestValidationPipe } from './common/validation/request-validation';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { AccountsModule } from './modules/accounts/accounts.module';
+import { InteractionModule } from './modules/interaction/interaction.module';
 import { AppApiModule } from './modules/app-api/app-api.module';
 import { ApplicationsModule } from './modules/applications/applications.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -18,7 +18,6 @@ import { KeysModule } from './modules/keys/keys.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
-import { UpstreamsModule } from './modules/upstreams/upstreams.module';
 import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
@@ -46,8 +45,7 @@ export class AppModule {
         HealthModule,
         AuditModule,
         ConsoleModule,
-        UpstreamsModule,
-        AccountsModule,
+        InteractionModule,
         SigningKeysModule,
         WebhooksModule,
       ],

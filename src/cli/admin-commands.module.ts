@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApplicationsModule } from '../modules/applications/applications.module';
 import { KeysModule } from '../modules/keys/keys.module';
-import { PasskeyRecoveryModule } from '../modules/console/passkeys/passkey-recovery';
+import { PasskeyRecoveryModule } from '../modules/passkeys/passkey-recovery';
 import { SigningKeysModule } from '../modules/signing-keys/signing-keys.module';
 import { UpstreamProvidersModule } from '../modules/upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../modules/users/users.module';

@@ -8,20 +8,12 @@ import type {
 import { parseRfc3339 } from '../modules/events/event-query';
 import type { ReplayFrom } from '../modules/webhooks/webhook-endpoints.service';
 import type { AdminCommands } from './admin-commands';
+import { CommandReport } from './command-report';
 
 export interface CliResult {
   exitCode: number;
   stdout: string;
   stderr: string;
-}
-
-/** A result with its own terminal rendering and exit code (`status`); JSON prints `body`. */
-export class CommandReport {
-  constructor(
-    readonly body: object,
-    readonly text: string,
-    readonly exitCode: number,
-  ) {}
 }
 
 export const USAGE = `Usage: identity-cli <command> [options] [--json]

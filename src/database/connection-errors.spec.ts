@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable } from './connection-errors';
+import { isDatabaseUnavailable } from '../common/errors/connection-errors';
 
 const withCode = (code: string, message = 'failure'): Error =>
   Object.assign(new Error(message), { code });

@@ -14,12 +14,17 @@ import {
 } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { serviceVersion } from '../common/service-version';
+import { serviceVersion } from '../config/service-version';
 import { ScrubbingExporter } from './span-scrubber';
 import { readTraceIdWith } from './trace-id';
-import type { Tracing } from './tracing';
 
 const DEFAULT_SERVICE_NAME = 'identity-service';
+
+/** What main.ts keeps of the tracing SDK: the flush at shutdown. */
+export interface Tracing {
+  /** Ends the instrumentations and exports the spans still buffered. */
+  shutdown(): Promise<void>;
+}
 
 /**
  * Only loaded when tracing is on (tracing.ts). The exporter, sampler, batch processor and

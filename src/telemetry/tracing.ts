@@ -1,8 +1,4 @@
-/** What main.ts keeps of the tracing SDK: the flush at shutdown. */
-export interface Tracing {
-  /** Ends the instrumentations and exports the spans still buffered. */
-  shutdown(): Promise<void>;
-}
+import type { Tracing } from './tracing-sdk';
 
 /**
  * Tracing is on when an OTLP endpoint is configured (docs/operations.md, "Traces") and

@@ -1,4 +1,4 @@
-import { CommandReport } from '../run-command';
+import { CommandReport } from '../command-report';
 
 /**
  * What `identity-cli status` prints (docs/operations.md, "CLI status"); with --json this object

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { rfc3339 } from '../../common/http/timestamps';
-import { serviceVersion } from '../../common/service-version';
+import { serviceVersion } from '../../config/service-version';
 import { AppConfig } from '../../config/app-config';
 import { SigningKeysService } from '../../modules/signing-keys/signing-keys.service';
 import { probeRedis } from './redis-probe';

@@ -12,7 +12,7 @@ import {
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
   logDatabaseUnavailable,
-} from '../../database/connection-errors';
+} from './connection-errors';
 import { appErrorForBody } from '../http/json-body';
 import { BodyError } from '../http/request-body';
 import { AppError } from './app-error';

@@ -1,9 +1,10 @@
+import { UpstreamAccountModule } from './account-upstreams/upstream-account.module';
 import { Module } from '@nestjs/common';
 import { ConsoleApplicationsModule } from './applications/console-applications.module';
 import { ConsoleAuditModule } from './audit/console-audit.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleMembersModule } from './members/console-members.module';
-import { PasskeysModule } from './passkeys/passkeys.module';
+import { ConsolePasskeysModule } from './passkeys/console-passkeys.module';
 import { ConsoleRolesModule } from './roles/console-roles.module';
 import { ConsoleSessionModule } from './session/console-session.module';
 import { ConsoleUsersModule } from './users/console-users.module';
@@ -19,7 +20,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
   imports: [
     ConsoleSessionModule,
     ConsoleRolesModule,
-    PasskeysModule,
+    ConsolePasskeysModule,
     ConsoleApplicationsModule,
     ConsoleUsersModule,
     ConsoleKeysModule,
@@ -27,6 +28,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleAuditModule,
     ConsoleWebhooksModule,
     ConsoleWebModule,
+    UpstreamAccountModule, // the account's bound upstream accounts
   ],
 })
 export class ConsoleModule {}

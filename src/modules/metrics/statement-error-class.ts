@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { isDatabaseUnavailable } from '../../database/connection-errors';
+import { isDatabaseUnavailable } from '../../common/errors/connection-errors';
 
 /** A SQLSTATE: five digits or upper-case letters; its first two are its class. */
 const SQLSTATE = /^[0-9A-Z]{5}$/;

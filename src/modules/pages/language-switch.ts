@@ -1,7 +1,7 @@
 import type { CookieOptions } from 'express';
 import { isLocale, msg, type Locale } from '../../common/i18n/i18n';
 import { LANGUAGE_COOKIE_MAX_AGE_SECONDS, safeReturnPath } from '../../common/i18n/page-language';
-import type { Params } from '../oauth/protocol/params';
+import { type Params } from '../../common/http/params';
 import { PageError } from './page-error';
 
 /** GET /oauth2/language: the language the switcher's link names and the page to return to. */

@@ -8,7 +8,7 @@ import {
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
   logDatabaseUnavailable,
-} from '../../database/connection-errors';
+} from '../../common/errors/connection-errors';
 import { isShownOnPage, PageError, type ErrorPage } from './page-error';
 import { sendPage } from './page-result';
 import { messagePage } from './page-shell';

@@ -1,4 +1,4 @@
-import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
+import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
 import { createUser } from '../../factories';
 import { accountBrowser, formToken, postAccountForm } from '../../support/account';
 import { browser, expectStatus, hiddenInput, PASSWORD, type Agent } from '../../support/oauth';

@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
-import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
-import { EmailVerificationService } from '../../../src/modules/accounts/email-verification/email-verification.service';
+import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
+import { EmailVerificationService } from '../../../src/modules/interaction/email-verification/email-verification.service';
 import { cookieName } from '../../../src/modules/sessions/cookies';
 import { SessionService } from '../../../src/modules/sessions/session.service';
 import { createApiKey, createApplication, createUser } from '../../factories';

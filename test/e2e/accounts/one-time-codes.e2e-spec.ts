@@ -1,12 +1,12 @@
 import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
 import { DataSource } from 'typeorm';
-import { codeMail } from '../../../src/modules/accounts/one-time-codes/code-mail';
-import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
+import { codeMail } from '../../../src/modules/interaction/one-time-codes/code-mail';
+import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
 import {
   CODE_TTL_SECONDS,
   MAX_CODE_ATTEMPTS,
   OneTimeCodes,
-} from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
+} from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
 import { MailNotSent } from '../../../src/modules/mail/mail-message';
 import { Mailer } from '../../../src/modules/mail/mailer';
 import { useMailboxBed } from '../../support/mailbox-bed';

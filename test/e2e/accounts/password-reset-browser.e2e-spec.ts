@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { DEFAULT_LOCALE, translator } from '../../../src/common/i18n/i18n';
-import { CODE_TTL_SECONDS } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
+import { CODE_TTL_SECONDS } from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
 import { launchChromium } from '../../support/chromium';
 import {
   authorizeParams,

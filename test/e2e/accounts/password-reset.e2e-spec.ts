@@ -1,9 +1,9 @@
-import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
+import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
 import { DEFAULT_LOCALE, translator } from '../../../src/common/i18n/i18n';
 import {
   CODE_TTL_SECONDS,
   MAX_CODE_ATTEMPTS,
-} from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
+} from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
 import { PENDING_TTL_SECONDS } from '../../../src/modules/oauth/authorize/pending-authorizations.service';
 import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
 import { createApiKey, createApplication, createUser } from '../../factories';

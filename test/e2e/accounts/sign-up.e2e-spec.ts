@@ -1,9 +1,9 @@
 import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
 import { AppConfig } from '../../../src/config/app-config';
-import { codeMail } from '../../../src/modules/accounts/one-time-codes/code-mail';
-import { CODES_PER_EMAIL } from '../../../src/modules/accounts/one-time-codes/code-quota';
-import { CODE_TTL_SECONDS } from '../../../src/modules/accounts/one-time-codes/one-time-codes.service';
-import { SIGN_UPS_PER_ADDRESS } from '../../../src/modules/accounts/sign-up/sign-up-attempts';
+import { codeMail } from '../../../src/modules/interaction/one-time-codes/code-mail';
+import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
+import { CODE_TTL_SECONDS } from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
+import { SIGN_UPS_PER_ADDRESS } from '../../../src/modules/interaction/sign-up/sign-up-attempts';
 import { Csrf } from '../../../src/modules/sessions/csrf';
 import { PasswordCheckQueue } from '../../../src/modules/sessions/password-check-queue';
 import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';

@@ -1,5 +1,5 @@
-import { SIGN_IN_STARTS_PER_ADDRESS } from '../../../src/modules/console/passkeys/passkey-sign-in.service';
-import { CALLBACKS_PER_ADDRESS } from '../../../src/modules/upstreams/sign-in/upstream-callback.service';
+import { SIGN_IN_STARTS_PER_ADDRESS } from '../../../src/modules/passkeys/sign-in/passkey-sign-in.service';
+import { CALLBACKS_PER_ADDRESS } from '../../../src/modules/interaction/upstream-sign-in/upstream-callback.service';
 import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
 import {
   authorizeParams,

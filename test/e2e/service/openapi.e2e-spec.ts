@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '../../../src/openapi/generate';
+import { buildOpenApiDocument } from '../../../src/openapi-generate';
 import { openApiJson } from '../../../src/openapi/openapi-document';
 import { listRoutes, RouteInfo } from '../../support/routes';
 import { createTestApp, TestApp } from '../../support/test-app';

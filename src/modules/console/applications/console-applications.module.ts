@@ -3,7 +3,7 @@ import { ApplicationsModule } from '../../applications/applications.module';
 import { AuditModule } from '../../audit/audit.module';
 import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
 import { UsersModule } from '../../users/users.module';
-import { PasskeysModule } from '../passkeys/passkeys.module';
+import { ConsolePasskeysModule } from '../passkeys/console-passkeys.module';
 import { ConsoleRolesModule } from '../roles/console-roles.module';
 import { ConsoleSessionModule } from '../session/console-session.module';
 import { ApplicationConfirmationChecks } from './confirmation-checks';
@@ -15,7 +15,7 @@ import { ConsoleApplications } from './console-applications.service';
   imports: [
     ConsoleSessionModule,
     ConsoleRolesModule,
-    PasskeysModule,
+    ConsolePasskeysModule,
     AuditModule,
     ApplicationsModule,
     UsersModule, // the creator's relation

@@ -1,3 +1,4 @@
+import { PasskeyList } from '../../passkeys/passkey-list';
 import {
   Body,
   Controller,
@@ -22,7 +23,7 @@ import { SessionAuth } from '../../../common/http/openapi-security';
 import { ConsoleActor, ConsoleRoute } from '../session/console-session';
 import { PASSKEY_CONFIRMATION_HEADER } from './confirmations/confirmation-actions';
 import { PasskeyRegistration, PasskeyRename } from './passkey.dto';
-import { PasskeyCeremonyStart, PasskeyView } from './passkey-view';
+import { PasskeyCeremonyStart, PasskeyView } from '../../passkeys/passkey-view';
 import { PasskeysService } from './passkeys.service';
 
 const CONFIRMATION_HEADER_DOC = (action: string, required: boolean): MethodDecorator =>
@@ -38,13 +39,16 @@ const CONFIRMATION_HEADER_DOC = (action: string, required: boolean): MethodDecor
 @ConsoleRoute()
 @Controller('api/console/account/passkeys')
 export class AccountPasskeysController {
-  constructor(private readonly passkeys: PasskeysService) {}
+  constructor(
+    private readonly passkeys: PasskeysService,
+    private readonly list: PasskeyList,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: "The signed-in user's passkeys" })
   @ApiOkResponse({ type: [PasskeyView] })
   listPasskeys(@ConsoleActor() actor: ConsoleActor): Promise<PasskeyView[]> {
-    return this.passkeys.list(actor.user.id);
+    return this.list.of(actor.user.id);
   }
 
   @Post('options')

@@ -7,11 +7,14 @@ import { RequestId } from '../../../common/http/request-id.decorator';
 import { ConsoleRoute, ConsoleSessions, ConsoleSignIn } from '../session/console-session';
 import { ConsoleSessionView } from '../session/session-view';
 import { PasskeySignIn } from './passkey.dto';
-import { PasskeyCeremonyStart } from './passkey-view';
+import { PasskeyCeremonyStart } from '../../passkeys/passkey-view';
 import { RateLimitGuard } from '../../rate-limit/rate-limit.guard';
 import { QUOTA_WINDOW_MS } from '../../rate-limit/throttlers';
-import { PasskeySignInService, SIGN_IN_STARTS_PER_ADDRESS } from './passkey-sign-in.service';
-import { signInRefused } from './passkeys.errors';
+import {
+  PasskeySignInService,
+  SIGN_IN_STARTS_PER_ADDRESS,
+} from '../../passkeys/sign-in/passkey-sign-in.service';
+import { signInRefused } from '../../passkeys/passkeys.errors';
 
 /** Signing in to the console with a passkey (a discoverable credential), instead of a password. */
 @ApiTags('console')

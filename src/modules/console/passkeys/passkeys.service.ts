@@ -12,14 +12,18 @@ import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { AuditLog, type AuditRecord } from '../../audit/audit-log.service';
 import type { ConsoleActor } from '../session/console-session';
-import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS } from './passkey-ceremonies';
+import { isUuid, PasskeyCeremonies, PROMPT_TIMEOUT_MS } from '../../passkeys/passkey-ceremonies';
 import { PasskeyConfirmations } from './confirmations/passkey-confirmations.service';
-import { PasskeyCredential } from './passkey-credential.entity';
-import { PasskeyCeremonyStart, toPasskeyView, type PasskeyView } from './passkey-view';
+import { PasskeyCredential } from '../../passkeys/passkey-credential.entity';
+import { PasskeyCeremonyStart, toPasskeyView, type PasskeyView } from '../../passkeys/passkey-view';
 import { PasskeyRegistration, PasskeyRename } from './passkey.dto';
-import { passkeyNotFound, recentSignInRequired, registrationRefused } from './passkeys.errors';
-import { isRecentPrimarySignIn } from './recent-sign-in';
-import { RelyingParty } from './relying-party';
+import {
+  passkeyNotFound,
+  recentSignInRequired,
+  registrationRefused,
+} from '../../passkeys/passkeys.errors';
+import { isRecentPrimarySignIn } from '../../sessions/recent-sign-in';
+import { RelyingParty } from '../../passkeys/relying-party';
 
 const DEFAULT_NAME = 'Passkey';
 
@@ -39,11 +43,6 @@ export class PasskeysService {
     private readonly rp: RelyingParty,
     private readonly clock: Clock,
   ) {}
-
-  async list(userId: string): Promise<PasskeyView[]> {
-    const rows = await this.credentials.find({ where: { userId }, order: { createdAt: 'ASC' } });
-    return rows.map(toPasskeyView);
-  }
 
   /** One of the user's passkeys, or 404 (another user's passkey is not found either). */
   async get(userId: string, id: string): Promise<PasskeyCredential> {

@@ -12,7 +12,7 @@ import { UpstreamProvidersService } from '../../upstreams/providers/upstream-pro
 import { accountPage } from './pages/account.page';
 import { applicationPage } from './pages/application.page';
 import { homePage } from './pages/home.page';
-import { FORMATTER_FILE, FORMATTER_NAME } from './pages/script-messages';
+import { FORMATTER_FILE, FORMATTER_NAME } from '../../pages/script-messages';
 
 /**
  * The browser scripts and stylesheet (and the message formatter, from its package). They sit beside this file as plain JS/CSS, so the tests

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WebhookDeliveryModule } from '../../webhooks/webhook-delivery.module';
 import { WebhookEndpointsModule } from '../../webhooks/webhook-endpoints.module';
-import { PasskeysModule } from '../passkeys/passkeys.module';
+import { ConsolePasskeysModule } from '../passkeys/console-passkeys.module';
 import { ConsoleRolesModule } from '../roles/console-roles.module';
 import { ConsoleSessionModule } from '../session/console-session.module';
 import { WebhookConfirmationChecks } from './confirmation-checks';
@@ -13,7 +13,7 @@ import { ConsoleWebhooks } from './console-webhooks.service';
   imports: [
     ConsoleSessionModule,
     ConsoleRolesModule,
-    PasskeysModule,
+    ConsolePasskeysModule,
     WebhookEndpointsModule,
     WebhookDeliveryModule,
   ],

@@ -26,7 +26,7 @@ import { checkRequestObject } from './checks/check-request-object';
 import { checkResponseType } from './checks/check-response-type';
 import { checkScope } from './checks/check-scope';
 import { checkState } from './checks/check-state';
-import type { Params } from '../protocol/params';
+import { type Params } from '../../../common/http/params';
 import { readUpstreamProviders } from './checks/upstream-providers';
 import { msg } from '../../../common/i18n/i18n';
 import { fromUiLocales } from '../../../common/i18n/negotiation';

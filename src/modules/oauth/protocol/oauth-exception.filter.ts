@@ -4,7 +4,7 @@ import {
   DATABASE_RETRY_AFTER_SECONDS,
   isDatabaseUnavailable,
   logDatabaseUnavailable,
-} from '../../../database/connection-errors';
+} from '../../../common/errors/connection-errors';
 import { logRequestFailure } from '../../../common/errors/request-failure-log';
 import { SigningKeyUnavailableError } from '../../signing-keys/key-material';
 import { OAuthError, RefusedRequestError, type OAuthErrorCode } from './oauth-error';

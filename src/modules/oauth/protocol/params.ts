@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { hasControlCharacter } from '../../../common/validation/control-characters';
+import { fieldOf, FORM_TYPE, type Params } from '../../../common/http/params';
 import { invalidRequest, type OAuthError } from './oauth-error';
 
 /**
@@ -9,32 +9,11 @@ import { invalidRequest, type OAuthError } from './oauth-error';
  *   into the endpoint's own parameters (FormParams), each refused where the chain reads it;
  * - param / nonEmptyParam: the authorization request and the browser pages, one parameter at a
  *   time, refused when read.
- * Either way a parameter sent twice (an array), structured (`a[b]=…`, an object) or holding a
+ * Both read each parameter by the one rule of common/http/params.ts (fieldOf). Either way a
+ * parameter sent twice (an array), structured (`a[b]=…`, an object) or holding a
  * control character is `invalid_request` with one wording (repeatedOrMalformed); only own
  * properties are read.
  */
-
-/** The query (or the query-like form) of the authorization endpoint and the browser pages. */
-export type Params = Record<string, unknown>;
-
-/** RFC 6749 section 4.1.3 (and RFC 7009 section 2.1, RFC 7662 section 2.1): forms only. */
-export const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/** One parameter as read: absent, a single text value, or refused (repeated or malformed). */
-type Field = { kind: 'absent' } | { kind: 'value'; value: string } | { kind: 'malformed' };
-
-/**
- * The rule of every parameter: absent unless an own property; a value only as a string without
- * a control character (NUL and the others of common/validation/control-characters.ts: no
- * parameter of RFC 6749, 7009, 7662 or of a page has one); anything else is malformed, which RFC
- * 6749 sections 3.1 and 3.2 forbid (a parameter repeated).
- */
-function fieldOf(fields: Params, name: string): Field {
-  const value = Object.hasOwn(fields, name) ? fields[name] : undefined;
-  if (value === undefined) return { kind: 'absent' };
-  if (typeof value !== 'string' || hasControlCharacter(value)) return { kind: 'malformed' };
-  return { kind: 'value', value };
-}
 
 /**
  * The error of a parameter sent twice, structured or holding a control character; the one
@@ -120,11 +99,6 @@ export function take<P extends string, N extends P>(
   const repeated = repeatedParameter(params, names);
   if (repeated) throw repeated;
   return params.values;
-}
-
-/** The form body of a browser page's POST; anything else (or no body) reads as an empty form. */
-export function formOf(req: Request): Params {
-  return req.is(FORM_TYPE) && req.body && typeof req.body === 'object' ? (req.body as Params) : {};
 }
 
 /**

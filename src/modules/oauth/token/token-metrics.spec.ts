@@ -2,7 +2,8 @@ import { HttpException } from '@nestjs/common';
 import { request as expressRequest, type Request } from 'express';
 import { NOOP_METRICS, type Metrics, type TokenGrantLabel } from '../../../common/metrics/metrics';
 import { OAuthError } from '../protocol/oauth-error';
-import { formParams, FORM_TYPE } from '../protocol/params';
+import { FORM_TYPE } from '../../../common/http/params';
+import { formParams } from '../protocol/params';
 import { countTokenRequest, tokenGrantLabel } from './token-metrics';
 import { GRANT_TYPES, TOKEN_PARAMETERS } from './token.service';
 

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { PASSKEY_SCRIPT_URL } from '../../../../src/modules/oauth/interaction/passkey-script';
+import { PASSKEY_SCRIPT_URL } from '../../../../src/modules/passkeys/sign-in/passkey-script';
 import {
   authorizeParams,
   authorizePath,

@@ -1,6 +1,6 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { PASSKEY_SCRIPT_URL } from '../../../../src/modules/oauth/interaction/passkey-script';
-import { PasskeySignInService } from '../../../../src/modules/console/passkeys/passkey-sign-in.service';
+import { PASSKEY_SCRIPT_URL } from '../../../../src/modules/passkeys/sign-in/passkey-script';
+import { PasskeySignInService } from '../../../../src/modules/passkeys/sign-in/passkey-sign-in.service';
 import { PendingAuthorizationsService } from '../../../../src/modules/oauth/authorize/pending-authorizations.service';
 import { Csrf } from '../../../../src/modules/sessions/csrf';
 import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';

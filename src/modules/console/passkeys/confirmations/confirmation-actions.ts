@@ -3,7 +3,7 @@
  * each is bound to, and the binding of an action on a target.
  */
 import { decimalId, MAX_BIGINT_ID } from '../../../../common/validation/path-ids';
-import { isUuid, type Binding } from '../passkey-ceremonies';
+import { isUuid, type Binding } from '../../../passkeys/passkey-ceremonies';
 
 /** Console operations that need a passkey confirmation (docs/console.md). */
 export const CONFIRMATION_ACTIONS = [

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 import { User } from '../../../users/user.entity';
-import { ConfirmationTargetColumns } from './confirmation-target-columns';
+import { ConfirmationTargetColumns } from '../../../passkeys/confirmation-target-columns';
 
 /**
  * A confirmation token, issued after a verified assertion: single use, bound to its user,

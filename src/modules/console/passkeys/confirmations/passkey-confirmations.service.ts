@@ -6,8 +6,12 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../../../common/clock';
 import { sha256Hex } from '../../../../common/crypto/hash';
 import { newOpaqueToken } from '../../../../common/crypto/opaque-token';
-import { PasskeyAssertions } from '../passkey-assertions';
-import { PasskeyCeremonies, PROMPT_TIMEOUT_MS, targetColumnsOf } from '../passkey-ceremonies';
+import { PasskeyAssertions } from '../../../passkeys/passkey-assertions';
+import {
+  PasskeyCeremonies,
+  PROMPT_TIMEOUT_MS,
+  targetColumnsOf,
+} from '../../../passkeys/passkey-ceremonies';
 import {
   bindingOf,
   CONFIRMATION_TTL_MS,
@@ -15,15 +19,15 @@ import {
   type ConfirmationTarget,
 } from './confirmation-actions';
 import { PasskeyConfirmation } from './passkey-confirmation.entity';
-import { PasskeyCredential } from '../passkey-credential.entity';
+import { PasskeyCredential } from '../../../passkeys/passkey-credential.entity';
 import type { ConsoleActor } from '../../session/console-session';
 import {
   confirmationRequired,
   passkeyNotRegistered,
   recentSignInRequired,
-} from '../passkeys.errors';
-import { isRecentPrimarySignIn } from '../recent-sign-in';
-import { RelyingParty } from '../relying-party';
+} from '../../../passkeys/passkeys.errors';
+import { isRecentPrimarySignIn } from '../../../sessions/recent-sign-in';
+import { RelyingParty } from '../../../passkeys/relying-party';
 
 /** Answer of POST /api/console/confirmations. */
 export class ConfirmationStart {

@@ -2,7 +2,7 @@ import { languageSwitcher, pageShell } from '../../../pages/page-shell';
 import { html, Html } from '../../../../common/http/html';
 import type { MessageKey, Translate } from '../../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../../common/i18n/page-language';
-import { ASSETS_PATH, scriptMessages } from './script-messages';
+import { ASSETS_PATH, scriptMessages } from '../../../pages/script-messages';
 
 export { ASSETS_PATH };
 

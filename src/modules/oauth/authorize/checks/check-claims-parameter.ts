@@ -1,7 +1,8 @@
 import { OAuthError } from '../../protocol/oauth-error';
 import { EMAIL_CLAIMS, PROFILE_CLAIMS } from '../../protocol/oidc-claims';
 import { EMAILS_SCOPES, PROFILE_SCOPES, scopeAllows, type OAuthScope } from '../../protocol/scopes';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 /** What an OpenID Connect request's `claims` parameter (OIDC Core 5.5) asks of us. */
 export interface RequestedClaims {

@@ -1,7 +1,7 @@
 import type { Repository } from 'typeorm';
 import { Application } from '../../../applications/application.entity';
 import { PageError } from '../../../pages/page-error';
-import type { Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
 import { msg } from '../../../../common/i18n/i18n';
 
 /**

@@ -3,7 +3,8 @@ import { scopeUnion, splitScope } from '../../protocol/scopes';
 import { checkClaimsParameter } from './check-claims-parameter';
 import type { InteractivePrompt } from './check-prompt';
 import { MAX_STATE_LENGTH } from './check-state';
-import { nonEmptyParam, param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { nonEmptyParam, param } from '../../protocol/params';
 
 /** The OpenID Connect parameters of an authorization request (OIDC Core 3.1.2.1). */
 export interface OidcParams {

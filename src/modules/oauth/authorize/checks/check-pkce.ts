@@ -1,6 +1,7 @@
 import type { Application } from '../../../applications/application.entity';
 import { OAuthError } from '../../protocol/oauth-error';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 // RFC 7636 section 4.2: an S256 challenge is BASE64URL of a SHA-256 digest, exactly 43 characters.
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

@@ -1,6 +1,7 @@
 import { OAuthError } from '../../protocol/oauth-error';
 import { isOpenId } from '../../protocol/oidc-claims';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 /** The prompt values besides `none` (OIDC Core 3.1.2.1), accepted in OpenID Connect requests. */
 export const INTERACTIVE_PROMPTS = ['login', 'consent', 'select_account'] as const;

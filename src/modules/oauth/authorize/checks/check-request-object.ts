@@ -1,6 +1,7 @@
 import { OAuthError } from '../../protocol/oauth-error';
 import { isOpenId } from '../../protocol/oidc-claims';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 /**
  * OIDC Core 6.1 / 6.2: request objects are not supported (discovery says so), and a request

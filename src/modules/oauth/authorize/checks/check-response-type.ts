@@ -1,5 +1,6 @@
 import { OAuthError } from '../../protocol/oauth-error';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 /** Only the authorization code flow exists here (docs/contract/oauth.md#authorization-request: response_type is fixed `code`). */
 export function checkResponseType(params: Params): void {

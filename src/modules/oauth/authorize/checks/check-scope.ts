@@ -1,5 +1,6 @@
 import { DEFAULT_SCOPE, formatScope, knownScopes } from '../../protocol/scopes';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 /**
  * The scope to grant: the requested scopes this service defines (others are ignored), or

@@ -1,5 +1,6 @@
 import { OAuthError } from '../../protocol/oauth-error';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 /**
  * The longest `state` accepted. RFC 6749 section 4.1.1 sets no limit, but the pending request

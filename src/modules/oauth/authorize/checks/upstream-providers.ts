@@ -2,7 +2,8 @@ import {
   PASSWORD_METHOD,
   type UpstreamProvider,
 } from '../../../upstreams/providers/upstream-provider';
-import { param, type Params } from '../../protocol/params';
+import { type Params } from '../../../../common/http/params';
+import { param } from '../../protocol/params';
 
 const MAX_NAMES = 32;
 const MAX_NAME_LENGTH = 64;

@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { PasskeySignInService } from '../../passkeys/sign-in/passkey-sign-in.service';
+import type { PasskeyCeremonyStart } from '../../passkeys/passkey-view';
+import { passkeySignInForm } from '../../passkeys/sign-in/passkey-sign-in-form';
+import { formExpired } from '../../pages/page-error';
+import type { PageResult } from '../../pages/page-result';
+import { type Params } from '../../../common/http/params';
+import { jsonField } from '../../oauth/protocol/params';
+import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
+import { Csrf } from '../../sessions/csrf';
+import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
+import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
+import { sessionCookie, SessionService } from '../../sessions/session.service';
+import { ACCOUNT_PAGE, AccountFormsService, LOGIN_PAGE, text } from './account-forms.service';
+import { accountLoginPage, type AccountLoginModel } from './pages/login.page';
+
+const LOGIN_PURPOSE = 'account:login';
+/** The passkey form's routes on this page (the options are at `${PASSKEY_LOGIN}/options`). */
+export const PASSKEY_LOGIN = '/account/login/passkey';
+/** The password reset without an authorization request: it ends at /account. */
+const FORGOT_PASSWORD_PAGE = '/oauth2/forgot-password';
+
+/** The sign-in form's words for each refusal of LoginService (same status as LOGIN_REFUSALS). */
+const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
+  failed: 'login.refused.failed',
+  throttled: 'login.refused.throttled',
+  busy: 'login.refused.busy',
+};
+
+/**
+ * The account page's sign-in and sign-out (docs/accounts.md, "The account page"), on the OAuth
+ * pages' session: the password form, the passkey form, and "Sign out".
+ */
+@Injectable()
+export class AccountSignInService {
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly login: LoginService,
+    private readonly csrf: Csrf,
+    private readonly passkeySignIn: PasskeySignInService,
+    private readonly forms: AccountFormsService,
+  ) {}
+
+  /** GET /account/login: the form, or the account page for a browser already signed in. */
+  async showLogin(lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
+    if (await this.sessions.current(browser.sessionCookie)) {
+      return { status: 302, location: ACCOUNT_PAGE };
+    }
+    return this.renderLogin(lang, browser, 200);
+  }
+
+  /**
+   * POST /account/login: the OAuth login page's check (LoginService.authenticate: throttle,
+   * queue, the same refusals), then a password session and the account page.
+   */
+  async submitLogin(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
+    const username = text(form.username);
+    const outcome = await this.login.authenticate(username, text(form.password), browser.ip);
+    if (outcome.kind !== 'ok') {
+      const [status] = LOGIN_REFUSALS[outcome.kind];
+      const refusal = msg(REFUSAL_KEYS[outcome.kind]);
+      const page = this.renderLogin(lang, browser, status, refusal, username);
+      return outcome.kind === 'failed'
+        ? page
+        : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
+    }
+    return this.startSession(outcome.user.id, 'password', browser);
+  }
+
+  /**
+   * The own check of POST /account/login/passkey/options, before its per-address quota counts
+   * it: the form's CSRF token of this browser's sign-in page (403 page otherwise).
+   */
+  checkPasskeyStart(form: Params, browser: BrowserContext): void {
+    if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
+  }
+
+  /** A discoverable passkey sign-in's options (the console's and the login page's ceremony). */
+  passkeyOptions(): Promise<PasskeyCeremonyStart> {
+    return this.passkeySignIn.options();
+  }
+
+  /**
+   * POST /account/login/passkey: the ceremony id and assertion of the passkey form. One 401
+   * message for every failure, as on the OAuth login page; success is a `passkey` session.
+   * `requestId`: this HTTP request's id, for the log line of a refused assertion.
+   */
+  async submitPasskeyLogin(
+    form: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+    requestId: string,
+  ): Promise<PageResult> {
+    if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
+    const userId = await this.passkeySignIn.verify(
+      form.ceremony_id,
+      jsonField(form.assertion),
+      requestId,
+    );
+    const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
+    if (!user) return this.renderLogin(lang, browser, 401, msg('passkey.failed'));
+    return this.startSession(user.id, 'passkey', browser);
+  }
+
+  /** POST /account/logout: ends the session (everywhere: the row is deleted). */
+  async logout(form: Params, browser: BrowserContext): Promise<PageResult> {
+    this.forms.checkCsrf(browser, 'logout', form.csrf_token);
+    await this.sessions.destroy(browser.sessionCookie);
+    return { status: 303, location: LOGIN_PAGE, cookies: [CLEAR_SESSION] };
+  }
+
+  /** A new session of this browser (its earlier one, of any account, ends), then the page. */
+  private async startSession(
+    userId: string,
+    method: SessionAuthMethod,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    await this.sessions.destroy(browser.sessionCookie);
+    const session = await this.sessions.create(userId, method, browser);
+    return { status: 303, location: ACCOUNT_PAGE, cookies: [sessionCookie(session)] };
+  }
+
+  private renderLogin(
+    lang: PageLanguage,
+    browser: BrowserContext,
+    status: number,
+    error?: Text,
+    username?: string,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, LOGIN_PURPOSE);
+    const model: AccountLoginModel = {
+      csrfToken: token,
+      error,
+      username,
+      passkey: passkeySignInForm(lang.translator().t, {
+        action: PASSKEY_LOGIN,
+        optionsUrl: `${PASSKEY_LOGIN}/options`,
+        fields: { csrf_token: token },
+      }),
+      // Sign-up belongs to an application's login page (its request decides): no link here.
+      links: { forgotPassword: FORGOT_PASSWORD_PAGE },
+    };
+    // The passkey form's script runs on this page (its CSP allows 'self' scripts).
+    return { status, html: accountLoginPage(lang, model), cookies, ownScript: true };
+  }
+}

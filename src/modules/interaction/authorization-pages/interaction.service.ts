@@ -1,0 +1,332 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { Application } from '../../applications/application.entity';
+import { signUpOffered } from '../sign-up/sign-up-offered';
+import type { User } from '../../users/user.entity';
+import { AuthorizeService, requestGone } from '../../oauth/authorize/authorize.service';
+import { Csrf } from '../../sessions/csrf';
+import { GrantService } from '../../oauth/authorize/grant.service';
+import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
+import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import type { PageLanguage } from '../../../common/i18n/page-language';
+import { formExpired, PageError } from '../../pages/page-error';
+import { OAuthError } from '../../oauth/protocol/oauth-error';
+import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
+import type { BrowserContext } from '../../sessions/cookies';
+import { cspSourceOf, type PageResult } from '../../pages/page-result';
+import { consentPage } from './pages/consent.page';
+import { bindUpstreamPage } from './pages/bind-upstream.page';
+import { loginPage } from './pages/login.page';
+import {
+  PendingAuthorizationsService,
+  type Pending,
+} from '../../oauth/authorize/pending-authorizations.service';
+import { SessionService } from '../../sessions/session.service';
+import { type Params } from '../../../common/http/params';
+import { jsonField } from '../../oauth/protocol/params';
+import { offeredSignIn, type OfferedSignIn } from '../../oauth/authorize/checks/upstream-providers';
+import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
+import { PasskeySignInService } from '../../passkeys/sign-in/passkey-sign-in.service';
+import type { PasskeyCeremonyStart } from '../../passkeys/passkey-view';
+
+/**
+ * The login and consent pages of a pending authorization.
+ *
+ * Why this service is larger: it is one job, the pages of one pending authorization (password
+ * login, passkey login, binding an upstream account, consent). Each step finds the request,
+ * checks its CSRF token and reads its application the same way, then hands off to the service
+ * that owns that step (login, passkeys, upstream providers, sessions, grants, the authorization
+ * request); the dependencies are those hand-offs, not logic of its own.
+ */
+@Injectable()
+export class InteractionService {
+  constructor(
+    @InjectRepository(Application) private readonly applications: Repository<Application>,
+    private readonly authorize: AuthorizeService,
+    private readonly pending: PendingAuthorizationsService,
+    private readonly sessions: SessionService,
+    private readonly login: LoginService,
+    private readonly grants: GrantService,
+    private readonly csrf: Csrf,
+    private readonly upstreamProviders: UpstreamProvidersService,
+    private readonly passkeys: PasskeySignInService,
+    @Inject(AppConfig) private readonly config: AppConfig,
+  ) {}
+
+  async showLogin(
+    requestId: unknown,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(requestId, lang);
+    return this.renderLogin(pending, lang, browser, 200);
+  }
+
+  async submitLogin(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(body.request, lang);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    // upstream_providers without `password` leaves the form out; a hand-made POST is refused too.
+    if (!(await this.offered(pending)).password) throw noPasswordLogin();
+    const username = typeof body.username === 'string' ? body.username : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const outcome = await this.login.authenticate(username, password, browser.ip);
+    if (outcome.kind !== 'ok') {
+      const [status] = LOGIN_REFUSALS[outcome.kind];
+      const message = msg(REFUSAL_KEYS[outcome.kind]);
+      const page = await this.renderLogin(pending, lang, browser, status, message, username);
+      return outcome.kind === 'failed'
+        ? page
+        : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
+    }
+    return this.signIn(pending, outcome.user, 'password', browser);
+  }
+
+  /**
+   * The checks of POST /oauth2/login/passkey/options, run by its guard before the per-address
+   * quota counts it: a live request, the login page's CSRF token, and passkeys offered.
+   */
+  async checkPasskeyStart(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<void> {
+    const pending = await this.findPending(body.request, lang);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    if (!(await this.offered(pending)).password) throw noPasskeyLogin();
+  }
+
+  /** A discoverable passkey sign-in's options, after checkPasskeyStart and the quota. */
+  passkeyOptions(): Promise<PasskeyCeremonyStart> {
+    return this.passkeys.options();
+  }
+
+  /**
+   * POST /oauth2/login/passkey: the ceremony id and assertion of the login page's passkey form.
+   * A sign-in that does not verify is the login page again (401) with one message for every
+   * cause; one that does continues as a password sign-in does. `httpRequestId` is this HTTP
+   * request's id (X-Request-Id, for the log line of a refused assertion); elsewhere in this class
+   * `requestId` is the sealed authorization request.
+   */
+  async submitPasskeyLogin(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+    httpRequestId: string,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(body.request, lang);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    // Passkeys go with the password form: both are this service's own accounts.
+    if (!(await this.offered(pending)).password) throw noPasskeyLogin();
+    const userId = await this.passkeys.verify(
+      body.ceremony_id,
+      jsonField(body.assertion),
+      httpRequestId,
+    );
+    const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
+    if (!user) return this.renderLogin(pending, lang, browser, 401, msg('passkey.failed'));
+    return this.signIn(pending, user, 'passkey', browser);
+  }
+
+  /**
+   * A new session for `user` (recorded as a sign-in from `browser`), then the authorization goes
+   * on (consent, or the code).
+   */
+  private async signIn(
+    pending: Pending,
+    user: User,
+    method: SessionAuthMethod,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const application = await this.application(pending);
+    return this.authorize.signInAndProceed(application, user, method, browser, pending, 303);
+  }
+
+  /** The signed-in user lacks a required upstream binding (docs/upstreams.md). */
+  async showBindUpstream(
+    requestId: unknown,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(requestId, lang);
+    const user = await this.sessions.currentUser(browser.sessionCookie);
+    if (!user) {
+      return {
+        status: 302,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
+    }
+    const application = await this.application(pending);
+    const required = application.requiredUpstreams ?? [];
+    const providers = (await this.upstreamProviders.listEnabled()).filter((provider) =>
+      required.includes(provider.id),
+    );
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
+    const html = bindUpstreamPage(lang, {
+      applicationName: application.name,
+      username: user.username,
+      requestId: pending.sealed,
+      csrfToken: token,
+      providers: providers.map((provider) => ({
+        displayName: provider.displayName,
+        action: `/api/auth/upstream/${encodeURIComponent(provider.id)}/bind`,
+      })),
+    });
+    return { status: 200, html, cookies };
+  }
+
+  async showConsent(
+    requestId: unknown,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(requestId, lang);
+    const signedIn = await this.sessions.current(browser.sessionCookie);
+    if (!signedIn)
+      return {
+        status: 302,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
+    const application = await this.application(pending);
+    const decision = await this.grants.decide(application, signedIn.user, pending.request);
+    if (decision.kind !== 'consent') {
+      return this.authorize.proceed(application, signedIn, pending.request, pending, 302);
+    }
+    return this.renderConsent(pending, lang, application, signedIn.user, browser);
+  }
+
+  async submitConsent(
+    body: Params,
+    lang: PageLanguage,
+    browser: BrowserContext,
+  ): Promise<PageResult> {
+    const pending = await this.findPending(body.request, lang);
+    this.checkCsrf(browser, pending, body.csrf_token);
+    const signedIn = await this.sessions.current(browser.sessionCookie);
+    if (!signedIn)
+      return {
+        status: 303,
+        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+      };
+    const decision = body.decision;
+    if (decision !== 'approve' && decision !== 'deny') {
+      throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.chooseDecision'));
+    }
+    if (!(await this.pending.take(pending))) throw requestGone();
+    const { redirectUri, state } = pending.request;
+    if (decision === 'deny') {
+      const error = new OAuthError('access_denied', 'The user denied the authorization request');
+      return this.authorize.redirectError(
+        redirectUri,
+        state,
+        error,
+        303,
+        pending.request.issuerPath,
+      );
+    }
+    const application = await this.application(pending);
+    return this.authorize.finish(application, signedIn, pending.request, true, 303);
+  }
+
+  private async renderLogin(
+    pending: Pending,
+    lang: PageLanguage,
+    browser: BrowserContext,
+    status: number,
+    error?: Text,
+    username?: string,
+  ): Promise<PageResult> {
+    const application = await this.application(pending);
+    // Never empty: a list that offers no provider keeps the password form (offeredSignIn).
+    const offered = await this.offered(pending);
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
+    const request = encodeURIComponent(pending.sealed);
+    const html = loginPage(lang, {
+      applicationName: application.name,
+      requestId: pending.sealed,
+      csrfToken: token,
+      passwordLogin: offered.password,
+      passkeyLogin: offered.password,
+      providers: offered.providers.map((provider) => ({
+        displayName: provider.displayName,
+        startUrl: `/api/auth/upstream/${encodeURIComponent(provider.id)}/start?request=${request}`,
+      })),
+      error,
+      username,
+      signUpUrl: signUpOffered(this.config, application, offered.password)
+        ? `/oauth2/signup?request=${request}`
+        : undefined,
+    });
+    const formTarget = cspSourceOf(pending.request.redirectUri);
+    // The passkey form's script; a page without it runs none.
+    return { status, html, cookies, formTarget, ownScript: offered.password };
+  }
+
+  private renderConsent(
+    pending: Pending,
+    lang: PageLanguage,
+    application: Application,
+    user: User,
+    browser: BrowserContext,
+  ): PageResult {
+    const { token, cookies } = this.csrf.issue(browser, pending.id);
+    const html = consentPage(lang, {
+      applicationName: application.name,
+      logo: application.logo,
+      username: user.username,
+      scope: pending.request.scope,
+      requestId: pending.sealed,
+      csrfToken: token,
+    });
+    return { status: 200, html, cookies, formTarget: cspSourceOf(pending.request.redirectUri) };
+  }
+
+  private async offered(pending: Pending): Promise<OfferedSignIn> {
+    return offeredSignIn(
+      pending.request.upstreamProviders,
+      await this.upstreamProviders.listEnabled(),
+    );
+  }
+
+  private checkCsrf(browser: BrowserContext, pending: Pending, token: unknown): void {
+    if (!this.csrf.verify(browser, pending.id, token)) {
+      throw formExpired();
+    }
+  }
+
+  private async findPending(requestId: unknown, lang: PageLanguage): Promise<Pending> {
+    const pending = await this.pending.findForPage(requestId, lang);
+    if (!pending) throw requestGone();
+    return pending;
+  }
+
+  private async application(pending: Pending): Promise<Application> {
+    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    if (!application) throw requestGone();
+    return application;
+  }
+}
+
+/** The login page's words for each refusal of LoginService (same status as LOGIN_REFUSALS). */
+const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
+  failed: 'login.refused.failed',
+  throttled: 'login.refused.throttled',
+  busy: 'login.refused.busy',
+};
+
+function noPasskeyLogin(): PageError {
+  return new PageError(400, msg('errors.passkeyNotOfferedTitle'), msg('errors.passkeyNotOffered'));
+}
+
+function noPasswordLogin(): PageError {
+  return new PageError(
+    400,
+    msg('errors.passwordNotOfferedTitle'),
+    msg('errors.passwordNotOffered'),
+  );
+}
