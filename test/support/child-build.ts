@@ -31,8 +31,8 @@ export async function buildForChildren(dir: string): Promise<string | undefined>
   // What `npm run build` copies beside the code; packages and package.json are the repository's.
   for (const assets of [
     join('modules', 'console', 'web', 'assets'),
-    join('modules', 'oauth', 'interaction', 'assets'),
-    join('modules', 'accounts', 'account-page', 'assets'),
+    join('modules', 'passkeys', 'sign-in', 'assets'),
+    join('modules', 'interaction', 'account-page', 'assets'),
     join('common', 'i18n', 'locales'),
   ]) {
     cpSync(join(ROOT, 'src', assets), join(outDir, assets), { recursive: true });

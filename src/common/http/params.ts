@@ -31,3 +31,13 @@ export function fieldOf(fields: Params, name: string): Field {
 export function formOf(req: Request): Params {
   return req.is(FORM_TYPE) && req.body && typeof req.body === 'object' ? (req.body as Params) : {};
 }
+
+/** A form field holding JSON (a passkey form's assertion), or undefined when it is not JSON. */
+export function jsonField(value: unknown): unknown {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+}

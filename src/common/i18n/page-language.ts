@@ -12,7 +12,7 @@ import { fromAcceptLanguage, fromUiLocales, matchLocale } from './negotiation';
 export const LANGUAGE_COOKIE = 'ui_locale';
 export const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
-/** Where the switcher's links go (oauth/interaction's controller). */
+/** Where the switcher's links go (interaction/authorization-pages' controller). */
 export const LANGUAGE_SWITCH_PATH = '/oauth2/language';
 
 /** What the language switcher needs: the page's language and the URL to come back to. */

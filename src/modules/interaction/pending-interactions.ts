@@ -52,8 +52,34 @@ export class PendingInteractions {
   async findLive(requestId: unknown, lang: PageLanguage): Promise<Interaction | null> {
     const pending = await this.pending.findForPage(requestId, lang);
     if (!pending) return null;
-    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    const application = await this.applicationOrNull(pending);
     return application ? { pending, application } : null;
+  }
+
+  /**
+   * The request alone, for a page that may answer before it needs the application (a 400
+   * "Request expired" page when it is not live); its ui_locales sets the page's language.
+   */
+  async pendingFor(requestId: unknown, lang: PageLanguage): Promise<Pending> {
+    const pending = await this.pending.findForPage(requestId, lang);
+    if (!pending) throw requestGone();
+    return pending;
+  }
+
+  /** The application of a request found with pendingFor; "Request expired" once it is gone. */
+  async applicationOf(pending: Pending): Promise<Application> {
+    const application = await this.applicationOrNull(pending);
+    if (!application) throw requestGone();
+    return application;
+  }
+
+  /** Marks the request answered (PendingAuthorizationsService.take); false when it already was. */
+  take(pending: Pending): Promise<boolean> {
+    return this.pending.take(pending);
+  }
+
+  private applicationOrNull(pending: Pending): Promise<Application | null> {
+    return this.applications.findOneBy({ id: pending.request.applicationId });
   }
 
   /** The CSRF token of a form of this request shown to this browser. */

@@ -1,6 +1,6 @@
+import { loginLocation } from '../../oauth/authorize/login-location';
+import { PendingInteractions } from '../pending-interactions';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { Application } from '../../applications/application.entity';
 import { signUpOffered } from '../sign-up/sign-up-offered';
@@ -19,13 +19,9 @@ import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import { consentPage } from './pages/consent.page';
 import { bindUpstreamPage } from './pages/bind-upstream.page';
 import { loginPage } from './pages/login.page';
-import {
-  PendingAuthorizationsService,
-  type Pending,
-} from '../../oauth/authorize/pending-authorizations.service';
+import type { Pending } from '../../oauth/authorize/pending-authorizations.service';
 import { SessionService } from '../../sessions/session.service';
-import { type Params } from '../../../common/http/params';
-import { jsonField } from '../../oauth/protocol/params';
+import { type Params, jsonField } from '../../../common/http/params';
 import { offeredSignIn, type OfferedSignIn } from '../../oauth/authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
 import { PasskeySignInService } from '../../passkeys/sign-in/passkey-sign-in.service';
@@ -43,9 +39,8 @@ import type { PasskeyCeremonyStart } from '../../passkeys/passkey-view';
 @Injectable()
 export class InteractionService {
   constructor(
-    @InjectRepository(Application) private readonly applications: Repository<Application>,
     private readonly authorize: AuthorizeService,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly sessions: SessionService,
     private readonly login: LoginService,
     private readonly grants: GrantService,
@@ -60,7 +55,7 @@ export class InteractionService {
     lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const pending = await this.findPending(requestId, lang);
+    const pending = await this.interactions.pendingFor(requestId, lang);
     return this.renderLogin(pending, lang, browser, 200);
   }
 
@@ -69,7 +64,7 @@ export class InteractionService {
     lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const pending = await this.findPending(body.request, lang);
+    const pending = await this.interactions.pendingFor(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     // upstream_providers without `password` leaves the form out; a hand-made POST is refused too.
     if (!(await this.offered(pending)).password) throw noPasswordLogin();
@@ -96,7 +91,7 @@ export class InteractionService {
     lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<void> {
-    const pending = await this.findPending(body.request, lang);
+    const pending = await this.interactions.pendingFor(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
   }
@@ -119,7 +114,7 @@ export class InteractionService {
     browser: BrowserContext,
     httpRequestId: string,
   ): Promise<PageResult> {
-    const pending = await this.findPending(body.request, lang);
+    const pending = await this.interactions.pendingFor(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     // Passkeys go with the password form: both are this service's own accounts.
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
@@ -143,7 +138,7 @@ export class InteractionService {
     method: SessionAuthMethod,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const application = await this.application(pending);
+    const application = await this.interactions.applicationOf(pending);
     return this.authorize.signInAndProceed(application, user, method, browser, pending, 303);
   }
 
@@ -153,15 +148,15 @@ export class InteractionService {
     lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const pending = await this.findPending(requestId, lang);
+    const pending = await this.interactions.pendingFor(requestId, lang);
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (!user) {
       return {
         status: 302,
-        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+        location: loginLocation(pending.sealed),
       };
     }
-    const application = await this.application(pending);
+    const application = await this.interactions.applicationOf(pending);
     const required = application.requiredUpstreams ?? [];
     const providers = (await this.upstreamProviders.listEnabled()).filter((provider) =>
       required.includes(provider.id),
@@ -185,14 +180,14 @@ export class InteractionService {
     lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const pending = await this.findPending(requestId, lang);
+    const pending = await this.interactions.pendingFor(requestId, lang);
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (!signedIn)
       return {
         status: 302,
-        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+        location: loginLocation(pending.sealed),
       };
-    const application = await this.application(pending);
+    const application = await this.interactions.applicationOf(pending);
     const decision = await this.grants.decide(application, signedIn.user, pending.request);
     if (decision.kind !== 'consent') {
       return this.authorize.proceed(application, signedIn, pending.request, pending, 302);
@@ -205,19 +200,19 @@ export class InteractionService {
     lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
-    const pending = await this.findPending(body.request, lang);
+    const pending = await this.interactions.pendingFor(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (!signedIn)
       return {
         status: 303,
-        location: `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`,
+        location: loginLocation(pending.sealed),
       };
     const decision = body.decision;
     if (decision !== 'approve' && decision !== 'deny') {
       throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.chooseDecision'));
     }
-    if (!(await this.pending.take(pending))) throw requestGone();
+    if (!(await this.interactions.take(pending))) throw requestGone();
     const { redirectUri, state } = pending.request;
     if (decision === 'deny') {
       const error = new OAuthError('access_denied', 'The user denied the authorization request');
@@ -229,7 +224,7 @@ export class InteractionService {
         pending.request.issuerPath,
       );
     }
-    const application = await this.application(pending);
+    const application = await this.interactions.applicationOf(pending);
     return this.authorize.finish(application, signedIn, pending.request, true, 303);
   }
 
@@ -241,7 +236,7 @@ export class InteractionService {
     error?: Text,
     username?: string,
   ): Promise<PageResult> {
-    const application = await this.application(pending);
+    const application = await this.interactions.applicationOf(pending);
     // Never empty: a list that offers no provider keeps the password form (offeredSignIn).
     const offered = await this.offered(pending);
     const { token, cookies } = this.csrf.issue(browser, pending.id);
@@ -297,18 +292,6 @@ export class InteractionService {
     if (!this.csrf.verify(browser, pending.id, token)) {
       throw formExpired();
     }
-  }
-
-  private async findPending(requestId: unknown, lang: PageLanguage): Promise<Pending> {
-    const pending = await this.pending.findForPage(requestId, lang);
-    if (!pending) throw requestGone();
-    return pending;
-  }
-
-  private async application(pending: Pending): Promise<Application> {
-    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
-    if (!application) throw requestGone();
-    return application;
   }
 }
 

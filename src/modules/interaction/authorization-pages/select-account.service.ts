@@ -1,17 +1,12 @@
+import { loginLocation } from '../../oauth/authorize/login-location';
+import { PendingInteractions } from '../pending-interactions';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Application } from '../../applications/application.entity';
-import { AuthorizeService, requestGone } from '../../oauth/authorize/authorize.service';
+import { AuthorizeService } from '../../oauth/authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { formExpired, PageError } from '../../pages/page-error';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
 import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import { selectAccountPage } from './pages/select-account.page';
-import {
-  PendingAuthorizationsService,
-  type Pending,
-} from '../../oauth/authorize/pending-authorizations.service';
 import { SessionService } from '../../sessions/session.service';
 import { type Params } from '../../../common/http/params';
 import { msg } from '../../../common/i18n/i18n';
@@ -24,18 +19,17 @@ import type { PageLanguage } from '../../../common/i18n/page-language';
 @Injectable()
 export class SelectAccountService {
   constructor(
-    @InjectRepository(Application) private readonly applications: Repository<Application>,
     private readonly authorize: AuthorizeService,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly sessions: SessionService,
     private readonly csrf: Csrf,
   ) {}
 
   async show(requestId: unknown, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(requestId, lang);
+    const pending = await this.interactions.pendingFor(requestId, lang);
     const signedIn = await this.sessions.current(browser.sessionCookie);
-    if (!signedIn) return { status: 302, location: loginLocation(pending) };
-    const application = await this.application(pending);
+    if (!signedIn) return { status: 302, location: loginLocation(pending.sealed) };
+    const application = await this.interactions.applicationOf(pending);
     const { token, cookies } = this.csrf.issue(browser, pending.id);
     const html = selectAccountPage(lang, {
       applicationName: application.name,
@@ -47,7 +41,7 @@ export class SelectAccountService {
   }
 
   async submit(body: Params, lang: PageLanguage, browser: BrowserContext): Promise<PageResult> {
-    const pending = await this.findPending(body.request, lang);
+    const pending = await this.interactions.pendingFor(body.request, lang);
     if (!this.csrf.verify(browser, pending.id, body.csrf_token)) throw formExpired();
     const decision = body.decision;
     if (decision !== 'continue' && decision !== 'switch') {
@@ -56,25 +50,9 @@ export class SelectAccountService {
     const signedIn = await this.sessions.current(browser.sessionCookie);
     if (decision === 'switch' || !signedIn) {
       await this.sessions.destroy(browser.sessionCookie);
-      return { status: 303, location: loginLocation(pending), cookies: [CLEAR_SESSION] };
+      return { status: 303, location: loginLocation(pending.sealed), cookies: [CLEAR_SESSION] };
     }
-    const application = await this.application(pending);
+    const application = await this.interactions.applicationOf(pending);
     return this.authorize.proceed(application, signedIn, pending.request, pending, 303);
   }
-
-  private async findPending(requestId: unknown, lang: PageLanguage): Promise<Pending> {
-    const pending = await this.pending.findForPage(requestId, lang);
-    if (!pending) throw requestGone();
-    return pending;
-  }
-
-  private async application(pending: Pending): Promise<Application> {
-    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
-    if (!application) throw requestGone();
-    return application;
-  }
-}
-
-function loginLocation(pending: Pending): string {
-  return `/oauth2/login?request=${encodeURIComponent(pending.sealed)}`;
 }

@@ -1,3 +1,4 @@
+import { loginLocation } from './login-location';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -75,7 +76,7 @@ export class AuthorizeService {
     if (!signedIn) {
       // Anonymous: nothing is stored, the request travels sealed (ADR 0003).
       const sealed = this.pending.create(request);
-      return { status, location: `/oauth2/login?request=${encodeURIComponent(sealed)}` };
+      return { status, location: loginLocation(sealed) };
     }
     if (request.prompts?.includes('select_account')) {
       // OIDC Core 3.1.2.1: offer the signed-in account or another one (interaction/interaction.service.ts).
@@ -88,7 +89,7 @@ export class AuthorizeService {
   /**
    * Every step of the pipeline: the valid request, or the answer to an invalid one (a redirect
    * with the error once client and redirect_uri are validated). Direct upstream entry
-   * (upstreams/sign-in/) validates its request here too.
+   * (interaction/upstream-sign-in/) validates its request here too.
    */
   async check(
     query: Params,

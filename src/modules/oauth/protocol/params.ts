@@ -127,13 +127,3 @@ export function formAccessToken(req: Request): string | undefined {
   if (!req.is(FORM_TYPE)) return undefined;
   return take(formParams(req.body, ['access_token']), ['access_token']).access_token;
 }
-
-/** A form field holding JSON (a passkey form's assertion), or undefined when it is not JSON. */
-export function jsonField(value: unknown): unknown {
-  if (typeof value !== 'string') return undefined;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return undefined;
-  }
-}

@@ -251,7 +251,7 @@ const ROUTES: RouteCase[] = [
     needs: 'session',
     allowed: { status: 404, error: 'not_found' },
   },
-  // Account upstream bindings (src/modules/upstreams/account)
+  // Account upstream bindings (src/modules/console/account-upstreams)
   {
     method: 'GET',
     pattern: '/api/console/account/upstreams',

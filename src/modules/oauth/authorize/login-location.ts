@@ -1,0 +1,7 @@
+/** The login page of a pending authorization request, where the protocol sends a person. */
+export const LOGIN_PATH = '/oauth2/login';
+
+/** The login page for the sealed request `sealed` (its `request` parameter). */
+export function loginLocation(sealed: string): string {
+  return `${LOGIN_PATH}?request=${encodeURIComponent(sealed)}`;
+}
