@@ -36,7 +36,7 @@ describe('module graph in docs/architecture.md', () => {
     expect(edges).toContain('CliModule -> ConfigModule');
     expect(edges).toContain('AdminCommandsModule -> PasskeyRecoveryModule');
     expect(graph.nodes.find((node) => node.id === 'PasskeyRecoveryModule')?.folder).toBe(
-      'src/modules/console/passkeys',
+      'src/modules/passkeys',
     );
   });
 

@@ -81,8 +81,8 @@ describe('module graph', () => {
     expect(edges).toEqual(
       expect.arrayContaining([
         'UsersModule → TokensModule',
-        'ConsoleKeysModule → PasskeysModule',
-        'PasskeysModule → ConsoleSessionModule',
+        'ConsoleKeysModule → ConsolePasskeysModule',
+        'ConsolePasskeysModule → ConsoleSessionModule',
       ]),
     );
   });
