@@ -7,6 +7,7 @@ import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
+import { PendingInteractionsModule } from '../pending-interactions.module';
 import { InteractionService } from './interaction.service';
 import { LogoutService } from './logout.service';
 import { OAuthPagesController } from './oauth-pages.controller';
@@ -20,6 +21,7 @@ import { SelectAccountService } from './select-account.service';
  */
 @Module({
   imports: [
+    PendingInteractionsModule, // the pending authorization request (the protocol seam)
     TypeOrmModule.forFeature([Application]),
     OAuthModule, // the authorization request, its grant and the end-session checks
     SessionsModule, // the pages' sessions, password login and CSRF tokens

@@ -4,7 +4,7 @@ import { Application } from '../../applications/application.entity';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
-import { PendingInteractions } from '../pending-interactions';
+import { PendingInteractionsModule } from '../pending-interactions.module';
 import { StepUpModule } from '../step-up/step-up.module';
 import { EmailVerificationService } from './email-verification.service';
 import { VerifyEmailController } from './verify-email.controller';
@@ -17,6 +17,7 @@ import { VerifyEmailPages } from './verify-email-pages.service';
  */
 @Module({
   imports: [
+    PendingInteractionsModule, // the pending authorization request (the protocol seam)
     TypeOrmModule.forFeature([Application]),
     OAuthModule, // continues the pending authorization request
     SessionsModule, // the signed-in user; CSRF
@@ -24,7 +25,7 @@ import { VerifyEmailPages } from './verify-email-pages.service';
     StepUpModule, // the account page's step-up before a code goes to a typed address
   ],
   controllers: [VerifyEmailController],
-  providers: [EmailVerificationService, VerifyEmailPages, PendingInteractions],
+  providers: [EmailVerificationService, VerifyEmailPages],
   // The account page verifies and adds addresses with the same service.
   exports: [EmailVerificationService],
 })

@@ -7,7 +7,7 @@ import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
 import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
-import { PendingInteractions } from '../pending-interactions';
+import { PendingInteractionsModule } from '../pending-interactions.module';
 import { SignUpAccounts } from './sign-up-accounts';
 import { SignUpAttempts } from './sign-up-attempts';
 import { SignUpBrowser } from './sign-up-browser';
@@ -29,6 +29,7 @@ import { SignUpController } from './sign-up.controller';
  */
 @Module({
   imports: [
+    PendingInteractionsModule, // the pending authorization request (the protocol seam)
     TypeOrmModule.forFeature([Application]),
     OAuthModule, // continues the pending authorization request
     SessionsModule, // signs the new account in; CSRF; the password hashing queue
@@ -48,7 +49,6 @@ import { SignUpController } from './sign-up.controller';
     SignUpViews,
     SignUpAttempts,
     SignUpBrowser,
-    PendingInteractions,
   ],
 })
 export class SignUpModule {}
