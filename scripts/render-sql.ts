@@ -1,5 +1,5 @@
 /**
- * Rewrites the committed rendered SQL of the hot paths' statements (src/database/rendered-sql.ts):
+ * Rewrites the committed rendered SQL of the hot paths' statements (src/common/sql/rendered-sql.ts):
  *
  *   npm run sql:render
  *
@@ -13,7 +13,7 @@ import {
   REPOSITORY_ROOT,
   writeRenderedSql,
   type RenderedStatement,
-} from '../src/database/rendered-sql';
+} from '../src/common/sql/rendered-sql';
 import { KEYS_RENDERED_SQL } from '../src/modules/keys/rendered-sql';
 import { CLIENT_AUTH_RENDERED_SQL } from '../src/modules/oauth/client-auth/rendered-sql';
 import { TOKEN_RENDERED_SQL } from '../src/modules/oauth/token/rendered-sql';

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Metrics } from '../../common/metrics/metrics';
-import { NaturalBatcher, STATEMENT_BATCHING } from '../../database/natural-batcher';
+import { NaturalBatcher, STATEMENT_BATCHING } from '../../common/sql/natural-batcher';
 import { AppConfig } from '../../config/app-config';
 import type { ApiApplication } from '../applications/api-application-sql';
 import { ApiKey } from './api-key.entity';

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { preparedQuery } from '../../database/prepared-query';
-import { statement } from '../../database/statement';
+import { preparedQuery } from '../../common/sql/prepared-query';
+import { statement } from '../../common/sql/statement';
 import {
   apiApplicationColumnsSql,
   toApiApplication,

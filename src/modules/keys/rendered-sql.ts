@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RenderedStatement } from '../../database/rendered-sql';
+import type { RenderedStatement } from '../../common/sql/rendered-sql';
 import { LOOKUP, LOOKUP_MANY } from './key-lookup';
 
 // The API-key lookup of every application API request, rendered into sql/ (src/database/rendered-sql.ts).

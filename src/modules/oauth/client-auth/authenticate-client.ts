@@ -2,8 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { ClientAuthMethod } from '../../applications/application.entity';
 import { constantTimeEqual } from '../../../common/crypto/constant-time';
 import { sha256Hex } from '../../../common/crypto/hash';
-import { preparedQuery } from '../../../database/prepared-query';
-import { statement } from '../../../database/statement';
+import { preparedQuery } from '../../../common/sql/prepared-query';
+import { statement } from '../../../common/sql/statement';
 import { OAuthError } from '../protocol/oauth-error';
 import { invalidClient, type ClientCredentials } from './client-credentials';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RenderedStatement } from '../../../database/rendered-sql';
+import type { RenderedStatement } from '../../../common/sql/rendered-sql';
 import { FIND_CLIENT } from './authenticate-client';
 
 // Client authentication's statement, rendered into sql/ (src/database/rendered-sql.ts).

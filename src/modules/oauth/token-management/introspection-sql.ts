@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { preparedQuery } from '../../../database/prepared-query';
+import { preparedQuery } from '../../../common/sql/prepared-query';
 import {
   batchInputSql,
   batchStatement,
@@ -7,7 +7,7 @@ import {
   runBatchStatement,
   type BatchStatement,
   type Statement,
-} from '../../../database/statement';
+} from '../../../common/sql/statement';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
 import { relationOf, relationUsable } from '../../users/relation-sql';
 import type { OAuthClient } from '../client-auth/authenticate-client';

@@ -5,7 +5,7 @@ import { Clock } from '../../../common/clock';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { Metrics } from '../../../common/metrics/metrics';
 import { AppConfig } from '../../../config/app-config';
-import { NaturalBatcher, STATEMENT_BATCHING } from '../../../database/natural-batcher';
+import { NaturalBatcher, STATEMENT_BATCHING } from '../../../common/sql/natural-batcher';
 import type { TokenKind } from '../../tokens/token-sql';
 import { clientCredentials, invalidClient } from '../client-auth/client-credentials';
 import type { FormParams } from '../protocol/params';

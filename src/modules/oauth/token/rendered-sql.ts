@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RenderedStatement } from '../../../database/rendered-sql';
+import type { RenderedStatement } from '../../../common/sql/rendered-sql';
 import type { ClientKind } from './redeeming-client';
 import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code-sql';
 import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token-sql';

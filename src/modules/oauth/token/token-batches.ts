@@ -6,7 +6,7 @@ import {
   NaturalBatcher,
   STATEMENT_BATCHING,
   type BatchStats,
-} from '../../../database/natural-batcher';
+} from '../../../common/sql/natural-batcher';
 import {
   redeemCode,
   redeemCodes,

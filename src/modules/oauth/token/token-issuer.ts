@@ -5,7 +5,7 @@ import { Clock } from '../../../common/clock';
 import { AppConfig } from '../../../config/app-config';
 import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { sha256Hex } from '../../../common/crypto/hash';
-import { statement } from '../../../database/statement';
+import { statement } from '../../../common/sql/statement';
 import { insertEventSql } from '../../events/event-sql';
 import { insertTokenSql, markRotatedSql } from '../../tokens/token-sql';
 

@@ -1,4 +1,4 @@
-import { orphanedSqlFiles, renderedSqlDrift } from '../../../database/rendered-sql';
+import { orphanedSqlFiles, renderedSqlDrift } from '../../../common/sql/rendered-sql';
 import { USERINFO_RENDERED_SQL } from './rendered-sql';
 
 // The committed rendered SQL of userinfo is what the code runs (src/database/rendered-sql.ts).

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RenderedStatement } from '../../../database/rendered-sql';
+import type { RenderedStatement } from '../../../common/sql/rendered-sql';
 import { OWNER, USERINFO, USERINFO_BATCH } from './userinfo.service';
 
 // The userinfo statements, rendered into sql/ (src/database/rendered-sql.ts).

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { sha256Hex } from '../../../../common/crypto/hash';
-import { preparedQuery } from '../../../../database/prepared-query';
+import { preparedQuery } from '../../../../common/sql/prepared-query';
 import { insertEventSql } from '../../../events/event-sql';
 import { insertTokenSql } from '../../../tokens/token-sql';
 import { relationOf } from '../../../users/relation-sql';
@@ -22,7 +22,7 @@ import {
   statement,
   type BatchStatement,
   type Statement,
-} from '../../../../database/statement';
+} from '../../../../common/sql/statement';
 import { allHold, outcomeColumns } from '../rules/step';
 import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
 

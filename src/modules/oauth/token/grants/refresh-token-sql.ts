@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { sha256Hex } from '../../../../common/crypto/hash';
-import { preparedQuery } from '../../../../database/prepared-query';
+import { preparedQuery } from '../../../../common/sql/prepared-query';
 import { insertEventSql } from '../../../events/event-sql';
 import {
   insertTokenSql,
@@ -27,7 +27,7 @@ import {
   statement,
   type BatchStatement,
   type Statement,
-} from '../../../../database/statement';
+} from '../../../../common/sql/statement';
 import { allHold, outcomeColumns } from '../rules/step';
 import { REFRESH_STEPS } from '../rules/registries';
 

@@ -16,7 +16,7 @@ import {
   bindParams,
   inputNames,
   positionalParams,
-} from '../../../../database/statement';
+} from '../../../../common/sql/statement';
 import { allHold, outcomeColumn, type TokenStep } from './step';
 import { EXCHANGE_STEPS, REFRESH_STEPS } from './registries';
 import { refreshTokenNotReplayed, reuseSince } from './check-refresh-token';
