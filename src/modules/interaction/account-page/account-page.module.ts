@@ -18,6 +18,7 @@ import { AccountSignInService } from './account-sign-in.service';
 import { AccountViewService } from './account-view.service';
 import { AccountPageController } from './account-page.controller';
 import { AccountPasskeyOptionsGuard } from './account-passkey-options.guard';
+import { SignInModule } from '../sign-in/sign-in.module';
 import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 
 /**
@@ -31,7 +32,8 @@ import { RateLimitModule } from '../../rate-limit/rate-limit.module';
     UsersModule, // profile, emails, password hash; an application's grant and its revocation
     ApplicationsModule, // names and logos of the authorized applications
     AuditModule, // a password change is audited
-    PasskeysModule, // the passkeys listed, passkey sign-in
+    PasskeysModule, // the passkeys listed
+    SignInModule, // password and passkey sign-in, shared by the login page and the account page
     RateLimitModule, // RateLimitGuard: the per-address quota of passkey sign-in starts
     UpstreamIdentitiesModule, // the connected accounts listed
     UpstreamProvidersModule, // their providers' names, and the ones left to connect

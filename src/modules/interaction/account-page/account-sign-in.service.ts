@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import type { Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
-import { PasskeySignInService } from '../../passkeys/sign-in/passkey-sign-in.service';
 import type { PasskeyCeremonyStart } from '../../passkeys/passkey-view';
 import { passkeySignInForm } from '../../passkeys/sign-in/passkey-sign-in-form';
 import { formExpired } from '../../pages/page-error';
 import type { PageResult } from '../../pages/page-result';
-import { type Params, jsonField } from '../../../common/http/params';
+import type { Params } from '../../../common/http/params';
 import { CLEAR_SESSION, type BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
-import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
-import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import { sessionCookie, SessionService } from '../../sessions/session.service';
-import { ACCOUNT_PAGE, AccountFormsService, LOGIN_PAGE, text } from './account-forms.service';
+import { SignInMethods, type SignInAttempt } from '../sign-in/sign-in-methods';
+import { ACCOUNT_PAGE, AccountFormsService, LOGIN_PAGE } from './account-forms.service';
 import { accountLoginPage, type AccountLoginModel } from './pages/login.page';
 
 const LOGIN_PURPOSE = 'account:login';
@@ -21,24 +19,17 @@ export const PASSKEY_LOGIN = '/account/login/passkey';
 /** The password reset without an authorization request: it ends at /account. */
 const FORGOT_PASSWORD_PAGE = '/oauth2/forgot-password';
 
-/** The sign-in form's words for each refusal of LoginService (same status as LOGIN_REFUSALS). */
-const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
-  failed: 'login.refused.failed',
-  throttled: 'login.refused.throttled',
-  busy: 'login.refused.busy',
-};
-
 /**
  * The account page's sign-in and sign-out (docs/accounts.md, "The account page"), on the OAuth
- * pages' session: the password form, the passkey form, and "Sign out".
+ * pages' session: the password form and the passkey form (SignInMethods, as on the login page of
+ * an authorization), and "Sign out".
  */
 @Injectable()
 export class AccountSignInService {
   constructor(
     private readonly sessions: SessionService,
-    private readonly login: LoginService,
+    private readonly signIn: SignInMethods,
     private readonly csrf: Csrf,
-    private readonly passkeySignIn: PasskeySignInService,
     private readonly forms: AccountFormsService,
   ) {}
 
@@ -50,27 +41,14 @@ export class AccountSignInService {
     return this.renderLogin(lang, browser, 200);
   }
 
-  /**
-   * POST /account/login: the OAuth login page's check (LoginService.authenticate: throttle,
-   * queue, the same refusals), then a password session and the account page.
-   */
+  /** POST /account/login: the password form (SignInMethods), then a password session. */
   async submitLogin(
     form: Params,
     lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
     if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
-    const username = text(form.username);
-    const outcome = await this.login.authenticate(username, text(form.password), browser.ip);
-    if (outcome.kind !== 'ok') {
-      const [status] = LOGIN_REFUSALS[outcome.kind];
-      const refusal = msg(REFUSAL_KEYS[outcome.kind]);
-      const page = this.renderLogin(lang, browser, status, refusal, username);
-      return outcome.kind === 'failed'
-        ? page
-        : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
-    }
-    return this.startSession(outcome.user.id, 'password', browser);
+    return this.signedIn(await this.signIn.password(form, browser.ip), lang, browser);
   }
 
   /**
@@ -83,12 +61,11 @@ export class AccountSignInService {
 
   /** A discoverable passkey sign-in's options (the console's and the login page's ceremony). */
   passkeyOptions(): Promise<PasskeyCeremonyStart> {
-    return this.passkeySignIn.options();
+    return this.signIn.passkeyOptions();
   }
 
   /**
-   * POST /account/login/passkey: the ceremony id and assertion of the passkey form. One 401
-   * message for every failure, as on the OAuth login page; success is a `passkey` session.
+   * POST /account/login/passkey: the passkey form (SignInMethods), then a `passkey` session.
    * `requestId`: this HTTP request's id, for the log line of a refused assertion.
    */
   async submitPasskeyLogin(
@@ -98,14 +75,7 @@ export class AccountSignInService {
     requestId: string,
   ): Promise<PageResult> {
     if (!this.csrf.verify(browser, LOGIN_PURPOSE, form.csrf_token)) throw formExpired();
-    const userId = await this.passkeySignIn.verify(
-      form.ceremony_id,
-      jsonField(form.assertion),
-      requestId,
-    );
-    const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(lang, browser, 401, msg('passkey.failed'));
-    return this.startSession(user.id, 'passkey', browser);
+    return this.signedIn(await this.signIn.passkey(form, requestId), lang, browser);
   }
 
   /** POST /account/logout: ends the session (everywhere: the row is deleted). */
@@ -115,14 +85,27 @@ export class AccountSignInService {
     return { status: 303, location: LOGIN_PAGE, cookies: [CLEAR_SESSION] };
   }
 
-  /** A new session of this browser (its earlier one, of any account, ends), then the page. */
-  private async startSession(
-    userId: string,
-    method: SessionAuthMethod,
+  /**
+   * After a sign-in form: a new session of this browser (its earlier one, of any account, ends)
+   * and the account page, or the form again with the refusal.
+   */
+  private async signedIn(
+    attempt: SignInAttempt,
+    lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
+    if (attempt.kind === 'refused') {
+      const page = this.renderLogin(
+        lang,
+        browser,
+        attempt.status,
+        attempt.message,
+        attempt.username,
+      );
+      return { ...page, retryAfterSeconds: attempt.retryAfterSeconds };
+    }
     await this.sessions.destroy(browser.sessionCookie);
-    const session = await this.sessions.create(userId, method, browser);
+    const session = await this.sessions.create(attempt.user.id, attempt.method, browser);
     return { status: 303, location: ACCOUNT_PAGE, cookies: [sessionCookie(session)] };
   }
 

@@ -2,8 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Application } from '../../applications/application.entity';
 import { OAuthModule } from '../../oauth/oauth.module';
-import { PasskeysModule } from '../../passkeys/passkeys.module';
 import { PageExceptionFilter } from '../../pages/page-exception.filter';
+import { SignInModule } from '../sign-in/sign-in.module';
 import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { UpstreamProvidersModule } from '../../upstreams/providers/upstream-providers.module';
@@ -26,7 +26,7 @@ import { SelectAccountService } from './select-account.service';
     OAuthModule, // the authorization request, its grant and the end-session checks
     SessionsModule, // the pages' sessions, password login and CSRF tokens
     UpstreamProvidersModule, // the login page offers the enabled providers
-    PasskeysModule, // the login page's passkey sign-in
+    SignInModule, // password and passkey sign-in, shared by the login page and the account page
     RateLimitModule, // RateLimitGuard: the per-address quota of passkey sign-in starts
   ],
   controllers: [OAuthPagesController, OidcPageAliasController],

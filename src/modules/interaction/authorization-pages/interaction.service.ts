@@ -8,12 +8,10 @@ import type { User } from '../../users/user.entity';
 import { AuthorizeService, requestGone } from '../../oauth/authorize/authorize.service';
 import { Csrf } from '../../sessions/csrf';
 import { GrantService } from '../../oauth/authorize/grant.service';
-import { LOGIN_REFUSALS, LoginService } from '../../sessions/login.service';
-import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
+import { msg, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import { formExpired, PageError } from '../../pages/page-error';
 import { OAuthError } from '../../oauth/protocol/oauth-error';
-import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import type { BrowserContext } from '../../sessions/cookies';
 import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import { consentPage } from './pages/consent.page';
@@ -21,20 +19,19 @@ import { bindUpstreamPage } from './pages/bind-upstream.page';
 import { loginPage } from './pages/login.page';
 import type { Pending } from '../../oauth/authorize/pending-authorizations.service';
 import { SessionService } from '../../sessions/session.service';
-import { type Params, jsonField } from '../../../common/http/params';
+import type { Params } from '../../../common/http/params';
 import { offeredSignIn, type OfferedSignIn } from '../../oauth/authorize/checks/upstream-providers';
 import { UpstreamProvidersService } from '../../upstreams/providers/upstream-providers.service';
-import { PasskeySignInService } from '../../passkeys/sign-in/passkey-sign-in.service';
+import { SignInMethods, type SignInAttempt } from '../sign-in/sign-in-methods';
 import type { PasskeyCeremonyStart } from '../../passkeys/passkey-view';
 
 /**
  * The login and consent pages of a pending authorization.
  *
- * Why this service is larger: it is one job, the pages of one pending authorization (password
- * login, passkey login, binding an upstream account, consent). Each step finds the request,
- * checks its CSRF token and reads its application the same way, then hands off to the service
- * that owns that step (login, passkeys, upstream providers, sessions, grants, the authorization
- * request); the dependencies are those hand-offs, not logic of its own.
+ * The pages of one pending authorization: login (password and passkey, through SignInMethods,
+ * as the account page signs in), binding an upstream account, and consent. Each step finds the
+ * request through PendingInteractions, checks its CSRF token, then hands off to the service
+ * that owns that step.
  */
 @Injectable()
 export class InteractionService {
@@ -42,11 +39,10 @@ export class InteractionService {
     private readonly authorize: AuthorizeService,
     private readonly interactions: PendingInteractions,
     private readonly sessions: SessionService,
-    private readonly login: LoginService,
     private readonly grants: GrantService,
     private readonly csrf: Csrf,
     private readonly upstreamProviders: UpstreamProvidersService,
-    private readonly passkeys: PasskeySignInService,
+    private readonly signIn: SignInMethods,
     @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
@@ -68,18 +64,7 @@ export class InteractionService {
     this.checkCsrf(browser, pending, body.csrf_token);
     // upstream_providers without `password` leaves the form out; a hand-made POST is refused too.
     if (!(await this.offered(pending)).password) throw noPasswordLogin();
-    const username = typeof body.username === 'string' ? body.username : '';
-    const password = typeof body.password === 'string' ? body.password : '';
-    const outcome = await this.login.authenticate(username, password, browser.ip);
-    if (outcome.kind !== 'ok') {
-      const [status] = LOGIN_REFUSALS[outcome.kind];
-      const message = msg(REFUSAL_KEYS[outcome.kind]);
-      const page = await this.renderLogin(pending, lang, browser, status, message, username);
-      return outcome.kind === 'failed'
-        ? page
-        : { ...page, retryAfterSeconds: outcome.retryAfterSeconds };
-    }
-    return this.signIn(pending, outcome.user, 'password', browser);
+    return this.signedIn(pending, await this.signIn.password(body, browser.ip), lang, browser);
   }
 
   /**
@@ -98,7 +83,7 @@ export class InteractionService {
 
   /** A discoverable passkey sign-in's options, after checkPasskeyStart and the quota. */
   passkeyOptions(): Promise<PasskeyCeremonyStart> {
-    return this.passkeys.options();
+    return this.signIn.passkeyOptions();
   }
 
   /**
@@ -118,28 +103,34 @@ export class InteractionService {
     this.checkCsrf(browser, pending, body.csrf_token);
     // Passkeys go with the password form: both are this service's own accounts.
     if (!(await this.offered(pending)).password) throw noPasskeyLogin();
-    const userId = await this.passkeys.verify(
-      body.ceremony_id,
-      jsonField(body.assertion),
-      httpRequestId,
-    );
-    const user = userId === null ? null : await this.login.signedInWithoutPassword(userId);
-    if (!user) return this.renderLogin(pending, lang, browser, 401, msg('passkey.failed'));
-    return this.signIn(pending, user, 'passkey', browser);
+    return this.signedIn(pending, await this.signIn.passkey(body, httpRequestId), lang, browser);
   }
 
   /**
-   * A new session for `user` (recorded as a sign-in from `browser`), then the authorization goes
-   * on (consent, or the code).
+   * After a sign-in form: a new session for the person (recorded as a sign-in from `browser`)
+   * and the authorization goes on (consent, or the code); or the login page again with the
+   * refusal.
    */
-  private async signIn(
+  private async signedIn(
     pending: Pending,
-    user: User,
-    method: SessionAuthMethod,
+    attempt: SignInAttempt,
+    lang: PageLanguage,
     browser: BrowserContext,
   ): Promise<PageResult> {
+    if (attempt.kind === 'refused') {
+      const { status, message, username, retryAfterSeconds } = attempt;
+      const page = await this.renderLogin(pending, lang, browser, status, message, username);
+      return { ...page, retryAfterSeconds };
+    }
     const application = await this.interactions.applicationOf(pending);
-    return this.authorize.signInAndProceed(application, user, method, browser, pending, 303);
+    return this.authorize.signInAndProceed(
+      application,
+      attempt.user,
+      attempt.method,
+      browser,
+      pending,
+      303,
+    );
   }
 
   /** The signed-in user lacks a required upstream binding (docs/upstreams.md). */
@@ -294,13 +285,6 @@ export class InteractionService {
     }
   }
 }
-
-/** The login page's words for each refusal of LoginService (same status as LOGIN_REFUSALS). */
-const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
-  failed: 'login.refused.failed',
-  throttled: 'login.refused.throttled',
-  busy: 'login.refused.busy',
-};
 
 function noPasskeyLogin(): PageError {
   return new PageError(400, msg('errors.passkeyNotOfferedTitle'), msg('errors.passkeyNotOffered'));
