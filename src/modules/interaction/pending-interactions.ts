@@ -4,6 +4,8 @@ import { Repository } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { Application } from '../applications/application.entity';
 import { AuthorizeService, requestGone } from '../oauth/authorize/authorize.service';
+import type { AuthorizationRequest } from '../oauth/authorize/authorization-request';
+import { LOGIN_PATH } from '../oauth/authorize/login-location';
 import {
   PendingAuthorizationsService,
   type Pending,
@@ -66,6 +68,24 @@ export class PendingInteractions {
     return pending;
   }
 
+  /** The request alone, or null once it has expired or been answered (a page that goes on without one). */
+  pendingOrNull(requestId: unknown, lang: PageLanguage): Promise<Pending | null> {
+    return this.pending.findForPage(requestId, lang);
+  }
+
+  /**
+   * A new pending request for an authorization request the protocol has checked, sealed (the
+   * `request` parameter of its pages).
+   */
+  open(request: AuthorizationRequest): string {
+    return this.pending.create(request);
+  }
+
+  /** The pages of this step speak the language of the sealed request's ui_locales, if any. */
+  useLanguageOf(requestId: unknown, lang: PageLanguage): void {
+    this.pending.useLanguageOf(requestId, lang);
+  }
+
   /** The application of a request found with pendingFor; "Request expired" once it is gone. */
   async applicationOf(pending: Pending): Promise<Application> {
     const application = await this.applicationOrNull(pending);
@@ -78,7 +98,8 @@ export class PendingInteractions {
     return this.pending.take(pending);
   }
 
-  private applicationOrNull(pending: Pending): Promise<Application | null> {
+  /** The application of a request, or null once it has been removed. */
+  applicationOrNull(pending: Pending): Promise<Application | null> {
     return this.applications.findOneBy({ id: pending.request.applicationId });
   }
 
@@ -132,7 +153,12 @@ export class PendingInteractions {
     return this.authorize.proceed(application, signedIn, pending.request, pending, status);
   }
 
-  /** A path of this request's pages, e.g. `/oauth2/login`, with `request` and `extra` in its query. */
+  /** The login page of this request (where a person goes back to sign in). */
+  loginPath(interaction: Interaction): string {
+    return this.path(LOGIN_PATH, interaction);
+  }
+
+  /** A path of this request's pages, e.g. `/oauth2/signup`, with `request` and `extra` in its query. */
   path(page: string, interaction: Interaction, extra: Record<string, string> = {}): string {
     const query = new URLSearchParams({ request: interaction.pending.sealed, ...extra });
     return `${page}?${query.toString()}`;

@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Application } from '../../applications/application.entity';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { PageExceptionFilter } from '../../pages/page-exception.filter';
 import { SignInModule } from '../sign-in/sign-in.module';
@@ -22,7 +20,6 @@ import { SelectAccountService } from './select-account.service';
 @Module({
   imports: [
     PendingInteractionsModule, // the pending authorization request (the protocol seam)
-    TypeOrmModule.forFeature([Application]),
     OAuthModule, // the authorization request, its grant and the end-session checks
     SessionsModule, // the pages' sessions, password login and CSRF tokens
     UpstreamProvidersModule, // the login page offers the enabled providers

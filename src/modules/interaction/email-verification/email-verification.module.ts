@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Application } from '../../applications/application.entity';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { SessionsModule } from '../../sessions/sessions.module';
 import { OneTimeCodesModule } from '../one-time-codes/one-time-codes.module';
@@ -18,7 +16,6 @@ import { VerifyEmailPages } from './verify-email-pages.service';
 @Module({
   imports: [
     PendingInteractionsModule, // the pending authorization request (the protocol seam)
-    TypeOrmModule.forFeature([Application]),
     OAuthModule, // continues the pending authorization request
     SessionsModule, // the signed-in user; CSRF
     OneTimeCodesModule, // the emailed code (and the mailer)

@@ -138,7 +138,7 @@ export class VerifyEmailPages {
   }
 
   private toLogin(interaction: Interaction, status: 302 | 303): PageResult {
-    return { status, location: this.interactions.path('/oauth2/login', interaction) };
+    return { status, location: this.interactions.loginPath(interaction) };
   }
 
   private render(
@@ -170,7 +170,7 @@ export class VerifyEmailPages {
     const method = this.stepUp.method(signedIn);
     if (method.kind === 'password') return method;
     // The login page of the same request: its new session comes back here within the window.
-    return { ...method, signInUrl: this.interactions.path('/oauth2/login', interaction) };
+    return { ...method, signInUrl: this.interactions.loginPath(interaction) };
   }
 
   private renderCode(

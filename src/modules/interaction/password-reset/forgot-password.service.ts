@@ -1,11 +1,8 @@
+import { PendingInteractions } from '../pending-interactions';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
-import { requestGone } from '../../oauth/authorize/authorize.service';
 import { offeredSignIn } from '../../oauth/authorize/checks/upstream-providers';
-import {
-  PendingAuthorizationsService,
-  type Pending,
-} from '../../oauth/authorize/pending-authorizations.service';
+import { type Pending } from '../../oauth/authorize/pending-authorizations.service';
 import { formExpired, PageError } from '../../pages/page-error';
 import type { PageResult } from '../../pages/page-result';
 import { type Params } from '../../../common/http/params';
@@ -46,7 +43,7 @@ export class ForgotPasswordService {
     private readonly codes: OneTimeCodes,
     private readonly mail: MailAfterAnswer,
     private readonly csrf: Csrf,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly upstreamProviders: UpstreamProvidersService,
   ) {
     this.site = new URL(config.publicBaseUrl).host;
@@ -135,8 +132,7 @@ export class ForgotPasswordService {
    */
   private async requestOf(value: unknown, lang: PageLanguage): Promise<Pending | null> {
     if (value === undefined || value === '') return null;
-    const pending = await this.pending.findForPage(value, lang);
-    if (!pending) throw requestGone();
+    const pending = await this.interactions.pendingFor(value, lang);
     const offered = offeredSignIn(
       pending.request.upstreamProviders,
       await this.upstreamProviders.listEnabled(),

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Application } from '../../applications/application.entity';
+import { PendingInteractionsModule } from '../pending-interactions.module';
 import { AuditModule } from '../../audit/audit.module';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { SessionsModule } from '../../sessions/sessions.module';
@@ -19,7 +18,7 @@ import { ResetPasswordService } from './reset-password.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Application]),
+    PendingInteractionsModule, // the pending authorization request (the protocol seam)
     OneTimeCodesModule, // the codes, and the Mailer
     UsersModule, // finds the account of an address, stores the new password
     SessionsModule, // ends the account's sessions, signs this browser in, CSRF tokens

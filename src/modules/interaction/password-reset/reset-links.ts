@@ -1,3 +1,4 @@
+import { LOGIN_PATH } from '../../oauth/authorize/login-location';
 /** The page that asks for a code. */
 export const FORGOT_PASSWORD_PATH = '/oauth2/forgot-password';
 /** The page where the code and the new password are entered. */
@@ -19,5 +20,5 @@ export function pathWith(path: string, params: Record<string, string | undefined
 
 /** The login page of a request, or the account page's sign-in when there is none. */
 export function signInPath(request: string | undefined): string {
-  return request === undefined ? ACCOUNT_SIGN_IN_PATH : pathWith('/oauth2/login', { request });
+  return request === undefined ? ACCOUNT_SIGN_IN_PATH : pathWith(LOGIN_PATH, { request });
 }

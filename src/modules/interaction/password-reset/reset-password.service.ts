@@ -1,16 +1,13 @@
+import { PendingInteractions } from '../pending-interactions';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository, type EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock';
 import { AppConfig } from '../../../config/app-config';
-import { Application } from '../../applications/application.entity';
 import { AuditLog } from '../../audit/audit-log.service';
 import { AuthorizeService } from '../../oauth/authorize/authorize.service';
 import { MAX_SEALED_LENGTH } from '../../oauth/authorize/sealed-request';
-import {
-  PendingAuthorizationsService,
-  type Pending,
-} from '../../oauth/authorize/pending-authorizations.service';
+import { type Pending } from '../../oauth/authorize/pending-authorizations.service';
 import { PageError, formExpired } from '../../pages/page-error';
 import { cspSourceOf, type PageResult } from '../../pages/page-result';
 import { type Params } from '../../../common/http/params';
@@ -96,7 +93,6 @@ export class ResetPasswordService {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Application) private readonly applications: Repository<Application>,
     private readonly accounts: AccountRecovery,
     private readonly appUsers: AppUsersService,
     private readonly codes: OneTimeCodes,
@@ -104,7 +100,7 @@ export class ResetPasswordService {
     private readonly audit: AuditLog,
     private readonly mail: MailAfterAnswer,
     private readonly csrf: Csrf,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly authorize: AuthorizeService,
     private readonly clock: Clock,
   ) {
@@ -245,7 +241,7 @@ export class ResetPasswordService {
     const changed = { status: 200, html: passwordChangedPage(lang), cookies: [cookie] };
     if (request === undefined) return { status: 303, location: ACCOUNT_PATH, cookies: [cookie] };
     if (!pending) return changed;
-    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    const application = await this.interactions.applicationOrNull(pending);
     if (!application) return changed;
     try {
       const signedIn = { user, session: session.session };
@@ -305,7 +301,8 @@ export class ResetPasswordService {
       params.request.length <= MAX_SEALED_LENGTH
         ? params.request
         : undefined;
-    const pending = request === undefined ? null : await this.pending.findForPage(request, lang);
+    const pending =
+      request === undefined ? null : await this.interactions.pendingOrNull(request, lang);
     return { id, code, request, pending };
   }
 }

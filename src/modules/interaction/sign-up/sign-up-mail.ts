@@ -1,3 +1,4 @@
+import { LOGIN_PATH } from '../../oauth/authorize/login-location';
 import { Injectable } from '@nestjs/common';
 import type { Locale } from '../../../common/i18n/i18n';
 import { MailNotSent } from '../../mail/mail-message';
@@ -70,7 +71,7 @@ export class SignUpMail {
         to: email,
         locale,
         site: this.interactions.site,
-        link: this.interactions.url('/oauth2/login', interaction),
+        link: this.interactions.url(LOGIN_PATH, interaction),
         applicationName: interaction.application.name,
       }),
     );

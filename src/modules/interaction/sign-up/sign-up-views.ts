@@ -35,7 +35,7 @@ export class SignUpViews {
       username: form?.username,
       email: form?.email,
       error,
-      loginUrl: this.interactions.path('/oauth2/login', interaction),
+      loginUrl: this.interactions.loginPath(interaction),
     });
     return { status, html, cookies };
   }

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../../audit/audit.module';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Application } from '../../applications/application.entity';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { RateLimitModule } from '../../rate-limit/rate-limit.module';
 import { SessionsModule } from '../../sessions/sessions.module';
@@ -30,7 +28,6 @@ import { SignUpController } from './sign-up.controller';
 @Module({
   imports: [
     PendingInteractionsModule, // the pending authorization request (the protocol seam)
-    TypeOrmModule.forFeature([Application]),
     OAuthModule, // continues the pending authorization request
     SessionsModule, // signs the new account in; CSRF; the password hashing queue
     OneTimeCodesModule, // the emailed code (and the mailer)

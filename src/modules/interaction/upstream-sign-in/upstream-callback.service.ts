@@ -1,10 +1,9 @@
+import { PendingInteractions } from '../pending-interactions';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { Metrics } from '../../../common/metrics/metrics';
-import { requestGone } from '../../oauth/authorize/authorize.service';
-import { PendingAuthorizationsService } from '../../oauth/authorize/pending-authorizations.service';
 import type { PageResult } from '../../pages/page-result';
 import { type Params } from '../../../common/http/params';
 import type { BrowserContext } from '../../sessions/cookies';
@@ -36,7 +35,7 @@ export class UpstreamCallbackService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly trips: UpstreamTrips,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly identities: UpstreamIdentitiesService,
     private readonly metrics: Metrics,
     private readonly continuation: UpstreamContinuation,
@@ -56,8 +55,7 @@ export class UpstreamCallbackService {
     if (attempt.purpose === 'bind') {
       return this.binding.finish(attempt, query, lang, browser, requestId);
     }
-    const pending = await this.pending.findForPage(attempt.request, lang);
-    if (!pending) throw requestGone();
+    const pending = await this.interactions.pendingFor(attempt.request, lang);
     const provider = await this.trips.allowedProvider(providerId, pending);
     const method = `upstream:${provider.kind}` as const;
     const profile = await this.trips.exchange(provider, query, attempt, requestId, () =>

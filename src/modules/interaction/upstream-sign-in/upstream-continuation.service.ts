@@ -1,12 +1,7 @@
+import { PendingInteractions } from '../pending-interactions';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Application } from '../../applications/application.entity';
-import { AuthorizeService, requestGone } from '../../oauth/authorize/authorize.service';
-import {
-  PendingAuthorizationsService,
-  type Pending,
-} from '../../oauth/authorize/pending-authorizations.service';
+import { AuthorizeService } from '../../oauth/authorize/authorize.service';
+import { type Pending } from '../../oauth/authorize/pending-authorizations.service';
 import type { PageResult } from '../../pages/page-result';
 import type { BrowserContext } from '../../sessions/cookies';
 import type { CurrentSession } from '../../sessions/session.service';
@@ -24,15 +19,13 @@ const CLEAR_ATTEMPT = { name: 'upstream' as const, value: '', maxAge: 0 };
 @Injectable()
 export class UpstreamContinuation {
   constructor(
-    @InjectRepository(Application) private readonly applications: Repository<Application>,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly authorize: AuthorizeService,
   ) {}
 
   /** As POST /oauth2/login after a correct password: session, then consent or a code. */
   async signIn(user: User, pending: Pending, browser: BrowserContext): Promise<PageResult> {
-    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
-    if (!application) throw requestGone();
+    const application = await this.interactions.applicationOf(pending);
     const next = await this.authorize.signInAndProceed(
       application,
       user,
@@ -57,11 +50,8 @@ export class UpstreamContinuation {
     if (sealedRequest === undefined) {
       return { status: 302, location: back, cookies: [CLEAR_ATTEMPT] };
     }
-    const pending = await this.pending.findForPage(sealedRequest, lang);
-    if (!pending) throw requestGone();
-    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
-    if (!application) throw requestGone();
-    const next = await this.authorize.proceed(application, signedIn, pending.request, pending, 302);
+    const interaction = await this.interactions.find(sealedRequest, lang);
+    const next = await this.interactions.continue(signedIn, interaction, 302);
     return { ...next, cookies: [...(next.cookies ?? []), CLEAR_ATTEMPT] };
   }
 }

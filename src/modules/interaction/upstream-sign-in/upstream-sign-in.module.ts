@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Application } from '../../applications/application.entity';
+import { PendingInteractionsModule } from '../pending-interactions.module';
 import { AuditModule } from '../../audit/audit.module';
 import { OAuthModule } from '../../oauth/oauth.module';
 import { RateLimitModule } from '../../rate-limit/rate-limit.module';
@@ -22,7 +21,7 @@ import { UpstreamTrips } from './upstream-trips.service';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Application]),
+    PendingInteractionsModule, // the pending authorization request (the protocol seam)
     OAuthModule, // continues pending authorization requests
     SessionsModule, // signs in, with the pages' sessions and CSRF tokens
     AuditModule, // binding is recorded in the audit log

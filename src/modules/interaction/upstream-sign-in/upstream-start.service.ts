@@ -1,10 +1,7 @@
+import { PendingInteractions } from '../pending-interactions';
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { Application } from '../../applications/application.entity';
-import { AuthorizeService, requestGone } from '../../oauth/authorize/authorize.service';
-import { PendingAuthorizationsService } from '../../oauth/authorize/pending-authorizations.service';
+import { AuthorizeService } from '../../oauth/authorize/authorize.service';
 import { allowsProvider } from '../../oauth/authorize/checks/upstream-providers';
 import { PageError } from '../../pages/page-error';
 import type { PageResult } from '../../pages/page-result';
@@ -31,10 +28,9 @@ import { msg } from '../../../common/i18n/i18n';
 export class UpstreamStartService {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
-    @InjectRepository(Application) private readonly applications: Repository<Application>,
     private readonly trips: UpstreamTrips,
     private readonly authorize: AuthorizeService,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly sessions: SessionService,
     private readonly csrf: Csrf,
   ) {}
@@ -46,8 +42,7 @@ export class UpstreamStartService {
     lang: PageLanguage,
     requestId: string,
   ): Promise<PageResult> {
-    const pending = await this.pending.findForPage(sealedRequest, lang);
-    if (!pending) throw requestGone();
+    const pending = await this.interactions.pendingFor(sealedRequest, lang);
     const provider = await this.trips.allowedProvider(providerId, pending);
     return this.trips.depart(provider, { purpose: 'sign-in', request: pending.sealed }, requestId);
   }
@@ -75,7 +70,7 @@ export class UpstreamStartService {
     if ('status' in checked) return checked;
     // prompt=none never involves a provider: the ordinary silent answer.
     if (checked.request.prompt === 'none') return this.authorize.start(query, lang, browser);
-    return this.start(providerId, this.pending.create(checked.request), lang, requestId);
+    return this.start(providerId, this.interactions.open(checked.request), lang, requestId);
   }
 
   /**
@@ -110,14 +105,13 @@ export class UpstreamStartService {
     browser: BrowserContext,
     requestId: string,
   ): Promise<PageResult> {
-    const pending = await this.pending.findForPage(form.request, lang);
-    if (!pending) throw requestGone();
+    const pending = await this.interactions.pendingFor(form.request, lang);
     if (!this.csrf.verify(browser, pending.id, form.csrf_token)) {
       throw new PageError(403, msg('errors.formExpiredTitle'), msg('errors.formExpiredShort'));
     }
     const user = await this.sessions.currentUser(browser.sessionCookie);
     if (!user) throw upstreamFailure('no_attempt');
-    const application = await this.applications.findOneBy({ id: pending.request.applicationId });
+    const application = await this.interactions.applicationOrNull(pending);
     const provider = await this.trips.find(providerId);
     if (!application || !provider || !application.requiredUpstreams.includes(provider.id)) {
       throw upstreamFailure('not_offered');

@@ -1,13 +1,11 @@
+import { PendingInteractions } from '../pending-interactions';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { Clock } from '../../../common/clock';
 import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { AppConfig } from '../../../config/app-config';
 import { requestGone } from '../../oauth/authorize/authorize.service';
-import {
-  PendingAuthorizationsService,
-  type Pending,
-} from '../../oauth/authorize/pending-authorizations.service';
+import { type Pending } from '../../oauth/authorize/pending-authorizations.service';
 import { allowsProvider } from '../../oauth/authorize/checks/upstream-providers';
 import type { PageResult } from '../../pages/page-result';
 import { type Params } from '../../../common/http/params';
@@ -37,7 +35,7 @@ export class UpstreamTrips {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly providers: UpstreamProvidersService,
-    private readonly pending: PendingAuthorizationsService,
+    private readonly interactions: PendingInteractions,
     private readonly clock: Clock,
   ) {
     this.sealer = new AttemptSealer(config.sessionSecret);
@@ -108,7 +106,7 @@ export class UpstreamTrips {
       throw upstreamFailure('no_attempt');
     }
     // The callback's pages speak the language of the request the attempt continues.
-    this.pending.useLanguageOf(attempt.request, lang);
+    this.interactions.useLanguageOf(attempt.request, lang);
     const answered = typeof query.state === 'string' ? query.state : '';
     if (!sameSecret(answered, attempt.state)) throw upstreamFailure('invalid_state');
     return attempt;

@@ -1,3 +1,4 @@
+import { LOGIN_PATH } from '../../../oauth/authorize/login-location';
 import { layout } from '../../../pages/page-shell';
 import { html, Html } from '../../../../common/http/html';
 import { BOLD, render, type Text, type Translate } from '../../../../common/i18n/i18n';
@@ -53,7 +54,7 @@ export function loginPage(lang: PageLanguage, model: LoginPageModel): string {
       : html``;
   const passkey = model.passkeyLogin;
   const form = model.passwordLogin
-    ? html`<form method="post" action="/oauth2/login">
+    ? html`<form method="post" action="${LOGIN_PATH}">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
         ${usernameAndPassword(t, model.username, passkey)}
@@ -62,8 +63,8 @@ export function loginPage(lang: PageLanguage, model: LoginPageModel): string {
     : html``;
   const passkeyForm = passkey
     ? passkeySignInForm(t, {
-        action: '/oauth2/login/passkey',
-        optionsUrl: '/oauth2/login/passkey/options',
+        action: `${LOGIN_PATH}/passkey`,
+        optionsUrl: `${LOGIN_PATH}/passkey/options`,
         fields: { request: model.requestId, csrf_token: model.csrfToken },
       })
     : html``;
