@@ -34,7 +34,8 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
  * committed file differs from what the code generates, naming the first differing line.
  */
 async function main(argv: string[]): Promise<number> {
-  const file = resolve(__dirname, '..', '..', OPENAPI_FILE);
+  // dist/openapi-generate.js: the repository is one folder up.
+  const file = resolve(__dirname, '..', OPENAPI_FILE);
   const generated = openApiJson(await buildOpenApiDocument());
   if (!argv.includes('--check')) {
     writeFileSync(file, generated);
