@@ -1,13 +1,13 @@
-import { UpstreamIdentitiesService } from '../../../src/modules/upstreams/identities/upstream-identities.service';
-import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
-import { createUser } from '../../factories';
-import { accountBrowser } from '../../support/account';
-import { consoleClient, consoleSession, sessionCookieFrom } from '../../support/console';
-import { newAuthenticator, registerPasskey } from '../../support/passkeys';
-import { ISSUER, PASSWORD } from '../../support/oauth';
-import { visitUpstream } from '../../support/upstream-standins/browser';
-import { startOidcStandIn, type OidcStandIn } from '../../support/upstream-standins/oidc';
-import { createTestApp, TestApp } from '../../support/test-app';
+import { UpstreamIdentitiesService } from '../../../../src/modules/upstreams/identities/upstream-identities.service';
+import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
+import { createUser } from '../../../factories';
+import { accountBrowser } from '../../../support/account';
+import { consoleClient, consoleSession, sessionCookieFrom } from '../../../support/console';
+import { newAuthenticator, registerPasskey } from '../../../support/passkeys';
+import { ISSUER, PASSWORD } from '../../../support/oauth';
+import { visitUpstream } from '../../../support/upstream-standins/browser';
+import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
+import { createTestApp, TestApp } from '../../../support/test-app';
 
 const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
 

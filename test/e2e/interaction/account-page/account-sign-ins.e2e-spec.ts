@@ -1,9 +1,9 @@
-import { PurgeService } from '../../../src/modules/maintenance/purge.service';
-import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
-import { createUser } from '../../factories';
-import { accountBrowser, submitAccountLogin } from '../../support/account';
-import { consoleSession } from '../../support/console';
-import { newAuthenticator, registerPasskey } from '../../support/passkeys';
+import { PurgeService } from '../../../../src/modules/maintenance/purge.service';
+import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
+import { createUser } from '../../../factories';
+import { accountBrowser, submitAccountLogin } from '../../../support/account';
+import { consoleSession } from '../../../support/console';
+import { newAuthenticator, registerPasskey } from '../../../support/passkeys';
 import {
   authorizeParams,
   authorizePath,
@@ -13,10 +13,10 @@ import {
   oauthSetup,
   PASSWORD,
   pkce,
-} from '../../support/oauth';
-import { visitUpstream } from '../../support/upstream-standins/browser';
-import { startOidcStandIn, type OidcStandIn } from '../../support/upstream-standins/oidc';
-import { createTestApp, TestApp } from '../../support/test-app';
+} from '../../../support/oauth';
+import { visitUpstream } from '../../../support/upstream-standins/browser';
+import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
+import { createTestApp, TestApp } from '../../../support/test-app';
 
 const DAY = 24 * 60 * 60_000;
 const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
