@@ -1,17 +1,14 @@
 import { SIGN_IN_STARTS_PER_ADDRESS } from '../../../src/modules/passkeys/sign-in/passkey-sign-in.service';
 import { CALLBACKS_PER_ADDRESS } from '../../../src/modules/interaction/upstream-sign-in/upstream-callback.service';
-import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
 import {
   authorizeParams,
   authorizePath,
   browser,
   hiddenInput,
-  ISSUER,
   oauthSetup,
   pkce,
 } from '../../support/oauth';
-import { startOidcStandIn, type OidcStandIn } from '../../support/upstream-standins/oidc';
-import { createTestApp, TestApp } from '../../support/test-app';
+import { useUpstreamBed } from '../../support/upstream-bed';
 
 const ATTACKER = '203.0.113.66';
 const OTHER = '198.51.100.7';
@@ -22,27 +19,15 @@ const OTHER = '198.51.100.7';
  * another address still gets through. Addresses come from X-Forwarded-For (one trusted hop).
  */
 describe('anonymous requests that keep state', () => {
-  let t: TestApp;
-  let upstream: OidcStandIn;
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: { TRUST_PROXY_HOPS: '1' } });
-    upstream = await startOidcStandIn([`${ISSUER}/api/auth/upstream/corp/callback`]);
-  });
-  afterAll(async () => {
-    await upstream.close();
-    await t.close();
-  });
-  beforeEach(async () => {
-    await t.truncate(); // also empties the quotas' buckets
-  });
+  // Its beforeEach empties the tables, and with them the quotas' buckets.
+  const bed = useUpstreamBed({ env: { TRUST_PROXY_HOPS: '1' } });
 
   const count = async (table: string): Promise<number> =>
-    Number((await t.dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+    Number((await bed.t.dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
 
   it(`POST /api/console/session/passkey/options: ${SIGN_IN_STARTS_PER_ADDRESS} per address, then 429 and no row`, async () => {
     const start = (address: string) =>
-      t.http().post('/api/console/session/passkey/options').set('X-Forwarded-For', address);
+      bed.t.http().post('/api/console/session/passkey/options').set('X-Forwarded-For', address);
     for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS; i += 1) {
       expect((await start(ATTACKER)).status).toBe(200);
     }
@@ -67,7 +52,7 @@ describe('anonymous requests that keep state', () => {
 
   it('POST /api/console/session/passkey/options: requests the console guard refuses are not counted', async () => {
     const start = () =>
-      t.http().post('/api/console/session/passkey/options').set('X-Forwarded-For', ATTACKER);
+      bed.t.http().post('/api/console/session/passkey/options').set('X-Forwarded-For', ATTACKER);
     // The Origin check runs before the quota: these never reach it, however many they are.
     for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS + 1; i += 1) {
       const foreign = await start().set('Origin', 'https://evil.example');
@@ -80,10 +65,10 @@ describe('anonymous requests that keep state', () => {
   });
 
   it(`POST /oauth2/login/passkey/options: the console's ${SIGN_IN_STARTS_PER_ADDRESS} per address, then a 429 page and no row`, async () => {
-    const { application } = await oauthSetup(t.app);
+    const { application } = await oauthSetup(bed.t.app);
     /** The login page's passkey options request of a browser at `address`. */
     async function loginPageAt(address: string) {
-      const agent = browser(t.app).set('X-Forwarded-For', address);
+      const agent = browser(bed.t.app).set('X-Forwarded-For', address);
       const authorize = await agent.get(
         authorizePath(
           authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),
@@ -104,7 +89,7 @@ describe('anonymous requests that keep state', () => {
     }
     // One bucket per address for every passkey sign-in start: the console's count here too.
     for (let i = 0; i < SIGN_IN_STARTS_PER_ADDRESS - 1; i += 1) {
-      const console = t.http().post('/api/console/session/passkey/options');
+      const console = bed.t.http().post('/api/console/session/passkey/options');
       expect((await console.set('X-Forwarded-For', ATTACKER)).status).toBe(200);
     }
     expect((await start()).status).toBe(200);
@@ -122,19 +107,12 @@ describe('anonymous requests that keep state', () => {
   });
 
   it(`GET /api/auth/upstream/{id}/callback: ${CALLBACKS_PER_ADDRESS} spent states per address, then 429 and no row`, async () => {
-    const { application } = await oauthSetup(t.app);
-    await t.app.get(UpstreamProvidersService).create({
-      id: 'corp',
-      displayName: 'Corp SSO',
-      kind: 'oidc',
-      clientId: upstream.clientId,
-      clientSecret: upstream.clientSecret,
-      settings: { issuer: upstream.issuer },
-    });
+    const { application } = await oauthSetup(bed.t.app);
+    await bed.addProvider();
 
     /** A browser at `address` with the login page's link to start at the provider. */
     async function startLinkFor(address: string) {
-      const agent = browser(t.app).set('X-Forwarded-For', address);
+      const agent = browser(bed.t.app).set('X-Forwarded-For', address);
       const authorize = await agent.get(
         authorizePath(
           authorizeParams({ clientId: application.clientId, challenge: pkce().challenge }),

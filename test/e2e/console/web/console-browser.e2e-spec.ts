@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { UpstreamIdentitiesService } from '../../../../src/modules/upstreams/identities/upstream-identities.service';
 import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../../../factories';
@@ -8,14 +8,11 @@ import { relate } from '../../../factories/app-users';
 import { consoleWorld } from '../../../support/console';
 import { insertEvent } from '../../../factories/events';
 import { PASSWORD } from '../../../support/oauth';
-import { createTestApp, TestApp } from '../../../support/test-app';
+import { useConsoleBrowserBed } from '../../../support/console-browser-bed';
 import {
   confirmWithPasskey,
-  consoleAddress,
   ConsoleTab,
   createApplication,
-  launchConsoleChromium,
-  openConsoleTab,
   registerPasskey,
   settled,
   signInWithPassword,
@@ -29,24 +26,12 @@ const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 const SCREENSHOT_DIR = join(__dirname, '..', '..', '..', '..', 'docs', 'console');
 
 describe('Console in Chromium', () => {
-  let t: TestApp;
-  let base: string;
-  let chromium: Browser;
-
-  beforeAll(async () => {
-    const address = await consoleAddress();
-    base = address.base;
-    t = await createTestApp({ env: { PUBLIC_BASE_URL: base }, port: address.port });
-    chromium = await launchConsoleChromium();
+  const bed = useConsoleBrowserBed();
+  beforeAll(() => {
     if (SCREENSHOTS) mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
-  afterAll(async () => {
-    await chromium?.close();
-    await t?.close();
-  });
-  beforeEach(() => t.truncate());
 
-  const openBrowser = (): Promise<ConsoleTab> => openConsoleTab(chromium);
+  const openBrowser = (): Promise<ConsoleTab> => bed.openTab();
 
   async function shoot(page: Page, name: string): Promise<void> {
     if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
@@ -55,7 +40,7 @@ describe('Console in Chromium', () => {
   const keyRows = (page: Page): Locator => page.locator('#keys-table tbody tr[data-key-id]');
 
   it('password sign-in, passkey, application, key create/rotate/revoke/delete, passkey sign-in', async () => {
-    await createUser(t.app, {
+    await createUser(bed.t.app, {
       username: 'alice',
       email: 'alice@example.org',
       password: PASSWORD,
@@ -64,7 +49,7 @@ describe('Console in Chromium', () => {
     const { context, page, problems } = await openBrowser();
 
     // The page: security headers, one module script from this origin, no inline code.
-    const response = await page.goto(`${base}/console`);
+    const response = await page.goto(`${bed.base}/console`);
     const headers = response!.headers();
     expect(headers['content-security-policy']).toContain("script-src 'self'");
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
@@ -90,13 +75,13 @@ describe('Console in Chromium', () => {
     await page.locator('#signin').waitFor();
     await shoot(page, 'sign-in');
 
-    await signInWithPassword(page, base);
-    await registerPasskey(page, base, 'Work laptop');
-    const appId = await createApplication(page, base, 'Customer Portal');
+    await signInWithPassword(page, bed.base);
+    await registerPasskey(page, bed.base, 'Work laptop');
+    const appId = await createApplication(page, bed.base, 'Customer Portal');
     await seedActivity(appId);
 
     // Overview: the figures and the 30-day chart.
-    await page.goto(`${base}/console/applications/${appId}`);
+    await page.goto(`${bed.base}/console/applications/${appId}`);
     await page.locator('#auth-chart').waitFor();
     expect(await page.locator('#auth-chart rect.bar').count()).toBe(30);
     await expect(page.locator('[data-stat="totalUsers"]').textContent()).resolves.toBe('4');
@@ -143,7 +128,7 @@ describe('Console in Chromium', () => {
       await page.setViewportSize({ width: 1280, height: 860 });
     }
 
-    const me = await t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${plaintext}`);
+    const me = await bed.t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${plaintext}`);
     expect(me.status).toBe(200);
     expect(me.body.apiKey.scopes).toEqual(['user:read', 'stats:read']);
     expect(me.body.app.id).toBe(appId);
@@ -170,7 +155,7 @@ describe('Console in Chromium', () => {
       'In grace period until',
     );
     for (const key of [plaintext, rotated]) {
-      const res = await t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${key}`);
+      const res = await bed.t.http().get('/api/v1/app/me').set('Authorization', `Bearer ${key}`);
       expect(res.status).toBe(200);
     }
     // Both were just used: the list's last-used column shows it (the rotation recipe, docs/contract/api-keys.md#rotating-a-key-without-downtime).
@@ -188,7 +173,7 @@ describe('Console in Chromium', () => {
       oldRow.getByRole('button', { name: 'Revoke' }),
       oldRow.locator('.status', { hasText: 'Revoked' }),
     );
-    const revoked = await t
+    const revoked = await bed.t
       .http()
       .get('/api/v1/app/me')
       .set('Authorization', `Bearer ${plaintext}`);
@@ -221,9 +206,9 @@ describe('Console in Chromium', () => {
     await page.getByRole('checkbox', { name: /Create an account/ }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
-    const [{ sign_up_enabled: signUp }] = await t.dataSource.query<{ sign_up_enabled: boolean }[]>(
-      "SELECT sign_up_enabled FROM applications WHERE name = 'Customer Portal'",
-    );
+    const [{ sign_up_enabled: signUp }] = await bed.t.dataSource.query<
+      { sign_up_enabled: boolean }[]
+    >("SELECT sign_up_enabled FROM applications WHERE name = 'Customer Portal'");
     expect(signUp).toBe(true);
     // A new redirect URI changes where codes may go: saved only through the passkey dialog.
     const redirects = await page.inputValue('#set-redirects');
@@ -234,7 +219,7 @@ describe('Console in Chromium', () => {
     await page.locator('#confirm-go').click();
     expect((await patched).status()).toBe(200);
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
-    const [{ redirect_uris: saved }] = await t.dataSource.query<{ redirect_uris: string[] }[]>(
+    const [{ redirect_uris: saved }] = await bed.t.dataSource.query<{ redirect_uris: string[] }[]>(
       "SELECT redirect_uris FROM applications WHERE name = 'Customer Portal'",
     );
     expect(saved).toContain('https://portal.example/cb2');
@@ -258,9 +243,9 @@ describe('Console in Chromium', () => {
       carolRow.getByRole('button', { name: 'Remove access' }),
       page.locator('#members-status', { hasText: 'carol has no console access' }),
     );
-    await expect(t.dataSource.query('SELECT * FROM console_members')).resolves.toEqual([]);
+    await expect(bed.t.dataSource.query('SELECT * FROM console_members')).resolves.toEqual([]);
 
-    await page.goto(`${base}/console/account`);
+    await page.goto(`${bed.base}/console/account`);
     const passkeyRow = page.locator('#passkeys-table tbody tr', { hasText: 'Work laptop' });
     await passkeyRow.getByRole('button', { name: 'Rename' }).click();
     await page.getByLabel('New name of Work laptop').fill('Office laptop');
@@ -285,12 +270,16 @@ describe('Console in Chromium', () => {
   });
 
   it('a passkey without user verification confirms nothing: the key list stays the same', async () => {
-    await createUser(t.app, { username: 'alice', email: 'alice@example.org', password: PASSWORD });
+    await createUser(bed.t.app, {
+      username: 'alice',
+      email: 'alice@example.org',
+      password: PASSWORD,
+    });
     const { context, page, cdp, authenticatorId } = await openBrowser();
-    await signInWithPassword(page, base);
-    await registerPasskey(page, base, 'Work laptop');
-    const appId = await createApplication(page, base, 'Customer Portal');
-    await page.goto(`${base}/console/applications/${appId}#api-access`);
+    await signInWithPassword(page, bed.base);
+    await registerPasskey(page, bed.base, 'Work laptop');
+    const appId = await createApplication(page, bed.base, 'Customer Portal');
+    await page.goto(`${bed.base}/console/applications/${appId}#api-access`);
     await page.locator('#keys-table tbody tr.empty').waitFor();
 
     await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
@@ -308,7 +297,7 @@ describe('Console in Chromium', () => {
     expect(await page.locator('#new-key').isHidden()).toBe(true);
     await page.reload();
     await page.locator('#keys-table tbody tr.empty').waitFor();
-    const keys = await t.dataSource.query('SELECT id FROM api_keys WHERE application_id = $1', [
+    const keys = await bed.t.dataSource.query('SELECT id FROM api_keys WHERE application_id = $1', [
       appId,
     ]);
     expect(keys).toEqual([]);
@@ -316,12 +305,12 @@ describe('Console in Chromium', () => {
   });
 
   it('the account page lists a connected account, offers the others, and shows a refused disconnect', async () => {
-    const alice = await createUser(t.app, {
+    const alice = await createUser(bed.t.app, {
       username: 'alice',
       email: 'alice@example.org',
       password: PASSWORD,
     });
-    const providers = t.app.get(UpstreamProvidersService);
+    const providers = bed.t.app.get(UpstreamProvidersService);
     for (const [id, displayName] of [
       ['gh', 'GitHub'],
       ['corp', 'Corp SSO'],
@@ -335,7 +324,7 @@ describe('Console in Chromium', () => {
         settings: {},
       });
     }
-    await t.app.get(UpstreamIdentitiesService).bind(alice.id, {
+    await bed.t.app.get(UpstreamIdentitiesService).bind(alice.id, {
       providerId: 'gh',
       subject: '4242',
       profile: {
@@ -347,8 +336,8 @@ describe('Console in Chromium', () => {
       },
     });
     const { context, page, problems } = await openBrowser();
-    await signInWithPassword(page, base);
-    await registerPasskey(page, base, 'Work laptop');
+    await signInWithPassword(page, bed.base);
+    await registerPasskey(page, bed.base, 'Work laptop');
 
     const row = page.locator('#upstreams-table tbody tr[data-upstream-id]');
     await row.first().waitFor();
@@ -360,21 +349,24 @@ describe('Console in Chromium', () => {
     ]);
 
     // Without a password the binding is the last way to sign in: the server's refusal shows.
-    const [{ password_hash: hash }] = await t.dataSource.query(
+    const [{ password_hash: hash }] = await bed.t.dataSource.query(
       'SELECT password_hash FROM users WHERE id = $1',
       [alice.id],
     );
-    await t.dataSource.query('UPDATE users SET password_hash = NULL WHERE id = $1', [alice.id]);
+    await bed.t.dataSource.query('UPDATE users SET password_hash = NULL WHERE id = $1', [alice.id]);
     await row.first().getByRole('button', { name: 'Disconnect' }).click();
     await page.locator('#confirm-dialog').waitFor();
     await page.locator('#confirm-go').click();
     await page.locator('#confirm-error', { hasText: 'last way to sign in' }).waitFor();
     await page.locator('#confirm-cancel').click();
     expect(await page.locator('#upstreams-table tbody tr[data-upstream-id]').count()).toBe(1);
-    expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toHaveLength(1);
+    expect(await bed.t.dataSource.query('SELECT id FROM upstream_identities')).toHaveLength(1);
 
     // With the password back, the passkey confirms the disconnect and GitHub is offered again.
-    await t.dataSource.query('UPDATE users SET password_hash = $2 WHERE id = $1', [alice.id, hash]);
+    await bed.t.dataSource.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
+      alice.id,
+      hash,
+    ]);
     await confirmWithPasskey(
       page,
       row.first().getByRole('button', { name: 'Disconnect' }),
@@ -384,22 +376,22 @@ describe('Console in Chromium', () => {
       'Connect Corp SSO',
       'Connect GitHub',
     ]);
-    expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
+    expect(await bed.t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('a viewer sees Overview, Users and Events without controls; a t-level member sees nothing', async () => {
-    const world = await consoleWorld(t);
-    const context = await chromium.newContext();
+    const world = await consoleWorld(bed.t);
+    const context = await bed.chromium.newContext();
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     const cookieOf = (client: { cookie: string }) => {
       const [name, value] = client.cookie.split('=');
-      return { name, value, url: base };
+      return { name, value, url: bed.base };
     };
     await context.addCookies([cookieOf(world.viewer)]);
-    await page.goto(`${base}/console/applications/${world.applicationId}#api-access`);
+    await page.goto(`${bed.base}/console/applications/${world.applicationId}#api-access`);
     // An admin tab in the URL falls back to Overview for a viewer.
     await page.locator('#tab-overview').waitFor();
     const tabs = await page.locator('.tabs a:visible').allTextContents();
@@ -411,7 +403,7 @@ describe('Console in Chromium', () => {
 
     await context.clearCookies();
     await context.addCookies([cookieOf(world.member)]);
-    await page.goto(`${base}/console/applications/${world.applicationId}`);
+    await page.goto(`${bed.base}/console/applications/${world.applicationId}`);
     await page.locator('#app-title', { hasText: 'Application not found' }).waitFor();
     expect(await page.locator('.tabs').isHidden()).toBe(true);
     await context.close();
@@ -419,7 +411,7 @@ describe('Console in Chromium', () => {
 
   it('serves every page with the security headers and the assets from /console/assets', async () => {
     for (const path of ['/console', '/console/account', '/console/applications/1']) {
-      const res = await t.http().get(path);
+      const res = await bed.t.http().get(path);
       expect(res.status).toBe(200);
       expect(res.headers['content-security-policy']).toBe(
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; " +
@@ -435,18 +427,18 @@ describe('Console in Chromium', () => {
       expect(res.text).not.toMatch(/\son[a-z]+=/);
       expect(res.text).not.toMatch(/<style|style=/);
     }
-    const notAnId = await t.http().get('/console/applications/abc');
+    const notAnId = await bed.t.http().get('/console/applications/abc');
     expect(notAnId.status).toBe(404);
     expect(notAnId.headers['x-frame-options']).toBe('DENY');
 
-    const script = await t.http().get('/console/assets/core.js');
+    const script = await bed.t.http().get('/console/assets/core.js');
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/^(application|text)\/javascript/);
-    const css = await t.http().get('/console/assets/style.css');
+    const css = await bed.t.http().get('/console/assets/style.css');
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);
     for (const path of ['/console/assets/nope.js', '/console/assets/..%2Fconsole-web.module.ts']) {
-      const res = await t.http().get(path);
+      const res = await bed.t.http().get(path);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'not_found', message: expect.any(String) });
     }
@@ -455,7 +447,7 @@ describe('Console in Chromium', () => {
   /** Users and 30 days of authorizations, so the Overview and Users tabs have something to show. */
   async function seedActivity(appId: number): Promise<void> {
     const day = 86_400_000;
-    const now = t.clock.now().getTime();
+    const now = bed.t.clock.now().getTime();
     // A weekly rhythm, so the chart is not flat; each authorization goes to one of three users.
     const grants: { userIndex: number; at: Date }[] = [];
     for (let ago = 0; ago < 30; ago += 1) {
@@ -466,13 +458,13 @@ describe('Console in Chromium', () => {
     }
     const names = ['bob', 'carol', 'dave'];
     for (const [i, username] of names.entries()) {
-      const user = await createUser(t.app, {
+      const user = await createUser(bed.t.app, {
         username,
         email: `${username}@example.org`,
         nickname: username[0].toUpperCase() + username.slice(1),
       });
       const mine = grants.filter((grant) => grant.userIndex === i);
-      await relate(t, appId, user.id, {
+      await relate(bed.t, appId, user.id, {
         group: ['t1', 't0', 'viewer'][i],
         authCount: mine.length,
         firstAuthAt: mine[mine.length - 1].at,
@@ -480,7 +472,7 @@ describe('Console in Chromium', () => {
       });
       for (const grant of mine) {
         await insertEvent(
-          t.dataSource,
+          bed.t.dataSource,
           appId,
           'authorization_granted',
           grant.at.toISOString(),

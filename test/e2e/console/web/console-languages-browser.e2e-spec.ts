@@ -1,18 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createUser } from '../../../factories';
 import { relate } from '../../../factories/app-users';
 import { insertEvent } from '../../../factories/events';
-import {
-  consoleAddress,
-  launchConsoleChromium,
-  openConsoleTab,
-  settled,
-} from '../../../support/console-browser';
+import { settled } from '../../../support/console-browser';
 import { RAW_KEY } from '../../../support/languages';
 import { PASSWORD } from '../../../support/oauth';
-import { createTestApp, TestApp } from '../../../support/test-app';
+import { useConsoleBrowserBed } from '../../../support/console-browser-bed';
 
 // The console in Chinese, in Chromium whose language is zh-CN (Accept-Language and
 // navigator.language): the pages, and the words the scripts write from the catalog the page
@@ -81,22 +76,10 @@ const ENGLISH = [
 ];
 
 describe('Console in Chromium, in Chinese', () => {
-  let t: TestApp;
-  let base: string;
-  let chromium: Browser;
-
-  beforeAll(async () => {
-    const address = await consoleAddress();
-    base = address.base;
-    t = await createTestApp({ env: { PUBLIC_BASE_URL: base }, port: address.port });
-    chromium = await launchConsoleChromium();
+  const bed = useConsoleBrowserBed();
+  beforeAll(() => {
     if (SCREENSHOTS) mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
-  afterAll(async () => {
-    await chromium?.close();
-    await t?.close();
-  });
-  beforeEach(() => t.truncate());
 
   /** The visible text of the page: Chinese only, no catalog key, none of the English words. */
   async function expectChinese(page: Page): Promise<void> {
@@ -107,18 +90,22 @@ describe('Console in Chromium, in Chinese', () => {
   }
 
   it('signs in with a passkey, creates an API key confirmed with it, every tab in Chinese', async () => {
-    await createUser(t.app, { username: 'alice', email: 'alice@example.org', password: PASSWORD });
-    const { context, page, problems } = await openConsoleTab(chromium, { locale: 'zh-CN' });
+    await createUser(bed.t.app, {
+      username: 'alice',
+      email: 'alice@example.org',
+      password: PASSWORD,
+    });
+    const { context, page, problems } = await bed.openTab({ locale: 'zh-CN' });
 
     // Password sign-in, then a first passkey on the account page.
-    await page.goto(`${base}/console`);
+    await page.goto(`${bed.base}/console`);
     await page.locator('#signin').waitFor();
     await expectChinese(page);
     await page.getByLabel('用户名或邮箱').fill('alice');
     await page.getByLabel('密码').fill(PASSWORD);
     await page.getByRole('button', { name: '登录', exact: true }).click();
     await page.locator('#apps').waitFor();
-    await page.goto(`${base}/console/account`);
+    await page.goto(`${bed.base}/console/account`);
     await page.locator('#account').waitFor();
     await page.getByLabel('名称').fill('工作电脑');
     await page.getByRole('button', { name: '添加通行密钥' }).click();
@@ -242,11 +229,11 @@ describe('Console in Chromium, in Chinese', () => {
    * today, for the Overview and Users tabs.
    */
   async function seedActivity(appId: number): Promise<void> {
-    const bob = await createUser(t.app, { username: 'bob', email: 'bob@example.org' });
-    const at = t.clock.now();
-    await relate(t, appId, bob.id, { authCount: 1200, firstAuthAt: at, lastAuthAt: at });
+    const bob = await createUser(bed.t.app, { username: 'bob', email: 'bob@example.org' });
+    const at = bed.t.clock.now();
+    await relate(bed.t, appId, bob.id, { authCount: 1200, firstAuthAt: at, lastAuthAt: at });
     for (let n = 0; n < 3; n += 1) {
-      await insertEvent(t.dataSource, appId, 'authorization_granted', at.toISOString(), bob.id);
+      await insertEvent(bed.t.dataSource, appId, 'authorization_granted', at.toISOString(), bob.id);
     }
   }
 });

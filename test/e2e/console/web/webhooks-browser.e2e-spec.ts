@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { EventType } from '../../../../src/modules/events/event-types';
 import { EventsService } from '../../../../src/modules/events/events.service';
 import { WebhookDeliveryService } from '../../../../src/modules/webhooks/webhook-delivery.service';
@@ -6,16 +6,13 @@ import { createUser } from '../../../factories';
 import { consoleWorld } from '../../../support/console';
 import {
   confirmWithPasskey,
-  consoleAddress,
   createApplication,
-  launchConsoleChromium,
-  openConsoleTab,
   registerPasskey,
   settled,
   signInWithPassword,
 } from '../../../support/console-browser';
 import { PASSWORD } from '../../../support/oauth';
-import { createTestApp, TestApp } from '../../../support/test-app';
+import { useConsoleBrowserBed } from '../../../support/console-browser-bed';
 import { WebhookReceiver } from '../../../support/webhook-receiver';
 
 // The Webhooks tab in Chromium against the console API (docs/console.md, docs/webhooks.md): the
@@ -24,40 +21,23 @@ import { WebhookReceiver } from '../../../support/webhook-receiver';
 // WEBHOOKS_ALLOW_INSECURE.
 describe('Console webhooks tab in Chromium', () => {
   const receiver = new WebhookReceiver();
-  let t: TestApp;
-  let base: string;
-  let chromium: Browser;
-
-  beforeAll(async () => {
-    await receiver.start();
-    const address = await consoleAddress();
-    base = address.base;
-    t = await createTestApp({
-      env: { PUBLIC_BASE_URL: base, WEBHOOKS_ALLOW_INSECURE: 'true' },
-      port: address.port,
-    });
-    chromium = await launchConsoleChromium();
-  });
-  afterAll(async () => {
-    await chromium?.close();
-    await t?.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await t.truncate();
+  const bed = useConsoleBrowserBed({ env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
+  beforeAll(() => receiver.start());
+  afterAll(() => receiver.stop());
+  beforeEach(() => {
     receiver.reset();
     // Signatures carry the wall clock; keep the service's clock near it.
-    t.clock.set(new Date());
+    bed.t.clock.set(new Date());
   });
   afterEach(() => expect(receiver.rejected).toEqual([]));
 
   const record = (applicationId: number, eventType: EventType = 'token_issued'): Promise<string> =>
-    t.dataSource.transaction((m) =>
-      t.app.get(EventsService).record(m, { applicationId, eventType, userId: '7' }),
+    bed.t.dataSource.transaction((m) =>
+      bed.t.app.get(EventsService).record(m, { applicationId, eventType, userId: '7' }),
     );
   /** One delivery round; how many endpoints it served. */
   const round = async (): Promise<number> =>
-    (await t.app.get(WebhookDeliveryService).runRound()).served;
+    (await bed.t.app.get(WebhookDeliveryService).runRound()).served;
   const endpointRow = (page: Page, url: string): Locator =>
     page.locator('#webhooks-table tbody tr[data-webhook-id]', { hasText: url });
   const logRows = (page: Page): Locator =>
@@ -68,11 +48,15 @@ describe('Console webhooks tab in Chromium', () => {
 
   /** An admin with a passkey on the Webhooks tab of a new application; returns its id. */
   async function openWebhooksTab(page: Page): Promise<number> {
-    await createUser(t.app, { username: 'alice', email: 'alice@example.org', password: PASSWORD });
-    await signInWithPassword(page, base);
-    await registerPasskey(page, base, 'Work laptop');
-    const appId = await createApplication(page, base, 'Customer Portal');
-    await page.goto(`${base}/console/applications/${appId}#webhooks`);
+    await createUser(bed.t.app, {
+      username: 'alice',
+      email: 'alice@example.org',
+      password: PASSWORD,
+    });
+    await signInWithPassword(page, bed.base);
+    await registerPasskey(page, bed.base, 'Work laptop');
+    const appId = await createApplication(page, bed.base, 'Customer Portal');
+    await page.goto(`${bed.base}/console/applications/${appId}#webhooks`);
     await page.locator('#webhooks-table tbody tr.empty').waitFor();
     return appId;
   }
@@ -93,7 +77,7 @@ describe('Console webhooks tab in Chromium', () => {
   }
 
   it('adds an endpoint with the passkey, tests it, shows deliveries, resends and replays', async () => {
-    const { context, page, problems } = await openConsoleTab(chromium);
+    const { context, page, problems } = await bed.openTab();
     const appId = await openWebhooksTab(page);
     const url = receiver.url('/hooks');
 
@@ -175,7 +159,7 @@ describe('Console webhooks tab in Chromium', () => {
   });
 
   it('edits, disables, shows failures, rotates the secret and deletes an endpoint', async () => {
-    const { context, page, problems } = await openConsoleTab(chromium);
+    const { context, page, problems } = await bed.openTab();
     const appId = await openWebhooksTab(page);
     const first = receiver.url('/first');
     const second = receiver.url('/second');
@@ -220,7 +204,7 @@ describe('Console webhooks tab in Chromium', () => {
     await page.reload();
     await settled(page, endpointRow(page, second).getByText('Failing since'));
     await endpointRow(page, second).getByText('Next attempt').waitFor();
-    t.clock.advance(10 * 60_000);
+    bed.t.clock.advance(10 * 60_000);
     await round();
     await page.reload();
     await settled(page, endpointRow(page, second).getByText('the endpoint answered 410 Gone'));
@@ -255,22 +239,22 @@ describe('Console webhooks tab in Chromium', () => {
     );
     await page.locator('#confirm-go').click();
     await settled(page, page.locator('#webhooks-table tbody tr.empty'));
-    expect(await t.dataSource.query('SELECT id FROM webhook_endpoints')).toEqual([]);
+    expect(await bed.t.dataSource.query('SELECT id FROM webhook_endpoints')).toEqual([]);
 
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('an admin has the Webhooks tab; a viewer does not, even with #webhooks in the URL', async () => {
-    const world = await consoleWorld(t);
+    const world = await consoleWorld(bed.t);
     /** The application's page at #webhooks in a browser signed in as `client`. */
     const openAs = async (client: { cookie: string }) => {
-      const context = await chromium.newContext();
+      const context = await bed.chromium.newContext();
       const [name, value] = client.cookie.split('=');
-      await context.addCookies([{ name, value, url: base }]);
+      await context.addCookies([{ name, value, url: bed.base }]);
       const page = await context.newPage();
       page.setDefaultTimeout(20_000);
-      await page.goto(`${base}/console/applications/${world.applicationId}#webhooks`);
+      await page.goto(`${bed.base}/console/applications/${world.applicationId}#webhooks`);
       return { context, page };
     };
 

@@ -1,10 +1,10 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { createUser } from '../../factories';
-import { consoleSession } from '../../support/console';
-import { browser, expectStatus, hiddenInput, PASSWORD, type Agent } from '../../support/oauth';
-import { newAuthenticator, registerPasskey } from '../../support/passkeys';
-import type { SoftwareAuthenticator } from '../../support/software-authenticator';
-import { createTestApp, TestApp } from '../../support/test-app';
+import { createUser } from '../../../factories';
+import { consoleSession } from '../../../support/console';
+import { browser, expectStatus, hiddenInput, PASSWORD, type Agent } from '../../../support/oauth';
+import { newAuthenticator, registerPasskey } from '../../../support/passkeys';
+import type { SoftwareAuthenticator } from '../../../support/software-authenticator';
+import { createTestApp, TestApp } from '../../../support/test-app';
 
 interface OptionsBody {
   ceremonyId: string;

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
 import {
@@ -10,62 +9,36 @@ import {
   REDIRECT_URI,
 } from '../../../support/oauth';
 import { startGithubStandIn, type GithubStandIn } from '../../../support/upstream-standins/github';
-import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
-import { createTestApp, TestApp } from '../../../support/test-app';
+import { useUpstreamBed } from '../../../support/upstream-bed';
 import { launchChromium } from '../../../support/chromium';
 
 // Sign-in through an upstream provider in a real browser: Debian's Chromium driven by
 // playwright-core, as in oauth-browser.e2e-spec.ts; never skipped.
 
-/** A free loopback port: the service's PUBLIC_BASE_URL must name the port it listens on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 describe('Upstream sign-in in Chromium', () => {
-  let t: TestApp;
-  let base: string;
-  let upstream: OidcStandIn;
+  const bed = useUpstreamBed({ publicBaseUrl: true });
   let github: GithubStandIn;
   let chromium: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ port, env: { PUBLIC_BASE_URL: base } });
-    upstream = await startOidcStandIn([`${base}/api/auth/upstream/corp/callback`]);
     github = await startGithubStandIn();
     github.interactive = true;
     chromium = await launchChromium();
   });
   afterAll(async () => {
     await chromium?.close();
-    await upstream?.close();
     await github?.close();
-    await t?.close();
   });
 
   it('login page, click the provider, the provider, consent, back at the client with a code', async () => {
-    await t.truncate();
-    upstream.account = {
+    bed.upstream.account = {
       sub: 'corp-7',
       email: 'erin@corp.example',
       email_verified: true,
       preferred_username: 'erin',
     };
-    const { application } = await oauthSetup(t.app, { authMethod: 'none' });
-    await t.app.get(UpstreamProvidersService).create({
-      id: 'corp',
-      displayName: 'Corp SSO',
-      kind: 'oidc',
-      clientId: upstream.clientId,
-      clientSecret: upstream.clientSecret,
-      settings: { issuer: upstream.issuer },
-    });
+    const { application } = await oauthSetup(bed.t.app, { authMethod: 'none' });
+    await bed.addProvider();
     const context = await chromium.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     let callback: URL | undefined;
@@ -75,7 +48,7 @@ describe('Upstream sign-in in Chromium', () => {
     });
     const { challenge } = pkce();
     await page.goto(
-      base +
+      bed.base +
         authorizePath(
           authorizeParams({ clientId: application.clientId, challenge, state: 'up-state' }),
         ),
@@ -95,9 +68,8 @@ describe('Upstream sign-in in Chromium', () => {
 
   /** A client with PKCE, GitHub configured, and a JS-less browser page at the login page. */
   async function toGithubAtLoginPage() {
-    await t.truncate();
-    const { application } = await oauthSetup(t.app, { authMethod: 'none' });
-    await t.app.get(UpstreamProvidersService).create({
+    const { application } = await oauthSetup(bed.t.app, { authMethod: 'none' });
+    await bed.t.app.get(UpstreamProvidersService).create({
       id: 'github',
       displayName: 'GitHub',
       kind: 'github',
@@ -116,7 +88,7 @@ describe('Upstream sign-in in Chromium', () => {
     });
     const { verifier, challenge } = pkce();
     await page.goto(
-      base +
+      bed.base +
         authorizePath(
           authorizeParams({ clientId: application.clientId, challenge, state: 'gh-state' }),
         ),
@@ -143,7 +115,7 @@ describe('Upstream sign-in in Chromium', () => {
     };
     const { application, context, page, callbacks, verifier } = await toGithubAtLoginPage();
     await Promise.all([
-      page.waitForURL(`${base}/oauth2/consent**`),
+      page.waitForURL(`${bed.base}/oauth2/consent**`),
       page.click('button:has-text("Authorize")'),
     ]);
     expect(await page.textContent('body')).toContain('octocat');
@@ -158,8 +130,8 @@ describe('Upstream sign-in in Chromium', () => {
     expect(code).not.toBe('');
     await context.close();
 
-    const token = await exchangeCode(t.app, application.clientId, code, verifier);
-    const userinfo = await t
+    const token = await exchangeCode(bed.t.app, application.clientId, code, verifier);
+    const userinfo = await bed.t
       .http()
       .get('/api/oauth2/userinfo')
       .set('Authorization', `Bearer ${token.access_token}`);
@@ -178,14 +150,16 @@ describe('Upstream sign-in in Chromium', () => {
     github.user = null;
     const { context, page, callbacks } = await toGithubAtLoginPage();
     const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url().startsWith(`${base}/api/auth/upstream/github/callback?`)),
+      page.waitForResponse((r) =>
+        r.url().startsWith(`${bed.base}/api/auth/upstream/github/callback?`),
+      ),
       page.click('button:has-text("Cancel")'),
     ]);
     expect(response.status()).toBe(403);
-    await page.waitForURL(`${base}/api/auth/upstream/github/callback?**`);
+    await page.waitForURL(`${bed.base}/api/auth/upstream/github/callback?**`);
     expect(await page.textContent('h1')).toContain('Sign-in cancelled');
     expect(callbacks).toHaveLength(0);
-    const [{ count }] = await t.dataSource.query(
+    const [{ count }] = await bed.t.dataSource.query(
       'SELECT count(*)::int AS count FROM upstream_identities',
     );
     expect(count).toBe(0);

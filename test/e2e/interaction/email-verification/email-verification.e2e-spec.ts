@@ -1,10 +1,10 @@
-import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
-import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
-import { EmailVerificationService } from '../../../src/modules/interaction/email-verification/email-verification.service';
-import { cookieName } from '../../../src/modules/sessions/cookies';
-import { SessionService } from '../../../src/modules/sessions/session.service';
-import { createApiKey, createApplication, createUser } from '../../factories';
-import { TEST_SIGN_IN_CLIENT } from '../../support/console';
+import { DEFAULT_LOCALE } from '../../../../src/common/i18n/i18n';
+import { CODES_PER_EMAIL } from '../../../../src/modules/interaction/one-time-codes/code-quota';
+import { EmailVerificationService } from '../../../../src/modules/interaction/email-verification/email-verification.service';
+import { cookieName } from '../../../../src/modules/sessions/cookies';
+import { SessionService } from '../../../../src/modules/sessions/session.service';
+import { createApiKey, createApplication, createUser } from '../../../factories';
+import { TEST_SIGN_IN_CLIENT } from '../../../support/console';
 import {
   approveFrom,
   authorizeParams,
@@ -19,9 +19,9 @@ import {
   query,
   REDIRECT_URI,
   type Agent,
-} from '../../support/oauth';
-import { codeOf, linkOf } from '../../support/smtp-server';
-import { useMailboxBed } from '../../support/mailbox-bed';
+} from '../../../support/oauth';
+import { codeOf, linkOf } from '../../../support/smtp-server';
+import { useMailboxBed } from '../../../support/mailbox-bed';
 
 // Email verification as a step of an authorization whose application requires a verified email,
 // over HTTP with a real SMTP server on loopback; and EmailVerificationService itself, which the

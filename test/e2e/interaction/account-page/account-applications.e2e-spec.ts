@@ -1,6 +1,6 @@
-import { createApiKey, createApplication, createUser } from '../../factories';
-import { relate } from '../../factories/app-users';
-import { accountBrowser, formToken, postAccountForm } from '../../support/account';
+import { createApiKey, createApplication, createUser } from '../../../factories';
+import { relate } from '../../../factories/app-users';
+import { accountBrowser, formToken, postAccountForm } from '../../../support/account';
 import {
   authorizeInteractively,
   authorizeParams,
@@ -12,8 +12,8 @@ import {
   pkce,
   tokenRequest,
   type Agent,
-} from '../../support/oauth';
-import { createTestApp, TestApp } from '../../support/test-app';
+} from '../../../support/oauth';
+import { createTestApp, TestApp } from '../../../support/test-app';
 
 const MINUTE = 60_000;
 

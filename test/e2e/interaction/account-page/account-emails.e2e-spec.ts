@@ -1,12 +1,12 @@
-import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
-import { createUser } from '../../factories';
-import { accountBrowser, formToken, postAccountForm } from '../../support/account';
-import { browser, expectStatus, hiddenInput, PASSWORD, type Agent } from '../../support/oauth';
-import { SessionService } from '../../../src/modules/sessions/session.service';
-import { TEST_SIGN_IN_CLIENT } from '../../support/console';
-import { cookieName } from '../../../src/modules/sessions/cookies';
-import { codeOf, linkOf } from '../../support/smtp-server';
-import { useMailboxBed } from '../../support/mailbox-bed';
+import { CODES_PER_EMAIL } from '../../../../src/modules/interaction/one-time-codes/code-quota';
+import { createUser } from '../../../factories';
+import { accountBrowser, formToken, postAccountForm } from '../../../support/account';
+import { browser, expectStatus, hiddenInput, PASSWORD, type Agent } from '../../../support/oauth';
+import { SessionService } from '../../../../src/modules/sessions/session.service';
+import { TEST_SIGN_IN_CLIENT } from '../../../support/console';
+import { cookieName } from '../../../../src/modules/sessions/cookies';
+import { codeOf, linkOf } from '../../../support/smtp-server';
+import { useMailboxBed } from '../../../support/mailbox-bed';
 
 /** The email addresses of the account page: listed, verified and added with emailed codes. */
 describe('Account page: email addresses', () => {

@@ -1,11 +1,11 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { PASSKEY_SCRIPT_URL } from '../../../../src/modules/passkeys/sign-in/passkey-script';
-import { PasskeySignInService } from '../../../../src/modules/passkeys/sign-in/passkey-sign-in.service';
-import { PendingAuthorizationsService } from '../../../../src/modules/oauth/authorize/pending-authorizations.service';
-import { Csrf } from '../../../../src/modules/sessions/csrf';
-import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
-import { relate } from '../../../factories/app-users';
-import { consoleSession } from '../../../support/console';
+import { PASSKEY_SCRIPT_URL } from '../../../src/modules/passkeys/sign-in/passkey-script';
+import { PasskeySignInService } from '../../../src/modules/passkeys/sign-in/passkey-sign-in.service';
+import { PendingAuthorizationsService } from '../../../src/modules/oauth/authorize/pending-authorizations.service';
+import { Csrf } from '../../../src/modules/sessions/csrf';
+import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
+import { relate } from '../../factories/app-users';
+import { consoleSession } from '../../support/console';
 import {
   approveFrom,
   authorizeParams,
@@ -19,13 +19,13 @@ import {
   pkce,
   query,
   type Agent,
-} from '../../../support/oauth';
-import { newAuthenticator, registerPasskey } from '../../../support/passkeys';
+} from '../../support/oauth';
+import { newAuthenticator, registerPasskey } from '../../support/passkeys';
 import type {
   CeremonyOverrides,
   SoftwareAuthenticator,
-} from '../../../support/software-authenticator';
-import { createTestApp, TestApp } from '../../../support/test-app';
+} from '../../support/software-authenticator';
+import { createTestApp, TestApp } from '../../support/test-app';
 
 const FAILED = 'That passkey could not be used to sign in.';
 const CONSENT_CSP =

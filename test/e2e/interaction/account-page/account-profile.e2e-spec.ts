@@ -1,7 +1,7 @@
-import { createUser } from '../../factories';
-import { accountBrowser, formToken, postAccountForm } from '../../support/account';
-import { PASSWORD } from '../../support/oauth';
-import { createTestApp, TestApp } from '../../support/test-app';
+import { createUser } from '../../../factories';
+import { accountBrowser, formToken, postAccountForm } from '../../../support/account';
+import { PASSWORD } from '../../../support/oauth';
+import { createTestApp, TestApp } from '../../../support/test-app';
 
 /** The profile section of the account page (docs/accounts.md). */
 describe('Account page: profile', () => {

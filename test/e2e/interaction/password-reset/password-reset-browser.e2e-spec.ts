@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { DEFAULT_LOCALE, translator } from '../../../src/common/i18n/i18n';
-import { CODE_TTL_SECONDS } from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
-import { launchChromium } from '../../support/chromium';
+import { DEFAULT_LOCALE, translator } from '../../../../src/common/i18n/i18n';
+import { CODE_TTL_SECONDS } from '../../../../src/modules/interaction/one-time-codes/one-time-codes.service';
+import { launchChromium } from '../../../support/chromium';
 import {
   authorizeParams,
   authorizePath,
@@ -9,9 +9,9 @@ import {
   oauthSetup,
   pkce,
   REDIRECT_URI,
-} from '../../support/oauth';
-import { codeOf, linkOf } from '../../support/smtp-server';
-import { useMailboxBed } from '../../support/mailbox-bed';
+} from '../../../support/oauth';
+import { codeOf, linkOf } from '../../../support/smtp-server';
+import { useMailboxBed } from '../../../support/mailbox-bed';
 
 /** The reset page's line, the same whether or not an account uses the address. */
 const CODE_SENT_NOTICE = translator(DEFAULT_LOCALE).t('passwordReset.codeSent', {

@@ -1,14 +1,14 @@
-import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
-import { DEFAULT_LOCALE, translator } from '../../../src/common/i18n/i18n';
+import { CODES_PER_EMAIL } from '../../../../src/modules/interaction/one-time-codes/code-quota';
+import { DEFAULT_LOCALE, translator } from '../../../../src/common/i18n/i18n';
 import {
   CODE_TTL_SECONDS,
   MAX_CODE_ATTEMPTS,
-} from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
-import { PENDING_TTL_SECONDS } from '../../../src/modules/oauth/authorize/pending-authorizations.service';
-import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
-import { createApiKey, createApplication, createUser } from '../../factories';
-import { bearer } from '../../factories/app-users';
-import { consoleSession, sessionCookieFrom } from '../../support/console';
+} from '../../../../src/modules/interaction/one-time-codes/one-time-codes.service';
+import { PENDING_TTL_SECONDS } from '../../../../src/modules/oauth/authorize/pending-authorizations.service';
+import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
+import { createApiKey, createApplication, createUser } from '../../../factories';
+import { bearer } from '../../../factories/app-users';
+import { consoleSession, sessionCookieFrom } from '../../../support/console';
 import {
   approveFrom,
   authorizeParams,
@@ -24,17 +24,17 @@ import {
   query,
   REDIRECT_URI,
   type Agent,
-} from '../../support/oauth';
+} from '../../../support/oauth';
 import {
   callAs,
   obtainTokens,
   refreshAs,
   userinfoStatus,
   type TestClient,
-} from '../../support/oauth-tokens';
-import { codeOf, linkOf, type ReceivedMail } from '../../support/smtp-server';
-import { expectMailIn, expectPageIn } from '../../support/languages';
-import { useMailboxBed } from '../../support/mailbox-bed';
+} from '../../../support/oauth-tokens';
+import { codeOf, linkOf, type ReceivedMail } from '../../../support/smtp-server';
+import { expectMailIn, expectPageIn } from '../../../support/languages';
+import { useMailboxBed } from '../../../support/mailbox-bed';
 
 const { t } = translator(DEFAULT_LOCALE);
 /** The reset page's line, the same whether or not an account uses the address. */

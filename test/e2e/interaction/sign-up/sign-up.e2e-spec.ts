@@ -1,14 +1,14 @@
-import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
-import { AppConfig } from '../../../src/config/app-config';
-import { codeMail } from '../../../src/modules/interaction/one-time-codes/code-mail';
-import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
-import { CODE_TTL_SECONDS } from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
-import { SIGN_UPS_PER_ADDRESS } from '../../../src/modules/interaction/sign-up/sign-up-attempts';
-import { Csrf } from '../../../src/modules/sessions/csrf';
-import { PasswordCheckQueue } from '../../../src/modules/sessions/password-check-queue';
-import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
-import { UsersService } from '../../../src/modules/users/users.service';
-import { createApiKey, createApplication, createUser } from '../../factories';
+import { DEFAULT_LOCALE } from '../../../../src/common/i18n/i18n';
+import { AppConfig } from '../../../../src/config/app-config';
+import { codeMail } from '../../../../src/modules/interaction/one-time-codes/code-mail';
+import { CODES_PER_EMAIL } from '../../../../src/modules/interaction/one-time-codes/code-quota';
+import { CODE_TTL_SECONDS } from '../../../../src/modules/interaction/one-time-codes/one-time-codes.service';
+import { SIGN_UPS_PER_ADDRESS } from '../../../../src/modules/interaction/sign-up/sign-up-attempts';
+import { Csrf } from '../../../../src/modules/sessions/csrf';
+import { PasswordCheckQueue } from '../../../../src/modules/sessions/password-check-queue';
+import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
+import { UsersService } from '../../../../src/modules/users/users.service';
+import { createApiKey, createApplication, createUser } from '../../../factories';
 import {
   approveFrom,
   authorizeParams,
@@ -20,11 +20,11 @@ import {
   pkce,
   REDIRECT_URI,
   type Agent,
-} from '../../support/oauth';
-import { codeOf, linkOf, startMailbox } from '../../support/smtp-server';
-import { expectMailIn, expectPageIn } from '../../support/languages';
-import { useMailboxBed } from '../../support/mailbox-bed';
-import { createTestApp } from '../../support/test-app';
+} from '../../../support/oauth';
+import { codeOf, linkOf, startMailbox } from '../../../support/smtp-server';
+import { expectMailIn, expectPageIn } from '../../../support/languages';
+import { useMailboxBed } from '../../../support/mailbox-bed';
+import { createTestApp } from '../../../support/test-app';
 
 // Sign-up on the login pages, over HTTP, with a real SMTP server on loopback: verify-first (the
 // account exists once the emailed code is entered), the same answer for an address that already

@@ -1,17 +1,17 @@
-import { DEFAULT_LOCALE } from '../../../src/common/i18n/i18n';
+import { DEFAULT_LOCALE } from '../../../../src/common/i18n/i18n';
 import { DataSource } from 'typeorm';
-import { codeMail } from '../../../src/modules/interaction/one-time-codes/code-mail';
-import { CODES_PER_EMAIL } from '../../../src/modules/interaction/one-time-codes/code-quota';
+import { codeMail } from '../../../../src/modules/interaction/one-time-codes/code-mail';
+import { CODES_PER_EMAIL } from '../../../../src/modules/interaction/one-time-codes/code-quota';
 import {
   CODE_TTL_SECONDS,
   MAX_CODE_ATTEMPTS,
   OneTimeCodes,
-} from '../../../src/modules/interaction/one-time-codes/one-time-codes.service';
-import { MailNotSent } from '../../../src/modules/mail/mail-message';
-import { Mailer } from '../../../src/modules/mail/mailer';
-import { useMailboxBed } from '../../support/mailbox-bed';
-import { createTestApp } from '../../support/test-app';
-import { codeOf, linkOf, startMailbox } from '../../support/smtp-server';
+} from '../../../../src/modules/interaction/one-time-codes/one-time-codes.service';
+import { MailNotSent } from '../../../../src/modules/mail/mail-message';
+import { Mailer } from '../../../../src/modules/mail/mailer';
+import { useMailboxBed } from '../../../support/mailbox-bed';
+import { createTestApp } from '../../../support/test-app';
+import { codeOf, linkOf, startMailbox } from '../../../support/smtp-server';
 
 // The emailed one-time codes and the mail they travel in, against a real SMTP server on loopback
 // and the real database: hashing at rest, single use, tries, expiry, and the per-address limit.

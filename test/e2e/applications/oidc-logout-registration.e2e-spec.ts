@@ -1,13 +1,13 @@
-import { runInApp } from '../../../factories';
-import { consoleWorld, type ConsoleWorld } from '../../../support/console';
+import { runInApp } from '../../factories';
+import { consoleWorld, type ConsoleWorld } from '../../support/console';
 import {
   CONFIRMATION_HEADER,
   confirmationToken,
   newAuthenticator,
   registerPasskey,
-} from '../../../support/passkeys';
-import type { SoftwareAuthenticator } from '../../../support/software-authenticator';
-import { createTestApp, TestApp } from '../../../support/test-app';
+} from '../../support/passkeys';
+import type { SoftwareAuthenticator } from '../../support/software-authenticator';
+import { createTestApp, TestApp } from '../../support/test-app';
 
 // URIs the registration rule (applications/redirect-uri.ts) refuses, for redirect URIs and
 // post-logout redirect URIs alike: plain http off loopback, a fragment, a dangerous scheme.

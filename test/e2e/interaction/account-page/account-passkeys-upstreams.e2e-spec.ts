@@ -1,15 +1,11 @@
-import { UpstreamIdentitiesService } from '../../../src/modules/upstreams/identities/upstream-identities.service';
-import { UpstreamProvidersService } from '../../../src/modules/upstreams/providers/upstream-providers.service';
-import { createUser } from '../../factories';
-import { accountBrowser } from '../../support/account';
-import { consoleClient, consoleSession, sessionCookieFrom } from '../../support/console';
-import { newAuthenticator, registerPasskey } from '../../support/passkeys';
-import { ISSUER, PASSWORD } from '../../support/oauth';
-import { visitUpstream } from '../../support/upstream-standins/browser';
-import { startOidcStandIn, type OidcStandIn } from '../../support/upstream-standins/oidc';
-import { createTestApp, TestApp } from '../../support/test-app';
-
-const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
+import { UpstreamIdentitiesService } from '../../../../src/modules/upstreams/identities/upstream-identities.service';
+import { createUser } from '../../../factories';
+import { accountBrowser } from '../../../support/account';
+import { consoleClient, consoleSession, sessionCookieFrom } from '../../../support/console';
+import { newAuthenticator, registerPasskey } from '../../../support/passkeys';
+import { ISSUER, PASSWORD } from '../../../support/oauth';
+import { visitUpstream } from '../../../support/upstream-standins/browser';
+import { useUpstreamBed } from '../../../support/upstream-bed';
 
 /**
  * The passkeys and connected accounts of the account page: listed by the server, changed by its
@@ -17,44 +13,27 @@ const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
  * account-browser.e2e-spec.ts.
  */
 describe('Account page: passkeys and connected accounts', () => {
-  let t: TestApp;
-  let upstream: OidcStandIn;
+  const bed = useUpstreamBed({
+    account: { sub: 'corp-42', email: 'alice@corp.example', email_verified: true },
+  });
   let userId: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    upstream = await startOidcStandIn([CALLBACK]);
-  });
-  afterAll(async () => {
-    await upstream.close();
-    await t.close();
-  });
   beforeEach(async () => {
-    await t.truncate();
     userId = (
-      await createUser(t.app, { username: 'alice', email: 'alice@example.org', password: PASSWORD })
+      await createUser(bed.t.app, {
+        username: 'alice',
+        email: 'alice@example.org',
+        password: PASSWORD,
+      })
     ).id;
-    const providers = t.app.get(UpstreamProvidersService);
-    for (const [id, displayName] of [
-      ['corp', 'Corp SSO'],
-      ['other', 'Other ID'],
-    ]) {
-      await providers.create({
-        id,
-        displayName,
-        kind: 'oidc',
-        clientId: upstream.clientId,
-        clientSecret: upstream.clientSecret,
-        settings: { issuer: upstream.issuer },
-      });
-    }
-    upstream.account = { sub: 'corp-42', email: 'alice@corp.example', email_verified: true };
+    await bed.addProvider('corp', 'Corp SSO');
+    await bed.addProvider('other', 'Other ID');
   });
 
   it('lists the passkeys with their times; their controls wait for the script', async () => {
-    const passkey = await registerPasskey(await consoleSession(t, userId), newAuthenticator(), {
+    const passkey = await registerPasskey(await consoleSession(bed.t, userId), newAuthenticator(), {
       name: 'Phone <1>',
     });
-    const page = await (await accountBrowser(t.app)).get('/account');
+    const page = await (await accountBrowser(bed.t.app)).get('/account');
     const row = new RegExp(`<tr data-passkey-id="${passkey.id}"[^>]*>([\\s\\S]*?)</tr>`).exec(
       page.text,
     );
@@ -68,7 +47,7 @@ describe('Account page: passkeys and connected accounts', () => {
   });
 
   it('lists the connected accounts and offers the providers not connected yet', async () => {
-    await t.app.get(UpstreamIdentitiesService).bind(userId, {
+    await bed.t.app.get(UpstreamIdentitiesService).bind(userId, {
       providerId: 'corp',
       subject: 'corp-42',
       profile: {
@@ -79,7 +58,7 @@ describe('Account page: passkeys and connected accounts', () => {
         providerData: {},
       },
     });
-    const page = await (await accountBrowser(t.app)).get('/account');
+    const page = await (await accountBrowser(bed.t.app)).get('/account');
     const row =
       /<tr data-upstream-id="(\d+)" data-upstream-provider="Corp SSO">([\s\S]*?)<\/tr>/.exec(
         page.text,
@@ -92,17 +71,17 @@ describe('Account page: passkeys and connected accounts', () => {
   });
 
   it('serves its script, which uses the console module, and nothing else from its folder', async () => {
-    const script = await t.http().get('/account/assets/account.js');
+    const script = await bed.t.http().get('/account/assets/account.js');
     expect(script.status).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
     expect(script.text).toContain("from '/console/assets/core.js'");
-    expect((await t.http().get('/console/assets/core.js')).status).toBe(200);
-    expect((await t.http().get('/account/assets/account.page.ts')).status).toBe(404);
-    expect((await t.http().get('/account/assets/..%2Faccount-emails.ts')).status).toBe(404);
+    expect((await bed.t.http().get('/console/assets/core.js')).status).toBe(200);
+    expect((await bed.t.http().get('/account/assets/account.page.ts')).status).toBe(404);
+    expect((await bed.t.http().get('/account/assets/..%2Faccount-emails.ts')).status).toBe(404);
   });
 
   it('connects a provider through the console API and returns to the account page', async () => {
-    const agent = await accountBrowser(t.app);
+    const agent = await accountBrowser(bed.t.app);
     // What the script does: the console's CSRF token, then the bind (fresh password sign-in).
     const session = await agent.get('/api/console/session');
     const start = await agent
@@ -124,17 +103,17 @@ describe('Account page: passkeys and connected accounts', () => {
   });
 
   it('keeps the console page as the default return of a binding', async () => {
-    const res = await t
+    const res = await bed.t
       .http()
       .post('/api/console/session')
       .send({ login: 'alice', password: PASSWORD });
-    const client = consoleClient(t, userId, sessionCookieFrom(res)!);
+    const client = consoleClient(bed.t, userId, sessionCookieFrom(res)!);
     const start = await client.request('post', '/api/console/account/upstreams/corp/bind');
     expect(start.status).toBe(200);
     const attempt = (start.headers['set-cookie'] as unknown as string[])
       .map((line) => line.split(';')[0])
       .find((pair) => pair.startsWith('idsvc_upstream='));
-    const back = await t
+    const back = await bed.t
       .http()
       .get(await visitUpstream(start.body.location, ISSUER))
       .set('Cookie', `${client.cookie}; ${attempt}`);

@@ -1,4 +1,3 @@
-import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
 import { createApplication } from '../../../factories';
 import { expectPageIn } from '../../../support/languages';
 import {
@@ -15,36 +14,22 @@ import {
   type Agent,
 } from '../../../support/oauth';
 import { visitUpstream } from '../../../support/upstream-standins/browser';
-import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
-import { createTestApp, type TestApp } from '../../../support/test-app';
+import { useUpstreamBed } from '../../../support/upstream-bed';
 
 // The pages' languages (docs/languages.md): ui_locales of the authorization request, then the
 // switcher's cookie, then Accept-Language, then English; each page in the chosen language, with
 // no catalog key left showing.
 
-const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
-
 const unescape = (value: string): string => value.replace(/&amp;/g, '&');
 
 describe('page languages', () => {
-  let t: TestApp;
-  let upstream: OidcStandIn;
-  beforeAll(async () => {
-    t = await createTestApp();
-    upstream = await startOidcStandIn([CALLBACK]);
-  });
-  afterAll(async () => {
-    await upstream?.close();
-    await t?.close();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    upstream.account = {
+  const bed = useUpstreamBed({
+    account: {
       sub: 'corp-7',
       email: 'wei@corp.example',
       email_verified: true,
       preferred_username: 'wei',
-    };
+    },
   });
 
   /** /oauth2/authorize with `extra` → the page it leads to. */
@@ -57,13 +42,13 @@ describe('page languages', () => {
   }
 
   it('lists the languages in discovery', async () => {
-    const res = await t.http().get('/.well-known/openid-configuration');
+    const res = await bed.t.http().get('/.well-known/openid-configuration');
     expect(res.body.ui_locales_supported).toEqual(['en', 'zh-CN']);
   });
 
   it('keeps the first supported ui_locales tag for every page of the request, over the browser', async () => {
-    const { application } = await oauthSetup(t.app);
-    const agent = browser(t.app);
+    const { application } = await oauthSetup(bed.t.app);
+    const agent = browser(bed.t.app);
     const login = await start(agent, application.clientId, { ui_locales: 'fr zh-Hans en' });
     const page = await agent.get(login).set('Accept-Language', 'en');
     expectStatus(page, 200);
@@ -104,8 +89,8 @@ describe('page languages', () => {
   });
 
   it('answers ui_locales naming no supported language with the browser language', async () => {
-    const { application } = await oauthSetup(t.app);
-    const agent = browser(t.app);
+    const { application } = await oauthSetup(bed.t.app);
+    const agent = browser(bed.t.app);
     const login = await start(agent, application.clientId, { ui_locales: 'fr de' });
     const page = await agent.get(login).set('Accept-Language', 'zh-CN');
     expectPageIn(page.text, 'zh-CN', '用户名或邮箱');
@@ -114,7 +99,7 @@ describe('page languages', () => {
   });
 
   it('renders the error page of the authorization request in the ui_locales language', async () => {
-    const res = await t
+    const res = await bed.t
       .http()
       .get(authorizePath({ client_id: 'nobody', response_type: 'code', ui_locales: 'zh-CN' }));
     expectStatus(res, 400);
@@ -122,16 +107,9 @@ describe('page languages', () => {
   });
 
   it('carries ui_locales through the upstream provider and back', async () => {
-    const { application } = await oauthSetup(t.app);
-    await t.app.get(UpstreamProvidersService).create({
-      id: 'corp',
-      displayName: 'Corp SSO',
-      kind: 'oidc',
-      clientId: upstream.clientId,
-      clientSecret: upstream.clientSecret,
-      settings: { issuer: upstream.issuer },
-    });
-    const agent = browser(t.app);
+    const { application } = await oauthSetup(bed.t.app);
+    await bed.addProvider();
+    const agent = browser(bed.t.app);
     const login = await agent.get(
       await start(agent, application.clientId, { ui_locales: 'zh-CN' }),
     );
@@ -148,7 +126,7 @@ describe('page languages', () => {
     const consent = await agent.get(back.headers.location).set('Accept-Language', 'en');
     expectPageIn(consent.text, 'zh-CN', '授权访问');
     // The callback's own failure pages too (here a replayed answer).
-    const replay = await t
+    const replay = await bed.t
       .http()
       .get(callback)
       .set('Cookie', cookie ?? '')
@@ -158,8 +136,8 @@ describe('page languages', () => {
   });
 
   it('remembers the language picked with the switcher in a cookie, over Accept-Language', async () => {
-    const { application } = await oauthSetup(t.app);
-    const agent = browser(t.app);
+    const { application } = await oauthSetup(bed.t.app);
+    const agent = browser(bed.t.app);
     const login = await start(agent, application.clientId);
     const english = await agent.get(login).set('Accept-Language', 'en-US,en;q=0.9');
     expectPageIn(english.text, 'en', '<title>Sign in</title>');
@@ -200,7 +178,7 @@ describe('page languages', () => {
       '/oauth2/language?locale=zh-CN',
     ];
     for (const path of refused) {
-      const res = await t.http().get(path);
+      const res = await bed.t.http().get(path);
       expectStatus(res, 400);
       expect(res.headers['set-cookie']).toBeUndefined();
     }
@@ -219,13 +197,13 @@ describe('page languages', () => {
     ['de', 'en'],
     ['', 'en'],
   ])('reads Accept-Language %p as %s', async (header, lang) => {
-    const res = await t.http().get('/oauth2/logout').set('Accept-Language', header);
+    const res = await bed.t.http().get('/oauth2/logout').set('Accept-Language', header);
     expectStatus(res, 200);
     expectPageIn(res.text, lang);
   });
 
   it("keeps the end-session request's ui_locales for the signed-out page after its form", async () => {
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const ask = await agent.get('/oauth2/logout?ui_locales=zh-CN').set('Accept-Language', 'en');
     expectStatus(ask, 200);
     expectPageIn(ask.text, 'zh-CN', '<title>退出登录</title>');
@@ -245,13 +223,13 @@ describe('page languages', () => {
   });
 
   it('translates the sign-up and password reset pages', async () => {
-    const { application } = await createApplication(t.app, {
+    const { application } = await createApplication(bed.t.app, {
       name: 'Demo App',
       authMethod: 'none',
       redirectUris: [REDIRECT_URI],
       signUpEnabled: true,
     });
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const login = await agent.get(
       await start(agent, application.clientId, { ui_locales: 'zh-CN' }),
     );
@@ -275,7 +253,7 @@ describe('page languages', () => {
     const forgotHref = /href="(\/oauth2\/forgot-password\?request=[^"]+)"/.exec(login.text);
     const forgot = await agent.get(unescape(forgotHref![1]));
     expectPageIn(forgot.text, 'zh-CN', '<title>重置密码</title>', '发送验证码');
-    const reset = await t
+    const reset = await bed.t
       .http()
       .get('/oauth2/reset-password?id=00000000-0000-4000-8000-000000000000')
       .set('Accept-Language', 'zh-CN');

@@ -1,9 +1,9 @@
-import { createUser } from '../../factories';
-import { accountBrowser, postAccountForm } from '../../support/account';
-import { expectMailIn, expectPageIn } from '../../support/languages';
-import { browser, expectStatus, PASSWORD, type Agent } from '../../support/oauth';
-import { codeOf } from '../../support/smtp-server';
-import { useMailboxBed } from '../../support/mailbox-bed';
+import { createUser } from '../../../factories';
+import { accountBrowser, postAccountForm } from '../../../support/account';
+import { expectMailIn, expectPageIn } from '../../../support/languages';
+import { browser, expectStatus, PASSWORD, type Agent } from '../../../support/oauth';
+import { codeOf } from '../../../support/smtp-server';
+import { useMailboxBed } from '../../../support/mailbox-bed';
 
 // The account page's languages (docs/languages.md): no authorization request, so the switcher's
 // cookie, then Accept-Language, then English; its dates with Intl, its script's words from the

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
-import { PASSKEY_SCRIPT_URL } from '../../../../src/modules/passkeys/sign-in/passkey-script';
+import { PASSKEY_SCRIPT_URL } from '../../../src/modules/passkeys/sign-in/passkey-script';
 import {
   authorizeParams,
   authorizePath,
@@ -8,14 +8,14 @@ import {
   PASSWORD,
   pkce,
   REDIRECT_URI,
-} from '../../../support/oauth';
-import { createTestApp, TestApp } from '../../../support/test-app';
+} from '../../support/oauth';
+import { createTestApp, TestApp } from '../../support/test-app';
 import {
   addVirtualAuthenticator,
   freePort,
   launchChromium,
   type VirtualAuthenticator,
-} from '../../../support/chromium';
+} from '../../support/chromium';
 
 // The login page's passkey sign-in in a real browser: Debian's Chromium driven by playwright-core,
 // with the DevTools Protocol's virtual authenticator standing in for a platform passkey, which

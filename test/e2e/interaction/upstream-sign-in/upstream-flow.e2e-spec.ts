@@ -1,4 +1,3 @@
-import { UpstreamProvidersService } from '../../../../src/modules/upstreams/providers/upstream-providers.service';
 import { createUser } from '../../../factories';
 import { consoleSession, type ConsoleClient } from '../../../support/console';
 import {
@@ -23,44 +22,24 @@ import {
   type Agent,
 } from '../../../support/oauth';
 import { visitUpstream } from '../../../support/upstream-standins/browser';
-import { startOidcStandIn, type OidcStandIn } from '../../../support/upstream-standins/oidc';
 import { increase, scrape } from '../../../support/metrics';
-import { createTestApp, TestApp } from '../../../support/test-app';
-
-const CALLBACK = `${ISSUER}/api/auth/upstream/corp/callback`;
+import { useUpstreamBed } from '../../../support/upstream-bed';
 
 /** Sign-in through an upstream provider, end to end over HTTP (docs/upstreams.md). */
 describe('Upstream sign-in flow', () => {
-  let t: TestApp;
-  let upstream: OidcStandIn;
-  beforeAll(async () => {
-    t = await createTestApp({ env: { METRICS_PORT: '0' } });
-    upstream = await startOidcStandIn([CALLBACK]);
-  });
-  afterAll(async () => {
-    await upstream.close();
-    await t.close();
-  });
-  beforeEach(async () => {
-    await t.truncate();
-    upstream.account = {
+  const bed = useUpstreamBed({
+    env: { METRICS_PORT: '0' },
+    account: {
       sub: 'corp-42',
       email: 'dana@corp.example',
       email_verified: true,
       preferred_username: 'dana',
-    };
+    },
   });
 
   async function setup() {
-    const { application } = await oauthSetup(t.app);
-    await t.app.get(UpstreamProvidersService).create({
-      id: 'corp',
-      displayName: 'Corp SSO',
-      kind: 'oidc',
-      clientId: upstream.clientId,
-      clientSecret: upstream.clientSecret,
-      settings: { issuer: upstream.issuer },
-    });
+    const { application } = await oauthSetup(bed.t.app);
+    await bed.addProvider();
     return application;
   }
 
@@ -94,7 +73,7 @@ describe('Upstream sign-in flow', () => {
 
   it('signs a new person in through the provider, creates the user and issues a code after consent', async () => {
     const application = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const callback = await throughUpstream(agent, application.clientId);
     expect(callback).toMatch(/^\/api\/auth\/upstream\/corp\/callback\?/);
     const back = await agent.get(callback);
@@ -103,37 +82,37 @@ describe('Upstream sign-in flow', () => {
     const { code } = await approveFrom(agent, back.headers.location);
     expect(code).toEqual(expect.any(String));
 
-    const users = await t.dataSource.query(
+    const users = await bed.t.dataSource.query(
       "SELECT username, email, email_verified, password_hash FROM users WHERE username <> 'alice'",
     );
     expect(users).toEqual([
       { username: 'dana', email: 'dana@corp.example', email_verified: true, password_hash: null },
     ]);
-    const sessions = await t.dataSource.query('SELECT auth_method FROM oauth_sessions');
+    const sessions = await bed.t.dataSource.query('SELECT auth_method FROM oauth_sessions');
     expect(sessions).toEqual([{ auth_method: 'upstream' }]);
     // An ordinary authorization, with the events of a password login.
-    const events = await t.dataSource.query('SELECT event_type FROM events ORDER BY id');
+    const events = await bed.t.dataSource.query('SELECT event_type FROM events ORDER BY id');
     expect(events).toEqual([
       { event_type: 'authorization_granted' },
       { event_type: 'code_issued' },
     ]);
 
     // The same upstream account signs in to the same user; the earlier grant covers the scopes.
-    const again = browser(t.app);
+    const again = browser(bed.t.app);
     const second = await again.get(await throughUpstream(again, application.clientId));
     expect(second.status).toBe(302);
     expect(query(second.headers.location).code).toEqual(expect.any(String));
-    const [{ count }] = await t.dataSource.query('SELECT count(*)::int AS count FROM users');
+    const [{ count }] = await bed.t.dataSource.query('SELECT count(*)::int AS count FROM users');
     expect(count).toBe(2);
   });
 
   it('puts the bound identity in userinfo upstreams', async () => {
     const application = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const { verifier, challenge } = pkce();
     const back = await agent.get(await throughUpstream(agent, application.clientId, challenge));
     const { code } = await approveFrom(agent, back.headers.location);
-    const token = await tokenRequest(t.app, {
+    const token = await tokenRequest(bed.t.app, {
       grant_type: 'authorization_code',
       code,
       redirect_uri: REDIRECT_URI,
@@ -141,7 +120,7 @@ describe('Upstream sign-in flow', () => {
       code_verifier: verifier,
     });
     expect(token.status).toBe(200);
-    const res = await t
+    const res = await bed.t
       .http()
       .get('/api/oauth2/userinfo')
       .set('Authorization', `Bearer ${token.body.access_token as string}`);
@@ -157,7 +136,7 @@ describe('Upstream sign-in flow', () => {
         upstream_username: 'dana',
         upstream_email: 'dana@corp.example',
         upstream_avatar: null,
-        provider_data: { iss: upstream.issuer },
+        provider_data: { iss: bed.upstream.issuer },
         username: 'dana',
       },
     ]);
@@ -165,7 +144,7 @@ describe('Upstream sign-in flow', () => {
 
   it('refuses a replayed callback, even with the attempt cookie copied', async () => {
     const application = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const page = await loginPage(agent, application.clientId);
     const start = await agent.get(startLink(page.text));
     const cookie = (start.headers['set-cookie'] as unknown as string[])
@@ -173,7 +152,7 @@ describe('Upstream sign-in flow', () => {
       .find((pair) => pair.startsWith('idsvc_upstream='));
     const callback = await visitUpstream(start.headers.location, ISSUER);
     expect((await agent.get(callback)).status).toBe(302);
-    const replay = await t
+    const replay = await bed.t
       .http()
       .get(callback)
       .set('Cookie', cookie ?? '');
@@ -183,22 +162,22 @@ describe('Upstream sign-in flow', () => {
 
   it('refuses a callback whose state is not the one sealed in this browser', async () => {
     const application = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const callback = await throughUpstream(agent, application.clientId);
     const forged = callback.replace(/state=[^&]+/, 'state=forged');
     const res = await agent.get(forged);
     expect(res.status).toBe(400);
     // Another browser (no attempt cookie) cannot use the genuine answer either.
-    const other = await browser(t.app).get(callback);
+    const other = await browser(bed.t.app).get(callback);
     expect(other.status).toBe(400);
     expect(other.text).toContain('Sign-in expired');
-    const [{ count }] = await t.dataSource.query('SELECT count(*)::int AS count FROM users');
+    const [{ count }] = await bed.t.dataSource.query('SELECT count(*)::int AS count FROM users');
     expect(count).toBe(1);
   });
 
   it('ends on a clear page when the person refuses at the provider', async () => {
     const application = await setup();
-    const agent = browser(t.app);
+    const agent = browser(bed.t.app);
     const page = await loginPage(agent, application.clientId);
     const start = await agent.get(startLink(page.text));
     const state = new URL(start.headers.location).searchParams.get('state');
@@ -211,10 +190,10 @@ describe('Upstream sign-in flow', () => {
 
   it('counts sign-ins in the metrics by provider kind and outcome', async () => {
     const application = await setup();
-    const before = (await scrape(t.app)).samples;
-    const agent = browser(t.app);
+    const before = (await scrape(bed.t.app)).samples;
+    const agent = browser(bed.t.app);
     expect((await agent.get(await throughUpstream(agent, application.clientId))).status).toBe(302);
-    const refused = browser(t.app);
+    const refused = browser(bed.t.app);
     const start = await refused.get(
       startLink((await loginPage(refused, application.clientId)).text),
     );
@@ -223,7 +202,7 @@ describe('Upstream sign-in flow', () => {
       `/api/auth/upstream/corp/callback?error=access_denied&state=${state}`,
     );
     expect(cancelled.status).toBe(403);
-    const after = await scrape(t.app);
+    const after = await scrape(bed.t.app);
     const logins = (outcome: string) =>
       increase(before, after.samples, 'idsvc_logins_total', { method: 'upstream:oidc', outcome });
     expect(logins('success')).toBe(1);
@@ -234,29 +213,29 @@ describe('Upstream sign-in flow', () => {
 
   it('never links to an existing account because of a matching email', async () => {
     const application = await setup();
-    await createUser(t.app, { username: 'dana-local', email: 'dana@corp.example' });
-    const agent = browser(t.app);
+    await createUser(bed.t.app, { username: 'dana-local', email: 'dana@corp.example' });
+    const agent = browser(bed.t.app);
     const res = await agent.get(await throughUpstream(agent, application.clientId));
     expect(res.status).toBe(409);
     expect(res.text).toContain('Account already exists');
-    expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
+    expect(await bed.t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
   });
 
   describe('upstream_providers', () => {
     it('offers the configured providers it names, ignoring unknown names', async () => {
       const application = await setup();
-      const all = await loginPage(browser(t.app), application.clientId);
+      const all = await loginPage(browser(bed.t.app), application.clientId);
       expect(all.text).toContain('Sign in with Corp SSO');
       expect(all.text).toContain('name="password"');
 
-      const named = await loginPage(browser(t.app), application.clientId, {
+      const named = await loginPage(browser(bed.t.app), application.clientId, {
         upstream_providers: 'corp,nope',
       });
       expect(named.status).toBe(200);
       expect(named.text).toContain('Sign in with Corp SSO');
       expect(named.text).not.toContain('name="password"');
 
-      const passwordOnly = await loginPage(browser(t.app), application.clientId, {
+      const passwordOnly = await loginPage(browser(bed.t.app), application.clientId, {
         upstream_providers: 'password',
       });
       expect(passwordOnly.text).not.toContain('Corp SSO');
@@ -267,7 +246,7 @@ describe('Upstream sign-in flow', () => {
       // Integrations of the original service send e.g. upstream_providers=github whether or not
       // this deployment has configured that provider.
       const application = await setup();
-      const res = await loginPage(browser(t.app), application.clientId, {
+      const res = await loginPage(browser(bed.t.app), application.clientId, {
         upstream_providers: 'nope,github',
       });
       expect(res.status).toBe(200);
@@ -277,7 +256,7 @@ describe('Upstream sign-in flow', () => {
 
     it('lets no provider outside the list start or complete the request', async () => {
       const application = await setup();
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const page = await loginPage(agent, application.clientId, { upstream_providers: 'password' });
       const request = /name="request" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
       const res = await agent.get(
@@ -293,7 +272,7 @@ describe('Upstream sign-in flow', () => {
 
     it('refuses the password form when the list leaves it out', async () => {
       const application = await setup();
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const page = await loginPage(agent, application.clientId, { upstream_providers: 'corp' });
       const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text);
       expect(csrf).toBeNull();
@@ -314,14 +293,14 @@ describe('Upstream sign-in flow', () => {
   describe('direct entry', () => {
     it("starts the provider at once for this service's authorization request", async () => {
       const application = await setup();
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const { challenge } = pkce();
       const redirect = `${ISSUER}${authorizePath(authorizeParams({ clientId: application.clientId, challenge }))}`;
       const start = await agent.get(
         `/api/auth/upstream/corp?redirect=${encodeURIComponent(redirect)}`,
       );
       expect(start.status).toBe(302);
-      expect(start.headers.location).toMatch(new RegExp(`^${upstream.issuer}/`));
+      expect(start.headers.location).toMatch(new RegExp(`^${bed.upstream.issuer}/`));
       const back = await agent.get(await visitUpstream(start.headers.location, ISSUER));
       expect(back.status).toBe(302);
       expect(back.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
@@ -334,7 +313,7 @@ describe('Upstream sign-in flow', () => {
         `${ISSUER}/oauth2/login`,
         '//evil.example/oauth2/authorize',
       ]) {
-        const res = await browser(t.app).get(
+        const res = await browser(bed.t.app).get(
           `/api/auth/upstream/corp?redirect=${encodeURIComponent(redirect)}`,
         );
         expect([redirect, res.status, res.headers.location]).toEqual([redirect, 400, undefined]);
@@ -345,7 +324,7 @@ describe('Upstream sign-in flow', () => {
       const application = await setup();
       const { challenge } = pkce();
       const redirect = `${ISSUER}${authorizePath({ ...authorizeParams({ clientId: application.clientId, challenge }), prompt: 'none' })}`;
-      const res = await browser(t.app).get(
+      const res = await browser(bed.t.app).get(
         `/api/auth/upstream/corp?redirect=${encodeURIComponent(redirect)}`,
       );
       expect(res.status).toBe(302);
@@ -356,7 +335,7 @@ describe('Upstream sign-in flow', () => {
 
   describe('binding while signed in (console)', () => {
     async function bindAs(userId: string) {
-      const console = await consoleSession(t, userId);
+      const console = await consoleSession(bed.t, userId);
       const started = await console.request('post', '/api/console/account/upstreams/corp/bind');
       expect(started.status).toBe(200);
       const attempt = (started.headers['set-cookie'] as unknown as string[])
@@ -368,16 +347,21 @@ describe('Upstream sign-in flow', () => {
 
     it('binds the provider account to the signed-in user, audited, and later signs in to it', async () => {
       const application = await setup();
-      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const alice = await createUser(bed.t.app, {
+        username: 'alice2',
+        email: 'alice2@example.org',
+      });
       const { console, attempt, callback } = await bindAs(alice.id);
-      const done = await t.http().get(callback).set('Cookie', `${console.cookie}; ${attempt}`);
+      const done = await bed.t.http().get(callback).set('Cookie', `${console.cookie}; ${attempt}`);
       expect(done.status).toBe(302);
       expect(done.headers.location).toBe('/console/account');
       const listed = await console.request('get', '/api/console/account/upstreams');
       expect(listed.body).toEqual([
         expect.objectContaining({ providerId: 'corp', subject: 'corp-42', username: 'dana' }),
       ]);
-      const audit = await t.dataSource.query('SELECT action, actor_user_id, target FROM audit_log');
+      const audit = await bed.t.dataSource.query(
+        'SELECT action, actor_user_id, target FROM audit_log',
+      );
       expect(audit).toEqual([
         {
           action: 'upstream.bind',
@@ -386,10 +370,10 @@ describe('Upstream sign-in flow', () => {
         },
       ]);
       // Signing in through the provider now lands in alice's account, no new user.
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       const back = await agent.get(await throughUpstream(agent, application.clientId));
       expect(back.status).toBe(302);
-      const sessions = await t.dataSource.query(
+      const sessions = await bed.t.dataSource.query(
         "SELECT user_id FROM oauth_sessions WHERE auth_method = 'upstream'",
       );
       expect(sessions).toEqual([{ user_id: alice.id }]);
@@ -407,20 +391,23 @@ describe('Upstream sign-in flow', () => {
           line.startsWith('idsvc_upstream='),
         );
       // Without a passkey: a password sign-in within the last 5 minutes, and not a minute older.
-      const bob = await createUser(t.app, { username: 'bob2', email: 'bob2@example.org' });
-      const stale = await consoleSession(t, bob.id);
-      t.clock.advance(5 * 60_000 + 1000);
+      const bob = await createUser(bed.t.app, { username: 'bob2', email: 'bob2@example.org' });
+      const stale = await consoleSession(bed.t, bob.id);
+      bed.t.clock.advance(5 * 60_000 + 1000);
       const late = await bind(stale);
       expect([late.status, late.body.error, attemptCookie(late)]).toEqual([
         403,
         'recent_sign_in_required',
         false,
       ]);
-      expect((await bind(await consoleSession(t, bob.id))).status).toBe(200);
+      expect((await bind(await consoleSession(bed.t, bob.id))).status).toBe(200);
       // A session signed in with a passkey is no step-up by itself either.
-      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const alice = await createUser(bed.t.app, {
+        username: 'alice2',
+        email: 'alice2@example.org',
+      });
       const authenticator = newAuthenticator();
-      const fresh = await consoleSession(t, alice.id);
+      const fresh = await consoleSession(bed.t, alice.id);
       await registerPasskey(fresh, authenticator);
       const none = await bind(fresh);
       expect([none.status, none.body.error, attemptCookie(none)]).toEqual([
@@ -452,18 +439,21 @@ describe('Upstream sign-in flow', () => {
 
     it('refuses an upstream account another user holds', async () => {
       const application = await setup();
-      const agent = browser(t.app);
+      const agent = browser(bed.t.app);
       await agent.get(await throughUpstream(agent, application.clientId)); // creates dana
-      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const alice = await createUser(bed.t.app, {
+        username: 'alice2',
+        email: 'alice2@example.org',
+      });
       const { console, attempt, callback } = await bindAs(alice.id);
-      const res = await t.http().get(callback).set('Cookie', `${console.cookie}; ${attempt}`);
+      const res = await bed.t.http().get(callback).set('Cookie', `${console.cookie}; ${attempt}`);
       expect(res.status).toBe(409);
       expect(res.text).toContain('bound to another account');
     });
 
     it('unbinds with a passkey confirmation, audited, but never the last way to sign in', async () => {
       await setup();
-      const identities = t.app.get(UpstreamIdentitiesService);
+      const identities = bed.t.app.get(UpstreamIdentitiesService);
       const profile = {
         username: 'x',
         email: null,
@@ -474,10 +464,10 @@ describe('Upstream sign-in flow', () => {
       // An account created by the provider: no password, one binding.
       const created = await identities.signIn({ providerId: 'corp', subject: 'only', profile });
       if (created.kind === 'email_taken') throw new Error('unexpected');
-      const console = await consoleSession(t, created.user.id);
+      const console = await consoleSession(bed.t, created.user.id);
       const authenticator = newAuthenticator();
       await registerPasskey(console, authenticator);
-      const [{ id }] = await t.dataSource.query('SELECT id FROM upstream_identities');
+      const [{ id }] = await bed.t.dataSource.query('SELECT id FROM upstream_identities');
       const unbind = async (withConfirmation: boolean) => {
         const req = console.request('delete', `/api/console/account/upstreams/${id}`);
         if (withConfirmation) {
@@ -498,10 +488,10 @@ describe('Upstream sign-in flow', () => {
       await identities.bind(created.user.id, { providerId: 'other', subject: 'o-1', profile });
       const done = await unbind(true);
       expect(done.status).toBe(204);
-      expect(await t.dataSource.query('SELECT provider_id FROM upstream_identities')).toEqual([
+      expect(await bed.t.dataSource.query('SELECT provider_id FROM upstream_identities')).toEqual([
         { provider_id: 'other' },
       ]);
-      const audit = await t.dataSource.query(
+      const audit = await bed.t.dataSource.query(
         "SELECT target FROM audit_log WHERE action = 'upstream.unbind'",
       );
       expect(audit).toEqual([{ target: `upstream:${id}` }]);
@@ -516,8 +506,11 @@ describe('Upstream sign-in flow', () => {
 
     it("binds the unbind confirmation to one identity: a token for A cannot unbind B, and A's works once", async () => {
       await setup();
-      const identities = t.app.get(UpstreamIdentitiesService);
-      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const identities = bed.t.app.get(UpstreamIdentitiesService);
+      const alice = await createUser(bed.t.app, {
+        username: 'alice2',
+        email: 'alice2@example.org',
+      });
       const profile = {
         username: 'x',
         email: null,
@@ -527,11 +520,11 @@ describe('Upstream sign-in flow', () => {
       };
       await identities.bind(alice.id, { providerId: 'corp', subject: 'a-1', profile });
       await identities.bind(alice.id, { providerId: 'other', subject: 'b-1', profile });
-      const rows: { id: number; provider_id: string }[] = await t.dataSource.query(
+      const rows: { id: number; provider_id: string }[] = await bed.t.dataSource.query(
         'SELECT id, provider_id FROM upstream_identities ORDER BY id',
       );
       const [a, b] = rows.map((row) => row.id);
-      const console = await consoleSession(t, alice.id);
+      const console = await consoleSession(bed.t, alice.id);
       const authenticator = newAuthenticator();
       await registerPasskey(console, authenticator);
       const forA = await confirmationToken(console, authenticator, {
@@ -545,16 +538,17 @@ describe('Upstream sign-in flow', () => {
 
       const wrong = await unbind(b);
       expect([wrong.status, wrong.body.error]).toEqual([403, 'passkey_confirmation_required']);
-      expect(await t.dataSource.query('SELECT id FROM upstream_identities ORDER BY id')).toEqual([
-        { id: a },
-        { id: b },
-      ]);
       expect(
-        await t.dataSource.query("SELECT id FROM audit_log WHERE action = 'upstream.unbind'"),
+        await bed.t.dataSource.query('SELECT id FROM upstream_identities ORDER BY id'),
+      ).toEqual([{ id: a }, { id: b }]);
+      expect(
+        await bed.t.dataSource.query("SELECT id FROM audit_log WHERE action = 'upstream.unbind'"),
       ).toEqual([]);
 
       expect((await unbind(a)).status).toBe(204);
-      expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([{ id: b }]);
+      expect(await bed.t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([
+        { id: b },
+      ]);
       // Spent: not good for a second operation, not even on the remaining identity.
       const again = await unbind(b);
       expect([again.status, again.body.error]).toEqual([403, 'passkey_confirmation_required']);
@@ -562,9 +556,12 @@ describe('Upstream sign-in flow', () => {
 
     it("refuses to start an unbind confirmation for an identity that is not the user's own", async () => {
       await setup();
-      const identities = t.app.get(UpstreamIdentitiesService);
-      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
-      const bob = await createUser(t.app, { username: 'bob2', email: 'bob2@example.org' });
+      const identities = bed.t.app.get(UpstreamIdentitiesService);
+      const alice = await createUser(bed.t.app, {
+        username: 'alice2',
+        email: 'alice2@example.org',
+      });
+      const bob = await createUser(bed.t.app, { username: 'bob2', email: 'bob2@example.org' });
       const profile = {
         username: 'x',
         email: null,
@@ -573,8 +570,8 @@ describe('Upstream sign-in flow', () => {
         providerData: {},
       };
       await identities.bind(bob.id, { providerId: 'corp', subject: 'b-1', profile });
-      const [{ id }] = await t.dataSource.query('SELECT id FROM upstream_identities');
-      const console = await consoleSession(t, alice.id);
+      const [{ id }] = await bed.t.dataSource.query('SELECT id FROM upstream_identities');
+      const console = await consoleSession(bed.t, alice.id);
       await registerPasskey(console, newAuthenticator());
       const begin = (body: object) =>
         console.request('post', '/api/console/confirmations').send(body);
@@ -586,23 +583,26 @@ describe('Upstream sign-in flow', () => {
 
     it('finishes only with the session of the user who started it', async () => {
       await setup();
-      const alice = await createUser(t.app, { username: 'alice2', email: 'alice2@example.org' });
+      const alice = await createUser(bed.t.app, {
+        username: 'alice2',
+        email: 'alice2@example.org',
+      });
       const { attempt, callback } = await bindAs(alice.id);
-      const res = await t.http().get(callback).set('Cookie', attempt);
+      const res = await bed.t.http().get(callback).set('Cookie', attempt);
       expect(res.status).toBe(400);
-      expect(await t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
+      expect(await bed.t.dataSource.query('SELECT id FROM upstream_identities')).toEqual([]);
     });
   });
 
   describe('required upstream (application setting)', () => {
     it('answers interaction_required to prompt=none until a required provider is bound', async () => {
       const application = await setup();
-      await t.dataSource.query('UPDATE applications SET required_upstreams = $2 WHERE id = $1', [
-        application.id,
-        ['corp', 'other'],
-      ]);
-      const alice = await t.dataSource.query("SELECT id FROM users WHERE username = 'alice'");
-      const agent = browser(t.app);
+      await bed.t.dataSource.query(
+        'UPDATE applications SET required_upstreams = $2 WHERE id = $1',
+        [application.id, ['corp', 'other']],
+      );
+      const alice = await bed.t.dataSource.query("SELECT id FROM users WHERE username = 'alice'");
+      const agent = browser(bed.t.app);
       // alice signs in with her password but has no binding.
       const { challenge } = pkce();
       const page = await loginPage(agent, application.clientId, {}, challenge);
@@ -629,7 +629,7 @@ describe('Upstream sign-in flow', () => {
       expect(refused.error).toBe('interaction_required');
       expect(refused.error_description).toContain('corp, other');
 
-      await t.app.get(UpstreamIdentitiesService).bind(alice[0].id, {
+      await bed.t.app.get(UpstreamIdentitiesService).bind(alice[0].id, {
         providerId: 'corp',
         subject: 'corp-alice',
         profile: {
@@ -647,11 +647,11 @@ describe('Upstream sign-in flow', () => {
 
     it('asks a signed-in user to bind a required provider, then continues the request', async () => {
       const application = await setup();
-      await t.dataSource.query('UPDATE applications SET required_upstreams = $2 WHERE id = $1', [
-        application.id,
-        ['corp'],
-      ]);
-      const agent = browser(t.app);
+      await bed.t.dataSource.query(
+        'UPDATE applications SET required_upstreams = $2 WHERE id = $1',
+        [application.id, ['corp']],
+      );
+      const agent = browser(bed.t.app);
       const page = await loginPage(agent, application.clientId);
       const login = await agent
         .post('/oauth2/login')
@@ -681,17 +681,17 @@ describe('Upstream sign-in flow', () => {
       const links = [...start.text.matchAll(/href="([^"]+)"/g)].map((m) =>
         m[1].replace(/&amp;/g, '&'),
       );
-      const provider = links.find((link) => link.startsWith(upstream.issuer)) ?? '';
+      const provider = links.find((link) => link.startsWith(bed.upstream.issuer)) ?? '';
       const back = await agent.get(await visitUpstream(provider, ISSUER));
       expect(back.status).toBe(302);
       expect(back.headers.location).toMatch(/^\/oauth2\/consent\?request=/);
       const { code } = await approveFrom(agent, back.headers.location);
       expect(code).toEqual(expect.any(String));
-      const bound = await t.dataSource.query(
+      const bound = await bed.t.dataSource.query(
         'SELECT u.username FROM upstream_identities i JOIN users u ON u.id = i.user_id',
       );
       expect(bound).toEqual([{ username: 'alice' }]);
-      const audit = await t.dataSource.query('SELECT action FROM audit_log');
+      const audit = await bed.t.dataSource.query('SELECT action FROM audit_log');
       expect(audit).toEqual([{ action: 'upstream.bind' }]);
     });
   });

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createUser } from '../../factories';
+import { createUser } from '../../../factories';
 import {
   authorizeInteractively,
   browser,
@@ -9,9 +9,9 @@ import {
   PASSWORD,
   pkce,
   tokenRequest,
-} from '../../support/oauth';
-import { createTestApp, TestApp } from '../../support/test-app';
-import { launchChromium } from '../../support/chromium';
+} from '../../../support/oauth';
+import { createTestApp, TestApp } from '../../../support/test-app';
+import { launchChromium } from '../../../support/chromium';
 
 // The account page in Debian's Chromium driven by playwright-core: the forms without JavaScript,
 // the passkey controls with it (a virtual authenticator of the Chrome DevTools Protocol).

@@ -1,17 +1,17 @@
-import { createApplication, createUser } from '../../factories';
+import { createApplication, createUser } from '../../../factories';
 import {
   accountBrowser,
   formToken,
   postAccountForm,
   submitAccountLogin,
-} from '../../support/account';
-import { cookieName } from '../../../src/modules/sessions/cookies';
-import { SessionService } from '../../../src/modules/sessions/session.service';
-import { Csrf } from '../../../src/modules/sessions/csrf';
-import { TEST_SIGN_IN_CLIENT } from '../../support/console';
-import { browser, PASSWORD, REDIRECT_URI } from '../../support/oauth';
-import { obtainTokens, refreshAs, userinfoStatus } from '../../support/oauth-tokens';
-import { createTestApp, TestApp } from '../../support/test-app';
+} from '../../../support/account';
+import { cookieName } from '../../../../src/modules/sessions/cookies';
+import { SessionService } from '../../../../src/modules/sessions/session.service';
+import { Csrf } from '../../../../src/modules/sessions/csrf';
+import { TEST_SIGN_IN_CLIENT } from '../../../support/console';
+import { browser, PASSWORD, REDIRECT_URI } from '../../../support/oauth';
+import { obtainTokens, refreshAs, userinfoStatus } from '../../../support/oauth-tokens';
+import { createTestApp, TestApp } from '../../../support/test-app';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 const TEST_BROWSER = { ip: '127.0.0.1', userAgent: '', secure: false };

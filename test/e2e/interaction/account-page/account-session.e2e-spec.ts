@@ -1,7 +1,7 @@
-import { createUser } from '../../factories';
-import { accountBrowser, formToken, submitAccountLogin } from '../../support/account';
-import { browser, expectStatus, hiddenInput, PASSWORD } from '../../support/oauth';
-import { createTestApp, TestApp } from '../../support/test-app';
+import { createUser } from '../../../factories';
+import { accountBrowser, formToken, submitAccountLogin } from '../../../support/account';
+import { browser, expectStatus, hiddenInput, PASSWORD } from '../../../support/oauth';
+import { createTestApp, TestApp } from '../../../support/test-app';
 
 /** Signing in to and out of the account page (docs/accounts.md, "The account page"). */
 describe('Account page: sign-in, sign-out and the page rules', () => {

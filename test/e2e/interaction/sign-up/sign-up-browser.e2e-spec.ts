@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
-import { createApplication } from '../../factories';
-import { launchChromium } from '../../support/chromium';
-import { authorizeParams, authorizePath, pkce, REDIRECT_URI } from '../../support/oauth';
-import { codeOf, linkOf } from '../../support/smtp-server';
-import { useMailboxBed } from '../../support/mailbox-bed';
+import { createApplication } from '../../../factories';
+import { launchChromium } from '../../../support/chromium';
+import { authorizeParams, authorizePath, pkce, REDIRECT_URI } from '../../../support/oauth';
+import { codeOf, linkOf } from '../../../support/smtp-server';
+import { useMailboxBed } from '../../../support/mailbox-bed';
 
 // A person signs up in a real browser without JavaScript: Debian's Chromium driven by
 // playwright-core, the code read from the email the loopback SMTP server received. Chromium is
