@@ -53,7 +53,7 @@ export class DatabaseTargetProvider implements OnApplicationShutdown {
 
 /**
  * Every new pool connection first drops the named prepared statements its session may already
- * hold: node-postgres tracks them per client from empty (src/database/prepared-query.ts). A
+ * hold: node-postgres tracks them per client from empty (src/common/sql/prepared-query.ts). A
  * PostgreSQL backend is new with every connection, but PGlite is ONE session behind its socket,
  * so after a connection is lost and made again the statements prepared on the old one are still
  * there, and preparing one again failed with "prepared statement already exists" (a 500 instead

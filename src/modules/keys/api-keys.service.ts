@@ -29,7 +29,7 @@ export interface IssuedKey {
 export class ApiKeysService {
   /**
    * Key lookups that arrive in one turn of the event loop, or while earlier ones are running,
-   * go together as one statement (src/database/natural-batcher.ts); a lone request runs the
+   * go together as one statement (src/common/sql/natural-batcher.ts); a lone request runs the
    * single statement in the turn it arrived in. Each lookup is read after its request arrived:
    * nothing is cached.
    */

@@ -34,7 +34,7 @@ const lookupSql = (keys: string): string =>
     k.created_at, k.key_hash, ${apiApplicationColumnsSql('a')}
   FROM api_keys k JOIN applications a ON a.id = k.application_id
   WHERE ${keys}`;
-/** Bound by name (src/database/statement.ts). */
+/** Bound by name (src/common/sql/statement.ts). */
 export const LOOKUP = statement(lookupSql('k.key_hash = :keyHash'), ['keyHash']);
 export const LOOKUP_MANY = statement(lookupSql('k.key_hash = ANY(:keyHashes::varchar[])'), [
   'keyHashes',

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RenderedStatement } from '../../common/sql/rendered-sql';
 import { LOOKUP, LOOKUP_MANY } from './key-lookup';
 
-// The API-key lookup of every application API request, rendered into sql/ (src/database/rendered-sql.ts).
+// The API-key lookup of every application API request, rendered into sql/ (src/common/sql/rendered-sql.ts).
 
 const SOURCE = join(__dirname, 'key-lookup.ts');
 

@@ -17,9 +17,9 @@ export interface BrowserContext {
   userAgent: string;
   sessionCookie?: string;
   csrfCookie?: string;
-  /** The sign-up cookie: which sign-up code this browser asked for (accounts/sign-up). */
+  /** The sign-up cookie: which sign-up code this browser asked for (interaction/sign-up). */
   signUpCookie?: string;
-  /** The reset cookie: which password reset this browser asked for (accounts/password-reset). */
+  /** The reset cookie: which password reset this browser asked for (interaction/password-reset). */
   resetCookie?: string;
   secure: boolean;
 }

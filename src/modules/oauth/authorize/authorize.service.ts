@@ -151,7 +151,7 @@ export class AuthorizeService {
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
     }
     if (decision.kind === 'denied' && decision.unverifiedEmail) {
-      // The application requires a verified email: offer to verify it (accounts/email-verification/).
+      // The application requires a verified email: offer to verify it (interaction/email-verification/).
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/verify-email?request=${encodeURIComponent(sealed)}` };
     }

@@ -1,7 +1,7 @@
 import { orphanedSqlFiles, renderedSqlDrift } from '../../../common/sql/rendered-sql';
 import { CLIENT_AUTH_RENDERED_SQL } from './rendered-sql';
 
-// The committed rendered SQL of client authentication is what the code runs (src/database/rendered-sql.ts).
+// The committed rendered SQL of client authentication is what the code runs (src/common/sql/rendered-sql.ts).
 describe('rendered SQL of client authentication', () => {
   it.each(CLIENT_AUTH_RENDERED_SQL.map((s) => [s.builder, s] as const))(
     '%s matches its committed file',

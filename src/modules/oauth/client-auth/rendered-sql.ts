@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RenderedStatement } from '../../../common/sql/rendered-sql';
 import { FIND_CLIENT } from './authenticate-client';
 
-// Client authentication's statement, rendered into sql/ (src/database/rendered-sql.ts).
+// Client authentication's statement, rendered into sql/ (src/common/sql/rendered-sql.ts).
 
 export const CLIENT_AUTH_RENDERED_SQL: readonly RenderedStatement[] = [
   {

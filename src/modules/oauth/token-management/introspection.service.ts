@@ -52,7 +52,7 @@ export class IntrospectionService {
   /**
    * The client and the token of introspections that arrive in one turn of the event loop, or
    * while earlier ones are running, are read together, in one statement
-   * (src/database/natural-batcher.ts), as userinfo's lookups: resource servers introspect on
+   * (src/common/sql/natural-batcher.ts), as userinfo's lookups: resource servers introspect on
    * every request. A lone request runs the single statement in the turn it arrived in. Nothing
    * is cached: a revoked token, a reset secret or a disabled application is seen by the very
    * next request, on every instance.

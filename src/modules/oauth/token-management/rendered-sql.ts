@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RenderedStatement } from '../../../common/sql/rendered-sql';
 import { INTROSPECTION, INTROSPECTION_BATCH } from './introspection-sql';
 
-// The introspection statements, rendered into sql/ (src/database/rendered-sql.ts).
+// The introspection statements, rendered into sql/ (src/common/sql/rendered-sql.ts).
 
 const SOURCE = join(__dirname, 'introspection-sql.ts');
 

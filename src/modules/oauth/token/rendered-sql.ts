@@ -4,7 +4,7 @@ import type { ClientKind } from './redeeming-client';
 import { exchangeBatchStatement, exchangeStatement } from './grants/authorization-code-sql';
 import { LOCK_STATEMENT, rotateBatchStatement, rotateStatement } from './grants/refresh-token-sql';
 
-// The token endpoint's statements, rendered into grants/sql/ (src/database/rendered-sql.ts).
+// The token endpoint's statements, rendered into grants/sql/ (src/common/sql/rendered-sql.ts).
 
 const GRANTS = join(__dirname, 'grants');
 const EXCHANGE_SOURCE = join(GRANTS, 'authorization-code-sql.ts');

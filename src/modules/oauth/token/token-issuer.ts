@@ -43,7 +43,7 @@ export interface MintedTokens {
   refreshExpiresAt: Date;
 }
 
-/** The step-by-step refresh's issue: bound by name (src/database/statement.ts). */
+/** The step-by-step refresh's issue: bound by name (src/common/sql/statement.ts). */
 const ISSUE = statement(
   `WITH rotated AS (${markRotatedSql(':parentId', ':now')}),
   issued AS (${insertTokenSql({

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { RenderedStatement } from '../../../common/sql/rendered-sql';
 import { OWNER, USERINFO, USERINFO_BATCH } from './userinfo.service';
 
-// The userinfo statements, rendered into sql/ (src/database/rendered-sql.ts).
+// The userinfo statements, rendered into sql/ (src/common/sql/rendered-sql.ts).
 
 const SOURCE = join(__dirname, 'userinfo.service.ts');
 

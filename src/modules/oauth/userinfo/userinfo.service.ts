@@ -89,10 +89,10 @@ const ownerSql = (
 
 const UPSTREAMS = [', up.upstreams', userinfoUpstreamsJoin('up', 't.user_id')] as const;
 
-/** The single-token statements' parameters (bound by name, src/database/statement.ts). */
+/** The single-token statements' parameters (bound by name, src/common/sql/statement.ts). */
 const ONE_TOKEN = ['tokenHash', 'now'] as const;
 
-/** Named prepared statements (src/database/prepared-query.ts): parsed and planned once per connection. */
+/** Named prepared statements (src/common/sql/prepared-query.ts): parsed and planned once per connection. */
 export const USERINFO = {
   name: 'userinfo-owner-upstreams',
   ...statement(ownerSql(...UPSTREAMS), ONE_TOKEN),
@@ -138,7 +138,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 export class UserinfoService {
   /**
    * Userinfo lookups that arrive in one turn of the event loop, or while earlier ones are
-   * running, go together as one statement (src/database/natural-batcher.ts): resource servers
+   * running, go together as one statement (src/common/sql/natural-batcher.ts): resource servers
    * call userinfo on every request, and one round trip for several saves both processes the
    * per-statement work. A lone request runs the single statement in the turn it arrived in.
    * Reads commit nothing, so a batch may carry a token several times.

@@ -32,7 +32,7 @@ import { EXCHANGE_STEPS, type ExchangeRow } from '../rules/registries';
 
 /**
  * The statement's parameters, by the names the steps' conditions use, with their SQL types (the
- * batch form's arrays); bound by name (src/database/statement.ts), `$1` … in this order.
+ * batch form's arrays); bound by name (src/common/sql/statement.ts), `$1` … in this order.
  */
 export const EXCHANGE_INPUTS = {
   codeHash: 'text',

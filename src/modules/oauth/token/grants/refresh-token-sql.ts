@@ -37,7 +37,7 @@ import { REFRESH_STEPS } from '../rules/registries';
 
 /**
  * The refresh statements' parameters, by the names the steps' conditions use, with their SQL
- * types (the batch form's arrays); bound by name (src/database/statement.ts), `$1` … in order.
+ * types (the batch form's arrays); bound by name (src/common/sql/statement.ts), `$1` … in order.
  */
 export const REFRESH_INPUTS = {
   refreshHash: 'text',
