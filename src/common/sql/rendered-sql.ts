@@ -22,7 +22,7 @@ export interface RenderedStatement {
 }
 
 /** The repository root: the folder above src/. */
-export const REPOSITORY_ROOT = resolve(__dirname, '..', '..');
+export const REPOSITORY_ROOT = resolve(__dirname, '..', '..', '..');
 
 /** The repository-relative path of `file`, with forward slashes. */
 export const repositoryPath = (file: string): string =>
