@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 
 /**
  * docs/security.md, "Abuse cases": every row of every table names at least one test file that
@@ -34,7 +34,7 @@ function abuseRows(): Row[] {
   return rows;
 }
 
-/** Every source file of the suite and beside the source, by path and by base name. */
+/** Every test file of the suite and beside the source, by its path and by its base name. */
 function testFiles(): Map<string, string[]> {
   const byName = new Map<string, string[]>();
   const walk = (dir: string): void => {
@@ -98,7 +98,8 @@ describe('docs/security.md abuse-case tables', () => {
       if (cited.length === 0) problems.push(`${where}: no test file`);
       const paths: string[] = [];
       for (const file of cited) {
-        const found = files.get(file) ?? files.get(basename(file));
+        // A path must be the file's own (a moved file's old path is stale); a bare name is looked up.
+        const found = files.get(file);
         if (found === undefined) problems.push(`${where}: ${file} does not exist`);
         else if (found.length > 1 && !file.includes('/')) {
           problems.push(`${where}: ${file} names ${found.length} files; give its path`);
