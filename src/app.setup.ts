@@ -8,6 +8,8 @@ import { AppConfig } from './config/app-config';
 import { useHttpMetrics } from './modules/metrics/http-metrics';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
 import { pageRequests } from './modules/pages/page-requests';
+import { PAR_PATHS } from './modules/oauth/par/par.controller';
+import type { RequestHandler } from 'express';
 import {
   AUTHORIZE_PATHS,
   OIDC_API_ALIASES,
@@ -32,7 +34,8 @@ export function configureApp(app: INestApplication): void {
   express.use(helmet());
   useBodyParsers(express, config.servesHttps);
   // Then no page reads a query or form holding NUL or another control character (a 400 page).
-  express.use(PAGE_PATHS, ...pageRequests(config.servesHttps));
+  // (Not the pushed authorization request endpoint under /oauth2: a client's API, not a page.)
+  express.use(PAGE_PATHS, ...pageRequests(config.servesHttps).map(exceptOn(PAR_PATHS)));
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
   // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
   SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));
@@ -70,6 +73,9 @@ function useBodyParsers(express: NestExpressApplication, secure: boolean): void 
     readBody({ form: 'query', otherTypes: 'refuse' }),
     pageBodyErrors(secure),
   );
+  // POST /oauth2/par (RFC 9126): an authorization request too, so its form is read like the
+  // authorization endpoint's; but it answers JSON (RFC 9126 section 2.3), never a page.
+  express.use(PAR_PATHS, readBody({ form: 'query', otherTypes: 'refuse' }), oauthBodyErrors);
   express.use('/api/oauth2', readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
   // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
   express.use(OIDC_API_ALIASES, readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
@@ -79,4 +85,14 @@ function useBodyParsers(express: NestExpressApplication, secure: boolean): void 
   // The application API's PATCH answers other media types itself (400 invalid_body).
   express.use('/api/v1/app', readBody({ json: true, otherTypes: 'ignore' }));
   express.use(readBody({ json: true, form: true, otherTypes: 'ignore' }));
+}
+
+/**
+ * `middleware`, skipped for requests to one of `paths` (as Express routes them: any case, a
+ * trailing slash allowed).
+ */
+function exceptOn(paths: readonly string[]): (middleware: RequestHandler) => RequestHandler {
+  const skipped = (path: string): boolean => paths.includes(path.toLowerCase().replace(/\/+$/, ''));
+  return (middleware) => (req, res, next) =>
+    skipped(req.baseUrl + req.path) ? next() : middleware(req, res, next);
 }

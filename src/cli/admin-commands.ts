@@ -66,9 +66,22 @@ export class AdminCommands {
     homeUrl?: string;
     logo?: string;
     signUpEnabled?: boolean;
+    requirePushedAuthorizationRequests?: boolean;
   }): Promise<object> {
     const { application, clientSecret } = await this.applications.create(input);
     return { id: application.id, clientId: application.clientId, clientSecret };
+  }
+
+  /** The settings the CLI changes on an existing application (only RFC 9126's, so far). */
+  async appUpdate(
+    applicationId: number,
+    settings: { requirePushedAuthorizationRequests: boolean },
+  ): Promise<object> {
+    const { application } = await this.applications.update(applicationId, settings);
+    return {
+      id: application.id,
+      requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
+    };
   }
 
   async appList(): Promise<object> {
@@ -83,6 +96,7 @@ export class AdminCommands {
         postLogoutRedirectUris: app.postLogoutRedirectUris,
         enabled: app.enabled,
         signUpEnabled: app.signUpEnabled,
+        requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
         createdAt: rfc3339(app.createdAt),
       })),
     };

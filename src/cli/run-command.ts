@@ -27,6 +27,9 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
              [--description D] [--home-url U] [--logo U]
              [--sign-up]                   offer "Create an account" on its login page
                                            (docs/accounts.md; SIGNUP_ENABLED must allow it)
+             [--require-par on|off]        take only pushed authorization requests (RFC 9126;
+                                           docs/oauth.md); off by default
+  app update APP_ID --require-par on|off   the same setting of an existing application
   app list
   key create --app ID --scopes user:read,stats:read --name N
   key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
@@ -80,6 +83,7 @@ const OPTIONS = {
   'home-url': { type: 'string' },
   logo: { type: 'string' },
   'sign-up': { type: 'boolean' },
+  'require-par': { type: 'string' },
   app: { type: 'string' },
   scopes: { type: 'string' },
   username: { type: 'string' },
@@ -209,6 +213,13 @@ function replayFrom(values: Values): ReplayFrom {
   return { fromTime: time!.toUpperCase() };
 }
 
+/** An on|off option's value; `fallback` when it is not given. */
+function onOff(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError('--require-par must be on or off');
+}
+
 type Action = (commands: AdminCommands) => Promise<object>;
 
 /** Turns a parsed command line into an action; usage errors surface before anything boots. */
@@ -229,8 +240,17 @@ function plan(words: string[], values: Values): Action {
         homeUrl: values['home-url'],
         logo: values.logo,
         signUpEnabled: values['sign-up'] ?? false,
+        requirePushedAuthorizationRequests: onOff(values['require-par'], false),
       };
       return (c) => c.appCreate(input);
+    }
+    case 'app update': {
+      const id = positiveInt(arg, 'APP_ID');
+      if (values['require-par'] === undefined) {
+        throw new UsageError('app update needs --require-par on|off');
+      }
+      const requirePushedAuthorizationRequests = onOff(values['require-par'], false);
+      return (c) => c.appUpdate(id, { requirePushedAuthorizationRequests });
     }
     case 'app list':
       return (c) => c.appList();

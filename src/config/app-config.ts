@@ -55,6 +55,11 @@ export class AppConfig {
   readonly idTokenTtlSeconds: number;
   readonly refreshTokenReuseSeconds: number;
   readonly authCodeTtlSeconds: number;
+  /** RFC 9126: the lifetime of a request_uri (docs/oauth.md, "Pushed authorization requests"). */
+  readonly parRequestUriTtlSeconds: number;
+  readonly parMaxPendingPerClient: number;
+  /** RFC 9126 section 5, for every client (the discovery field of the same name). */
+  readonly requirePushedAuthorizationRequests: boolean;
   readonly sessionTtlSeconds: number;
   readonly purgeIntervalSeconds: number;
   readonly eventsRetentionDays: number;
@@ -110,6 +115,9 @@ export class AppConfig {
     this.idTokenTtlSeconds = env.ID_TOKEN_TTL_SECONDS;
     this.refreshTokenReuseSeconds = env.REFRESH_TOKEN_REUSE_SECONDS;
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
+    this.parRequestUriTtlSeconds = env.PAR_REQUEST_URI_TTL_SECONDS;
+    this.parMaxPendingPerClient = env.PAR_MAX_PENDING_PER_CLIENT;
+    this.requirePushedAuthorizationRequests = env.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;
     this.purgeIntervalSeconds = env.PURGE_INTERVAL_SECONDS;
     this.eventsRetentionDays = env.EVENTS_RETENTION_DAYS;

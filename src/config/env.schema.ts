@@ -213,6 +213,33 @@ export class EnvSchema {
   @Max(600)
   AUTH_CODE_TTL_SECONDS = 60;
 
+  /**
+   * Lifetime of a pushed authorization request (RFC 9126), seconds: the `expires_in` of the
+   * pushed authorization request endpoint's answer, within which its request_uri must be used.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(5)
+  @Max(600)
+  PAR_REQUEST_URI_TTL_SECONDS = 60;
+
+  /**
+   * Pushed authorization requests one client may have waiting at once (unused, unexpired); past
+   * it the endpoint answers 429 until some are used or expire (docs/security.md).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  PAR_MAX_PENDING_PER_CLIENT = 1000;
+
+  /**
+   * Whether every client must push its authorization requests (RFC 9126 section 5): /authorize
+   * then takes only a request_uri. Each application can also require it for itself.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  REQUIRE_PUSHED_AUTHORIZATION_REQUESTS = false;
+
   /** Lifetime of a browser login session at the authorization server, seconds (12 hours). */
   @Transform(toInt)
   @IsInt()

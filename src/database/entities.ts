@@ -7,6 +7,7 @@ import { OAuthCode } from '../modules/oauth/oauth-code.entity';
 import { OAuthSession } from '../modules/sessions/oauth-session.entity';
 import { SignIn } from '../modules/sessions/sign-in.entity';
 import { OAuthToken } from '../modules/tokens/oauth-token.entity';
+import { PushedAuthorizationRequest } from '../modules/oauth/par/pushed-authorization-request.entity';
 import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-request.entity';
 import { PasskeyCeremony } from '../modules/passkeys/passkey-ceremony.entity';
 import { PasskeyConfirmation } from '../modules/console/passkeys/confirmations/passkey-confirmation.entity';
@@ -33,6 +34,7 @@ export const ENTITIES = [
   OAuthCode,
   OAuthSession,
   SpentAuthorizationRequest,
+  PushedAuthorizationRequest,
   AuditLogEntry,
   PasskeyCredential,
   PasskeyCeremony,

@@ -27,6 +27,7 @@ import { SignIns1795500000000 } from './1795500000000-SignIns';
 import { Webhooks1795530000000 } from './1795530000000-Webhooks';
 import { WebhookReplay1795600000000 } from './1795600000000-WebhookReplay';
 import { PartitionedEvents1795620000000 } from './1795620000000-PartitionedEvents';
+import { PushedAuthorizationRequests1795640000000 } from './1795640000000-PushedAuthorizationRequests';
 import { TokenFillfactor1795630000000 } from './1795630000000-TokenFillfactor';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   WebhookReplay1795600000000,
   PartitionedEvents1795620000000,
   TokenFillfactor1795630000000,
+  PushedAuthorizationRequests1795640000000,
 ];

@@ -93,6 +93,14 @@ export class Application {
   @Column({ name: 'required_upstreams', type: 'text', array: true, default: () => "'{}'" })
   requiredUpstreams!: string[];
 
+  /**
+   * Whether this client must push its authorization requests (RFC 9126 section 5, the client
+   * metadata `require_pushed_authorization_requests`): /authorize without a request_uri is then
+   * answered invalid_request. REQUIRE_PUSHED_AUTHORIZATION_REQUESTS requires it of every client.
+   */
+  @Column({ name: 'require_pushed_authorization_requests', type: 'boolean', default: false })
+  requirePushedAuthorizationRequests!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -22,6 +22,8 @@ export interface NewApplication {
   requireVerifiedEmail?: boolean;
   /** Whether the login page offers "Create an account" (docs/accounts.md); off by default. */
   signUpEnabled?: boolean;
+  /** RFC 9126 section 5: /authorize only with a pushed request (docs/oauth.md); off by default. */
+  requirePushedAuthorizationRequests?: boolean;
   /** The console account that creates it; CLI applications have none. */
   ownerId?: string;
 }
@@ -39,6 +41,7 @@ export interface ApplicationSettings {
   enabled?: boolean;
   requireVerifiedEmail?: boolean;
   signUpEnabled?: boolean;
+  requirePushedAuthorizationRequests?: boolean;
   /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }
@@ -78,6 +81,7 @@ export class ApplicationsService {
         isPublic: input.isPublic ?? false,
         requireVerifiedEmail: input.requireVerifiedEmail ?? false,
         signUpEnabled: input.signUpEnabled ?? false,
+        requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
         ownerId: input.ownerId ?? null,
         clientId: randomBase62(24),
         clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),

@@ -12,6 +12,7 @@ export type PurgeTarget =
   | 'codes'
   | 'sessions'
   | 'spentRequests'
+  | 'pushedRequests'
   | 'tokens'
   | 'passkeyCeremonies'
   | 'passkeyConfirmations'
@@ -42,6 +43,12 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
   {
     name: 'spentRequests',
     sql: deleteWhere('oauth_spent_authorization_requests', 'expires_at < $1'),
+  },
+  // A pushed authorization request is refused at /authorize once expired (RFC 9126 section 4);
+  // a used one is deleted when used.
+  {
+    name: 'pushedRequests',
+    sql: deleteWhere('oauth_pushed_authorization_requests', 'expires_at < $1'),
   },
   {
     // A row holds an access token and its refresh token. It goes when both have expired: a

@@ -26,11 +26,15 @@ import { TokenManagementController } from './token-management/token-management.c
 import { TokenBatches } from './token/token-batches';
 import { TokenService } from './token/token.service';
 import { UserinfoService } from './userinfo/userinfo.service';
+import { PushedAuthorizationController } from './par/par.controller';
+import { PushedAuthorizationService } from './par/par.service';
+import { PushedRequestStore } from './par/pushed-requests.store';
 
 /**
  * The OAuth 2.0 provider's protocol (docs/contract/oauth.md): the authorization request and its
- * grant, token, user info, revocation, introspection, discovery and end-session checks. It
- * renders no page: the pages that ask the person are the interaction module's.
+ * grant, pushed authorization requests, token, user info, revocation, introspection, discovery
+ * and end-session checks. It renders no page: the pages that ask the person are the interaction
+ * module's.
  */
 @Module({
   imports: [
@@ -54,6 +58,7 @@ import { UserinfoService } from './userinfo/userinfo.service';
     MetadataController,
     AliasMetadataController,
     OidcApiAliasController,
+    PushedAuthorizationController,
   ],
   providers: [
     AuthorizeService,
@@ -67,6 +72,8 @@ import { UserinfoService } from './userinfo/userinfo.service';
     TokenBatches,
     IdTokenService,
     UserinfoService,
+    PushedAuthorizationService,
+    PushedRequestStore,
   ],
   // The one seam to the pages (modules/interaction): the pending authorization request, going on
   // with it once the person has answered, the grant a consent records, and the end-session checks.

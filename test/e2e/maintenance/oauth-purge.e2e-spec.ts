@@ -15,6 +15,7 @@ const NOTHING: PurgeCounts = {
   codes: 0,
   sessions: 0,
   spentRequests: 0,
+  pushedRequests: 0,
   tokens: 0,
   passkeyCeremonies: 0,
   passkeyConfirmations: 0,
@@ -66,6 +67,14 @@ describe('Purge of expired OAuth rows', () => {
       );
     await spent('spent-gone', 30 * MINUTE);
     await spent('spent-live', 2 * HOUR);
+    const pushed = (label: string, expiresIn: number) =>
+      t.dataSource.query(
+        `INSERT INTO oauth_pushed_authorization_requests (id, application_id, parameters, expires_at)
+         VALUES ($1, $2, '{}', $3)`,
+        [label, application.id, at(expiresIn)],
+      );
+    await pushed('pushed-gone', 30 * MINUTE);
+    await pushed('pushed-live', 2 * HOUR);
     const token = (label: string, access: number, refresh: number | null, spentAt?: number) =>
       t.dataSource.query(
         `INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
@@ -96,6 +105,7 @@ describe('Purge of expired OAuth rows', () => {
     codes: 1,
     sessions: 1,
     spentRequests: 1,
+    pushedRequests: 1,
     tokens: 3,
   };
 
@@ -104,6 +114,7 @@ describe('Purge of expired OAuth rows', () => {
       `SELECT code_hash AS label FROM oauth_codes
        UNION ALL SELECT id FROM oauth_sessions
        UNION ALL SELECT id FROM oauth_spent_authorization_requests
+       UNION ALL SELECT id FROM oauth_pushed_authorization_requests
        UNION ALL SELECT access_token_hash FROM oauth_tokens ORDER BY 1`,
     );
     return rows.map((row) => row.label);
@@ -117,6 +128,7 @@ describe('Purge of expired OAuth rows', () => {
     expect(await purge.runOnce()).toEqual({ ran: true, deleted: EXPECTED });
     expect(await survivors()).toEqual([
       'code-replay-window',
+      'pushed-live',
       'session-live',
       'spent-live',
       'token-access-live',

@@ -32,6 +32,7 @@ function common(
     isPublic: body.isPublic,
     requireVerifiedEmail: body.requireVerifiedEmail,
     signUpEnabled: body.signUpEnabled,
+    requirePushedAuthorizationRequests: body.requirePushedAuthorizationRequests,
   };
 }
 

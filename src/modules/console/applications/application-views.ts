@@ -38,6 +38,11 @@ export class ApplicationDetail extends ApplicationSummary {
   })
   signUpEnabled?: boolean;
   @ApiPropertyOptional({
+    description:
+      'admin and owner only: whether /oauth2/authorize takes only pushed authorization requests from this client (RFC 9126 section 5; docs/oauth.md)',
+  })
+  requirePushedAuthorizationRequests?: boolean;
+  @ApiPropertyOptional({
     type: [String],
     description:
       'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
@@ -88,6 +93,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     isPublic: application.isPublic,
     requireVerifiedEmail: application.requireVerifiedEmail,
     signUpEnabled: application.signUpEnabled,
+    requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
     requiredUpstreams: [...application.requiredUpstreams],
     updatedAt: application.updatedAt.toISOString(),
   };

@@ -17,6 +17,8 @@ const POST_LOGOUT_URIS =
 
 const SIGN_UP =
   'Whether the login page offers "Create an account" (only while SIGNUP_ENABLED allows sign-up; docs/accounts.md)';
+const REQUIRE_PAR =
+  'Whether the client must push its authorization requests (RFC 9126 section 5): /oauth2/authorize without a request_uri is answered invalid_request. No passkey confirmation: it only narrows how the client may start a sign-in (docs/console.md)';
 
 /** A string of at most `max` characters. */
 const Text = (max: number): PropertyDecorator => {
@@ -100,6 +102,11 @@ export class NewApplicationBody {
   @IfPresent()
   @Flag()
   signUpEnabled?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: REQUIRE_PAR })
+  @IfPresent()
+  @Flag()
+  requirePushedAuthorizationRequests?: boolean;
 }
 
 /** Body of PATCH /api/console/applications/{id}: any of these, at least one (empty_body). */
@@ -163,6 +170,11 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @Flag()
   signUpEnabled?: boolean;
+
+  @ApiPropertyOptional({ description: REQUIRE_PAR })
+  @IfPresent()
+  @Flag()
+  requirePushedAuthorizationRequests?: boolean;
 
   // Shape only here; whether each id names a configured provider is the service's check.
   @ApiPropertyOptional({

@@ -17,20 +17,14 @@ import { PendingAuthorizationsService, type Pending } from './pending-authorizat
 import { sessionCookie, SessionService, type CurrentSession } from '../../sessions/session.service';
 import type { SessionAuthMethod } from '../../sessions/oauth-session.entity';
 import type { User } from '../../users/user.entity';
-import { checkApplicationEnabled } from './checks/check-application-enabled';
 import { checkClient } from './checks/check-client';
-import { checkOidcParams, signInTooOld } from './checks/check-oidc-params';
-import { checkPkce } from './checks/check-pkce';
-import { checkPrompt } from './checks/check-prompt';
+import { signInTooOld } from './checks/check-oidc-params';
 import { checkRedirectUri } from './checks/check-redirect-uri';
-import { checkRequestObject } from './checks/check-request-object';
-import { checkResponseType } from './checks/check-response-type';
-import { checkScope } from './checks/check-scope';
-import { checkState } from './checks/check-state';
+import { validateAuthorizationRequest } from './validate-request';
+import { PushedRequestStore } from '../par/pushed-requests.store';
+import { isPushedRequestUri } from '../par/request-uri';
 import { type Params } from '../../../common/http/params';
-import { readUpstreamProviders } from './checks/upstream-providers';
 import { msg } from '../../../common/i18n/i18n';
-import { fromUiLocales } from '../../../common/i18n/negotiation';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 
 /**
@@ -46,6 +40,7 @@ export class AuthorizeService {
     private readonly pending: PendingAuthorizationsService,
     private readonly grants: GrantService,
     private readonly clock: Clock,
+    private readonly pushed: PushedRequestStore,
   ) {}
 
   /**
@@ -101,10 +96,15 @@ export class AuthorizeService {
     lang.useUiLocales(query.ui_locales);
     // Until client and redirect_uri are validated, errors are pages (PageError), never redirects.
     const application = await checkClient(query, this.applications);
-    const redirectUri = checkRedirectUri(query, application);
-    const state = typeof query.state === 'string' ? query.state : null;
+    const pushed = await this.takePushed(query, application);
+    if (pushed !== null) lang.useUiLocales(pushed.ui_locales);
+    const params = pushed ?? query;
+    const redirectUri = checkRedirectUri(params, application);
+    const state = typeof params.state === 'string' ? params.state : null;
     try {
-      const request = validate(query, application, redirectUri);
+      const route =
+        pushed !== null ? 'pushed' : { direct: { pushRequired: this.mustPush(application) } };
+      const request = validateAuthorizationRequest(params, application, redirectUri, route);
       return { application, request: issuerPath === null ? request : { ...request, issuerPath } };
     } catch (error) {
       if (error instanceof OAuthError) {
@@ -112,6 +112,33 @@ export class AuthorizeService {
       }
       throw error;
     }
+  }
+
+  /**
+   * RFC 9126 section 4: with a request_uri this service issued, the request is the one pushed by
+   * `application` (the client_id sent), taken for its one use, and every other parameter of the
+   * URL is ignored. Unknown, used, expired or another client's: a page, since no redirect_uri
+   * can be trusted (invalid_request_uri). Null for a request without one.
+   */
+  private async takePushed(query: Params, application: Application): Promise<Params | null> {
+    if (!isPushedRequestUri(query.request_uri)) return null;
+    const pushed = await this.pushed.take(query.request_uri, application.id);
+    if (pushed === null) {
+      throw new PageError(
+        400,
+        msg('errors.invalidRequestUriTitle'),
+        msg('errors.invalidRequestUri'),
+      );
+    }
+    return pushed;
+  }
+
+  /** RFC 9126 section 5: the client's require_pushed_authorization_requests, or the deployment's. */
+  private mustPush(application: Application): boolean {
+    return (
+      this.config.requirePushedAuthorizationRequests ||
+      application.requirePushedAuthorizationRequests
+    );
   }
 
   /**
@@ -250,39 +277,6 @@ export class AuthorizeService {
     url.searchParams.set('iss', issuerUrl(this.config.publicBaseUrl, issuerPath));
     return { status, location: url.toString(), formTarget: cspSourceOf(redirectUri) };
   }
-}
-
-/** The steps after redirect_uri validation; each throws an OAuthError to be redirected. */
-function validate(
-  query: Params,
-  application: Application,
-  redirectUri: string,
-): AuthorizationRequest {
-  checkResponseType(query);
-  const state = checkState(query);
-  const requested = checkScope(query);
-  checkRequestObject(query, requested);
-  const codeChallenge = checkPkce(query, application);
-  const prompt = checkPrompt(query, requested);
-  const { scope, ...oidc } = checkOidcParams(query, requested);
-  checkApplicationEnabled(application);
-  return {
-    applicationId: application.id,
-    redirectUri,
-    scope,
-    state,
-    codeChallenge,
-    ...prompt,
-    upstreamProviders: readUpstreamProviders(query),
-    ...oidc,
-    ...uiLocaleOf(query),
-  };
-}
-
-/** ui_locales (OIDC Core 3.1.2.1): the first supported tag, kept for the request's pages. */
-function uiLocaleOf(query: Params): Pick<AuthorizationRequest, 'uiLocale'> {
-  const locale = fromUiLocales(query.ui_locales);
-  return locale === undefined ? {} : { uiLocale: locale };
 }
 
 /** interaction_required is a prompt=none answer; in the interactive flow the user is denied. */

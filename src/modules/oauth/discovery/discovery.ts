@@ -24,6 +24,7 @@ import {
 export function providerMetadata(
   base: string,
   issuerPath: IssuerPath | null = null,
+  requirePushedAuthorizationRequests = false,
 ): ProviderMetadata {
   const alias = issuerPath === null ? null : issuerUrl(base, issuerPath);
   return {
@@ -52,10 +53,17 @@ export function providerMetadata(
     authorization_response_iss_parameter_supported: true,
     // OIDC Discovery 1.0 section 3: request_uri_parameter_supported defaults to true, so the
     // unsupported request objects are stated explicitly (OIDC Core 6.1: request_not_supported).
+    // It stays false with pushed authorization requests: the OIDC field is about request objects
+    // fetched from a client's URL (OIDC Core 6.2), which are still not fetched; the request_uri
+    // of RFC 9126 is announced by pushed_authorization_request_endpoint (RFC 9126 section 5).
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     claims_parameter_supported: true,
     // The languages of the pages, for ui_locales (docs/languages.md).
     ui_locales_supported: [...SUPPORTED_LOCALES],
+    // RFC 9126 section 5; the alias issuer's under its own path, like its other endpoints.
+    pushed_authorization_request_endpoint: alias === null ? `${base}/oauth2/par` : `${alias}/par`,
+    // REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; a client may require it of itself alone.
+    require_pushed_authorization_requests: requirePushedAuthorizationRequests,
   };
 }

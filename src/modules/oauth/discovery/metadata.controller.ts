@@ -22,7 +22,11 @@ export class MetadataController {
   @ApiOperation({ summary: 'OpenID Provider Metadata (OpenID Connect Discovery 1.0)' })
   @ApiOkResponse({ type: ProviderMetadata })
   openidConfiguration(): ProviderMetadata {
-    return providerMetadata(this.config.publicBaseUrl);
+    return providerMetadata(
+      this.config.publicBaseUrl,
+      null,
+      this.config.requirePushedAuthorizationRequests,
+    );
   }
 
   @Get('oauth-authorization-server')
@@ -30,7 +34,11 @@ export class MetadataController {
   @ApiOperation({ summary: 'Authorization server metadata (RFC 8414), the same document' })
   @ApiOkResponse({ type: ProviderMetadata })
   metadata(): ProviderMetadata {
-    return providerMetadata(this.config.publicBaseUrl);
+    return providerMetadata(
+      this.config.publicBaseUrl,
+      null,
+      this.config.requirePushedAuthorizationRequests,
+    );
   }
 
   // RFC 8414 section 3.1: the metadata of an issuer with a path is at the well-known URI with the
@@ -42,7 +50,11 @@ export class MetadataController {
   })
   @ApiOkResponse({ type: ProviderMetadata })
   aliasMetadata(): ProviderMetadata {
-    return providerMetadata(this.config.publicBaseUrl, ALIAS_ISSUER_PATH);
+    return providerMetadata(
+      this.config.publicBaseUrl,
+      ALIAS_ISSUER_PATH,
+      this.config.requirePushedAuthorizationRequests,
+    );
   }
 }
 
@@ -62,6 +74,10 @@ export class AliasMetadataController {
   @ApiOperation({ summary: `OpenID Provider Metadata of the issuer ${ALIAS_ISSUER_PATH}` })
   @ApiOkResponse({ type: ProviderMetadata })
   aliasOpenidConfiguration(): ProviderMetadata {
-    return providerMetadata(this.config.publicBaseUrl, ALIAS_ISSUER_PATH);
+    return providerMetadata(
+      this.config.publicBaseUrl,
+      ALIAS_ISSUER_PATH,
+      this.config.requirePushedAuthorizationRequests,
+    );
   }
 }

@@ -81,7 +81,10 @@ export class ProviderMetadata {
   @ApiProperty({ description: 'Always false: request objects are not supported' })
   request_parameter_supported!: boolean;
 
-  @ApiProperty({ description: 'Always false (its default would be true)' })
+  @ApiProperty({
+    description:
+      'Always false (its default would be true): request objects are not fetched from a client’s URL (OIDC Core 6.2); the request_uri of pushed authorization requests is announced by pushed_authorization_request_endpoint',
+  })
   request_uri_parameter_supported!: boolean;
 
   @ApiProperty({ description: 'Always true: the claims parameter (OIDC Core 5.5) is read' })
@@ -93,4 +96,17 @@ export class ProviderMetadata {
     description: 'The languages of the pages, for ui_locales (OIDC Discovery 1.0 section 3)',
   })
   ui_locales_supported!: string[];
+
+  @ApiProperty({
+    format: 'uri',
+    example: 'https://id.example.com/oauth2/par',
+    description: 'RFC 9126 section 5',
+  })
+  pushed_authorization_request_endpoint!: string;
+
+  @ApiProperty({
+    description:
+      'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every client must push its authorization requests (RFC 9126 section 5)',
+  })
+  require_pushed_authorization_requests!: boolean;
 }

@@ -11,6 +11,9 @@ import { countTokenRequest } from '../token/token-metrics';
 import { TokenService } from '../token/token.service';
 import { UserinfoDocs } from '../userinfo/userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
+import { pushFrom } from '../par/par.controller';
+import { PushedAuthorizationDocs } from '../par/par.openapi';
+import { PushedAuthorizationService, type PushedAuthorizationResponse } from '../par/par.service';
 
 /** The aliases whose bodies are read like /api/oauth2's (app.setup.ts). */
 export const OIDC_API_ALIASES = ['/api/oidc/token', '/api/oidc/userinfo'];
@@ -21,7 +24,10 @@ export const AUTHORIZE_PATHS = ['/oauth2/authorize', '/api/oidc/auth'];
 export const ALIAS =
   'Alias of the original service (docs/oidc.md, "Aliases"): the same handler as ';
 
-/** POST /api/oidc/token and GET|POST /api/oidc/userinfo: the /api/oauth2 endpoints. */
+/**
+ * POST /api/oidc/token and GET|POST /api/oidc/userinfo: the /api/oauth2 endpoints; POST
+ * /api/oidc/par: the alias issuer's pushed authorization request endpoint (/oauth2/par).
+ */
 @ApiTags('OpenID Connect aliases')
 @Public()
 @Controller('api/oidc')
@@ -31,6 +37,7 @@ export class OidcApiAliasController {
     private readonly tokens: TokenService,
     private readonly users: UserinfoService,
     @Inject(Metrics) private readonly metrics: Metrics,
+    private readonly pushed: PushedAuthorizationService,
   ) {}
 
   @Post('token')
@@ -60,5 +67,17 @@ export class OidcApiAliasController {
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/userinfo` })
   postUserinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
     return this.users.userinfo(req.headers.authorization, formAccessToken(req));
+  }
+
+  // The request_uri is taken by either authorization endpoint: the issuer is the one the browser
+  // is sent to (/oauth2/authorize or /api/oidc/auth), as for a request sent there directly.
+  @Post('par')
+  @HttpCode(201)
+  @Header('Cache-Control', 'no-store')
+  @Header('Pragma', 'no-cache')
+  @PushedAuthorizationDocs()
+  @ApiOperation({ summary: `${ALIAS}POST /oauth2/par` })
+  pushAlias(@Req() req: Request): Promise<PushedAuthorizationResponse> {
+    return pushFrom(this.pushed, req);
   }
 }

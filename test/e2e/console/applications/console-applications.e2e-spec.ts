@@ -122,6 +122,7 @@ describe('console applications', () => {
       isPublic: true,
       requireVerifiedEmail: true,
       signUpEnabled: true,
+      requirePushedAuthorizationRequests: false,
       requiredUpstreams: [],
       clientSecret: expect.stringMatching(/^[0-9A-Za-z]{48}$/),
     });

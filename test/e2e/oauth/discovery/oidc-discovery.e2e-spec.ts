@@ -86,6 +86,7 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
         userinfo_endpoint: `${alias}/userinfo`,
         jwks_uri: `${alias}/.well-known/jwks.json`,
         end_session_endpoint: `${alias}/logout`,
+        pushed_authorization_request_endpoint: `${alias}/par`,
       });
     }
     const jwks = await t.http().get('/api/oidc/.well-known/jwks.json');
@@ -104,4 +105,7 @@ const extensions: Record<string, unknown> = {
   introspection_endpoint: `${ISSUER}/api/oauth2/introspect`,
   introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
   end_session_endpoint: `${ISSUER}/oauth2/logout`,
+  // RFC 9126 section 5; REQUIRE_PUSHED_AUTHORIZATION_REQUESTS is off by default.
+  pushed_authorization_request_endpoint: `${ISSUER}/oauth2/par`,
+  require_pushed_authorization_requests: false,
 };
