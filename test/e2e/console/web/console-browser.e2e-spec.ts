@@ -204,12 +204,17 @@ describe('Console in Chromium', () => {
     expect(await page.inputValue('#set-name')).toBe('Customer Portal');
     await page.locator('#settings-form').getByLabel('Description').fill('The customer portal');
     await page.getByRole('checkbox', { name: /Create an account/ }).check();
+    await page.getByRole('checkbox', { name: /pushed authorization requests/ }).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
-    const [{ sign_up_enabled: signUp }] = await bed.t.dataSource.query<
-      { sign_up_enabled: boolean }[]
-    >("SELECT sign_up_enabled FROM applications WHERE name = 'Customer Portal'");
+    const [{ sign_up_enabled: signUp, require_par: requirePar }] = await bed.t.dataSource.query<
+      { sign_up_enabled: boolean; require_par: boolean }[]
+    >(
+      `SELECT sign_up_enabled, require_pushed_authorization_requests AS require_par
+       FROM applications WHERE name = 'Customer Portal'`,
+    );
     expect(signUp).toBe(true);
+    expect(requirePar).toBe(true);
     // A new redirect URI changes where codes may go: saved only through the passkey dialog.
     const redirects = await page.inputValue('#set-redirects');
     await page.locator('#set-redirects').fill(`${redirects}\nhttps://portal.example/cb2`);

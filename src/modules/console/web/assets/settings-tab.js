@@ -15,7 +15,13 @@ import {
 } from './core.js';
 
 const TEXT_FIELDS = ['name', 'description', 'homeUrl', 'logo'];
-const FLAGS = ['enabled', 'isPublic', 'requireVerifiedEmail', 'signUpEnabled'];
+const FLAGS = [
+  'enabled',
+  'isPublic',
+  'requireVerifiedEmail',
+  'signUpEnabled',
+  'requirePushedAuthorizationRequests',
+];
 
 export async function showSettings(ctx) {
   fill(ctx.app);

@@ -232,6 +232,10 @@ function settings(words: Translator): Html {
             <label class="inline"
               ><input type="checkbox" name="signUpEnabled" /> ${t('console.settings.signUp')}</label
             >
+            <label class="inline"
+              ><input type="checkbox" name="requirePushedAuthorizationRequests" />
+              ${t('console.settings.requirePar')}</label
+            >
           </fieldset>
           <button type="submit">${t('console.settings.save')}</button>
         </form>
