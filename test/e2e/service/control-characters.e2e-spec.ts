@@ -26,6 +26,8 @@ const CONTROLS: [string, string][] = [
 
 /** The browser pages' path prefixes (src/app.setup.ts, PAGE_PATHS). */
 const PAGES = /^\/(oauth2|account|console)(\/|$)|^\/api\/(oidc\/auth|oidc\/logout|auth\/upstream)/;
+/** Under /oauth2 but a client's API answering JSON, not a page: the pushed authorization requests. */
+const CLIENT_APIS = ['/oauth2/par'];
 
 /**
  * NUL and the other control characters (docs/errors.md, "Control characters"): refused in every
@@ -83,7 +85,9 @@ describe('control characters in requests', () => {
     it.each(CONTROLS)(
       'every page refuses %s in its query and its form with a 400 page',
       async (_name, control) => {
-        const pages = listRoutes(t.app).filter((route) => PAGES.test(route.path));
+        const pages = listRoutes(t.app).filter(
+          (route) => PAGES.test(route.path) && !CLIENT_APIS.includes(route.path),
+        );
         expect(pages.length).toBeGreaterThan(20);
         for (const route of pages) {
           const path = concretePath(route.path);
@@ -160,7 +164,7 @@ describe('control characters in requests', () => {
     });
   });
 
-  it('the OAuth endpoints answer 400 invalid_request for a control character in a parameter', async () => {
+  it('the OAuth endpoints, the pushed requests included, answer 400 invalid_request for a control character in a parameter', async () => {
     const { application } = await oauthSetup(t.app);
     for (const body of [
       `grant_type=authorization_code&client_id=${application.clientId}&code=a%00b`,
@@ -169,6 +173,19 @@ describe('control characters in requests', () => {
     ]) {
       const res = await t.http().post('/api/oauth2/token').type('form').send(body);
       expect([res.status, res.body.error]).toEqual([400, 'invalid_request']);
+    }
+    for (const path of CLIENT_APIS) {
+      const res = await t
+        .http()
+        .post(path)
+        .type('form')
+        .send(`client_id=${application.clientId}&state=a%00b&response_type=code`);
+      expect([path, res.status, res.type, res.body.error]).toEqual([
+        path,
+        400,
+        'application/json',
+        'invalid_request',
+      ]);
     }
   });
 
