@@ -28,6 +28,7 @@ import { Webhooks1795530000000 } from './1795530000000-Webhooks';
 import { WebhookReplay1795600000000 } from './1795600000000-WebhookReplay';
 import { PartitionedEvents1795620000000 } from './1795620000000-PartitionedEvents';
 import { TokenFillfactor1795630000000 } from './1795630000000-TokenFillfactor';
+import { PrivateKeyJwt1795640000000 } from './1795640000000-PrivateKeyJwt';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   WebhookReplay1795600000000,
   PartitionedEvents1795620000000,
   TokenFillfactor1795630000000,
+  PrivateKeyJwt1795640000000,
 ];

@@ -12,6 +12,7 @@ export type PurgeTarget =
   | 'codes'
   | 'sessions'
   | 'spentRequests'
+  | 'clientAssertions'
   | 'tokens'
   | 'passkeyCeremonies'
   | 'passkeyConfirmations'
@@ -42,6 +43,11 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
   {
     name: 'spentRequests',
     sql: deleteWhere('oauth_spent_authorization_requests', 'expires_at < $1'),
+  },
+  // A used client assertion (private_key_jwt) can no longer be presented once it has expired.
+  {
+    name: 'clientAssertions',
+    sql: deleteWhere('oauth_client_assertion_jtis', 'expires_at < $1'),
   },
   {
     // A row holds an access token and its refresh token. It goes when both have expired: a

@@ -9,6 +9,7 @@ import { User } from '../users/user.entity';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UsersModule } from '../users/users.module';
 import { IdTokenService } from './token/id-token.service';
+import { ClientAssertions } from './client-auth/client-assertions';
 import { AuthorizeService } from './authorize/authorize.service';
 import { EndSessionService } from './end-session/end-session.service';
 import { GrantService } from './authorize/grant.service';
@@ -56,6 +57,7 @@ import { UserinfoService } from './userinfo/userinfo.service';
     OidcApiAliasController,
   ],
   providers: [
+    ClientAssertions, // private_key_jwt: found by authenticateClient through the data source
     AuthorizeService,
     EndSessionService,
     IntrospectionService,

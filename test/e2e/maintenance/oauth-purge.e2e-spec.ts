@@ -15,6 +15,7 @@ const NOTHING: PurgeCounts = {
   codes: 0,
   sessions: 0,
   spentRequests: 0,
+  clientAssertions: 0,
   tokens: 0,
   passkeyCeremonies: 0,
   passkeyConfirmations: 0,
