@@ -7,7 +7,7 @@ import { createApplication } from '../factories';
 import { REDIRECT_URI } from './oauth';
 
 export type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
-export type KeyAlg = 'ES256' | 'RS256' | 'PS256' | 'EdDSA';
+export type KeyAlg = 'ES256' | 'RS256' | 'PS256' | 'EdDSA' | 'Ed25519';
 
 /** A client's signing key: the private key (jose's CryptoKey) and its public JWK as registered. */
 export interface ClientKey {

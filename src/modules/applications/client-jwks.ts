@@ -4,8 +4,10 @@ import { createPublicKey } from 'node:crypto';
  * The JWS algorithms a `private_key_jwt` client may sign its assertions with (RFC 7523 section
  * 3, OIDC Core 9): asymmetric only. `none` and the HMAC family are never accepted, so a public
  * key can never be used as an HMAC secret (algorithm confusion); discovery lists exactly these.
+ * `Ed25519` is RFC 9864's fully-specified name of what `EdDSA` means with an Ed25519 key (the
+ * name openid-client 6 signs with by default); both verify the same signature.
  */
-export const CLIENT_ASSERTION_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const;
+export const CLIENT_ASSERTION_ALGS = ['RS256', 'PS256', 'ES256', 'EdDSA', 'Ed25519'] as const;
 export type ClientAssertionAlg = (typeof CLIENT_ASSERTION_ALGS)[number];
 
 /** One public key of a client's JWKS (RFC 7517 section 4), as registered. */
@@ -38,6 +40,7 @@ const ALG_KEYS: Record<ClientAssertionAlg, { kty: string; crv?: string }> = {
   PS256: { kty: 'RSA' },
   ES256: { kty: 'EC', crv: 'P-256' },
   EdDSA: { kty: 'OKP', crv: 'Ed25519' },
+  Ed25519: { kty: 'OKP', crv: 'Ed25519' },
 };
 
 /** Why a JWKS is refused (the caller turns it into its own 400). */
@@ -107,7 +110,7 @@ function checkKey(key: unknown, index: number): PublicJwk {
     throw new InvalidJwksError(`${where}: an EC key must be on the P-256 curve (ES256)`);
   }
   if (jwk.kty === 'OKP' && jwk.crv !== 'Ed25519') {
-    throw new InvalidJwksError(`${where}: an OKP key must be Ed25519 (EdDSA)`);
+    throw new InvalidJwksError(`${where}: an OKP key must be Ed25519 (EdDSA, Ed25519)`);
   }
   let bits: number | undefined;
   try {

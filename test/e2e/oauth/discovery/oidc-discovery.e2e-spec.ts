@@ -34,7 +34,13 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
         'none',
       ],
       // private_key_jwt assertions: asymmetric algorithms only (never none or HS*).
-      token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      token_endpoint_auth_signing_alg_values_supported: [
+        'RS256',
+        'PS256',
+        'ES256',
+        'EdDSA',
+        'Ed25519',
+      ],
       code_challenge_methods_supported: ['S256'],
       claims_supported: [
         'iss',
@@ -113,13 +119,25 @@ const extensions: Record<string, unknown> = {
     'private_key_jwt',
     'none',
   ],
-  revocation_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+  revocation_endpoint_auth_signing_alg_values_supported: [
+    'RS256',
+    'PS256',
+    'ES256',
+    'EdDSA',
+    'Ed25519',
+  ],
   introspection_endpoint: `${ISSUER}/api/oauth2/introspect`,
   introspection_endpoint_auth_methods_supported: [
     'client_secret_basic',
     'client_secret_post',
     'private_key_jwt',
   ],
-  introspection_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+  introspection_endpoint_auth_signing_alg_values_supported: [
+    'RS256',
+    'PS256',
+    'ES256',
+    'EdDSA',
+    'Ed25519',
+  ],
   end_session_endpoint: `${ISSUER}/oauth2/logout`,
 };
