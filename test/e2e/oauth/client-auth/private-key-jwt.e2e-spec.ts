@@ -182,6 +182,22 @@ describe('private_key_jwt client authentication', () => {
     await expectRefused(await sign({ claims: { jti } }));
   });
 
+  it('refuses a replay with Redis down: single use is kept in PostgreSQL, not Redis', async () => {
+    // Nothing listens on port 9: every Redis command of this instance fails.
+    const redisDown = await createTestApp({
+      clock: t.clock,
+      env: { REDIS_URL: 'redis://127.0.0.1:9/0' },
+    });
+    try {
+      const keyed = await keyedClient(redisDown.app, { jwks: jwksOf(key) });
+      const assertion = await sign({}, key, keyed.clientId);
+      await expectAccepted(assertion, redisDown);
+      await expectRefused(assertion, {}, redisDown);
+    } finally {
+      await redisDown.close();
+    }
+  });
+
   it('lets one of ten concurrent uses of one assertion through, across two instances', async () => {
     const assertion = await sign();
     const results = await Promise.all(
