@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { rfc3339 } from '../common/http/timestamps';
-import type { ClientAuthMethod } from '../modules/applications/application.entity';
+import type { Application, ClientAuthMethod } from '../modules/applications/application.entity';
+import type { ClientJwks } from '../modules/applications/client-jwks';
 import { ApplicationsService } from '../modules/applications/applications.service';
 import { ApiKeysService, IssuedKey } from '../modules/keys/api-keys.service';
 import { PasskeyRecovery } from '../modules/passkeys/passkey-recovery';
@@ -29,6 +30,15 @@ import {
   ReplayFrom,
   WebhookEndpointsService,
 } from '../modules/webhooks/webhook-endpoints.service';
+
+/** A private_key_jwt client's keys as the CLI prints them: the method, the URI or the key ids. */
+function keysView(application: Application): object {
+  return {
+    clientAuthMethod: application.clientAuthMethod,
+    jwksUri: application.jwksUri,
+    keys: application.jwks?.keys.map((key) => key.kid ?? key.kty) ?? null,
+  };
+}
 
 /** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
 @Injectable()
@@ -62,6 +72,8 @@ export class AdminCommands {
     redirectUris: string[];
     postLogoutRedirectUris?: string[];
     authMethod?: ClientAuthMethod;
+    jwks?: ClientJwks;
+    jwksUri?: string;
     description?: string;
     homeUrl?: string;
     logo?: string;
@@ -69,7 +81,24 @@ export class AdminCommands {
     requirePushedAuthorizationRequests?: boolean;
   }): Promise<object> {
     const { application, clientSecret } = await this.applications.create(input);
-    return { id: application.id, clientId: application.clientId, clientSecret };
+    return {
+      id: application.id,
+      clientId: application.clientId,
+      clientSecret,
+      ...(application.clientAuthMethod === 'private_key_jwt' ? keysView(application) : {}),
+    };
+  }
+
+  /**
+   * Sets or rotates a client's keys (a JWKS or a jwks_uri) and makes it a private_key_jwt
+   * client: a secret it had stops working at once.
+   */
+  async appKeys(id: number, keys: { jwks?: ClientJwks; jwksUri?: string }): Promise<object> {
+    const { application } = await this.applications.update(id, {
+      authMethod: 'private_key_jwt',
+      ...keys,
+    });
+    return { id: application.id, clientId: application.clientId, ...keysView(application) };
   }
 
   /** The settings the CLI changes on an existing application (only RFC 9126's, so far). */

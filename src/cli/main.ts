@@ -7,7 +7,7 @@ import { lockHolder } from '../database/data-dir-lock';
 import { AdminCommands } from './admin-commands';
 import { sendToAdminSocket } from './admin-socket';
 import { CliModule } from './cli.module';
-import { CliResult, printed, runCommand, wantsJson } from './run-command';
+import { CliResult, inlineJwksFile, printed, runCommand, wantsJson } from './run-command';
 import { statusReport } from './status/status-report';
 import { statusWithoutDatabase } from './status/status.service';
 
@@ -24,7 +24,7 @@ async function execute(argv: string[]): Promise<CliResult> {
     lockHolder(dataDir) !== undefined
   ) {
     // The service owns the embedded database: let it run the command.
-    return sendToAdminSocket(dataDir, argv);
+    return sendToAdminSocket(dataDir, inlineJwksFile(argv));
   }
   let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | undefined;
   const boot = async (): Promise<AdminCommands> => {

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
 import { CLIENT_AUTH_METHODS, ClientAuthMethod } from '../modules/applications/application.entity';
+import type { ClientJwks } from '../modules/applications/client-jwks';
 import type {
   ProfileFieldPaths,
   UpstreamProviderSettings,
@@ -23,7 +25,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            (docs/operations.md, "CLI status")
   migrate                                  run pending database migrations
   app create --name N --redirect-uri U [--redirect-uri U2 ...]
-             [--post-logout-redirect-uri U ...] [--auth-method secret|none]
+             [--post-logout-redirect-uri U ...]
+             [--auth-method secret|none|private_key_jwt [--jwks FILE | --jwks-uri U]]
              [--description D] [--home-url U] [--logo U]
              [--sign-up]                   offer "Create an account" on its login page
                                            (docs/accounts.md; SIGNUP_ENABLED must allow it)
@@ -31,6 +34,10 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            docs/oauth.md); off by default
   app update APP_ID --require-par on|off   the same setting of an existing application
   app list
+  app keys ID --jwks FILE | --jwks-uri U   private_key_jwt (docs/oauth.md, "Client authentication"):
+                                           set or rotate the client's public keys, a JWK Set in
+                                           a JSON file or an https URL serving it; switches the
+                                           client to private_key_jwt (its secret stops working)
   key create --app ID --scopes user:read,stats:read --name N
   key rotate KEY_ID | key revoke KEY_ID | key delete KEY_ID
   key list --app ID
@@ -79,6 +86,8 @@ const OPTIONS = {
   'redirect-uri': { type: 'string', multiple: true },
   'post-logout-redirect-uri': { type: 'string', multiple: true },
   'auth-method': { type: 'string' },
+  jwks: { type: 'string' },
+  'jwks-uri': { type: 'string' },
   description: { type: 'string' },
   'home-url': { type: 'string' },
   logo: { type: 'string' },
@@ -142,9 +151,37 @@ function positiveInt(value: string | undefined, what: string): number {
 function authMethod(value: string | undefined): ClientAuthMethod | undefined {
   if (value === undefined) return undefined;
   if (!(CLIENT_AUTH_METHODS as readonly string[]).includes(value)) {
-    throw new UsageError('--auth-method must be secret or none');
+    throw new UsageError(`--auth-method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
   }
   return value as ClientAuthMethod;
+}
+
+/**
+ * --jwks FILE (a JWK Set in JSON, read here; or the JSON itself, which is how a command handed to
+ * the running service carries it: inlineJwksFile) or --jwks-uri U; the rules are
+ * ApplicationsService's.
+ */
+function clientKeys(values: Values): { jwks?: ClientJwks; jwksUri?: string } {
+  const file = values.jwks;
+  const uri = values['jwks-uri'];
+  if (file !== undefined && uri !== undefined) {
+    throw new UsageError('give either --jwks or --jwks-uri, not both');
+  }
+  if (uri !== undefined) return { jwksUri: uri };
+  if (file === undefined) return {};
+  let text = file;
+  if (!file.trimStart().startsWith('{')) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new UsageError(`--jwks: cannot read ${file}`);
+    }
+  }
+  try {
+    return { jwks: JSON.parse(text) as ClientJwks };
+  } catch {
+    throw new UsageError(`--jwks: ${file} is not JSON`);
+  }
 }
 
 function providerId(value: string | undefined): string {
@@ -236,6 +273,7 @@ function plan(words: string[], values: Values): Action {
         redirectUris: values['redirect-uri'] ?? [],
         postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
         authMethod: authMethod(values['auth-method']),
+        ...clientKeys(values),
         description: values.description,
         homeUrl: values['home-url'],
         logo: values.logo,
@@ -254,6 +292,14 @@ function plan(words: string[], values: Values): Action {
     }
     case 'app list':
       return (c) => c.appList();
+    case 'app keys': {
+      const id = positiveInt(arg, 'ID');
+      const keys = clientKeys(values);
+      if (keys.jwks === undefined && keys.jwksUri === undefined) {
+        throw new UsageError('app keys needs --jwks FILE or --jwks-uri U');
+      }
+      return (c) => c.appKeys(id, keys);
+    }
     case 'key create': {
       const app = positiveInt(values.app, '--app');
       const name = required(values, 'name');
@@ -411,6 +457,23 @@ export function printed(result: object, json: boolean): CliResult {
     stdout: (json ? JSON.stringify(result) : humanize(result)) + '\n',
     stderr: '',
   };
+}
+
+/**
+ * The command line with the file of `--jwks FILE` replaced by its content, for a command handed
+ * to the running service (admin socket): the file is read by the CLI, in its own directory and
+ * with its user's rights, never by the service. A file that cannot be read is left for the usage
+ * error.
+ */
+export function inlineJwksFile(argv: string[]): string[] {
+  return argv.map((arg, i) => {
+    if (argv[i - 1] !== '--jwks' || arg.trimStart().startsWith('{')) return arg;
+    try {
+      return readFileSync(arg, 'utf8');
+    } catch {
+      return arg;
+    }
+  });
 }
 
 export function wantsJson(argv: string[]): boolean {

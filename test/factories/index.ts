@@ -19,6 +19,8 @@ export async function createApplication(
     redirectUris: input.redirectUris ?? ['https://client.example/cb'],
     postLogoutRedirectUris: input.postLogoutRedirectUris,
     authMethod: input.authMethod ?? 'secret',
+    jwks: input.jwks,
+    jwksUri: input.jwksUri,
     description: input.description,
     homeUrl: input.homeUrl,
     logo: input.logo,

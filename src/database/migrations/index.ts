@@ -29,6 +29,7 @@ import { WebhookReplay1795600000000 } from './1795600000000-WebhookReplay';
 import { PartitionedEvents1795620000000 } from './1795620000000-PartitionedEvents';
 import { PushedAuthorizationRequests1795640000000 } from './1795640000000-PushedAuthorizationRequests';
 import { TokenFillfactor1795630000000 } from './1795630000000-TokenFillfactor';
+import { PrivateKeyJwt1795650000000 } from './1795650000000-PrivateKeyJwt';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   PartitionedEvents1795620000000,
   TokenFillfactor1795630000000,
   PushedAuthorizationRequests1795640000000,
+  PrivateKeyJwt1795650000000,
 ];

@@ -7,13 +7,22 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { ClientJwks } from './client-jwks';
 
-export const CLIENT_AUTH_METHODS = ['secret', 'none'] as const;
+/**
+ * How a client authenticates (docs/oauth.md, "Client authentication"): `secret` (client_secret_basic
+ * or client_secret_post), `none` (a public client: client_id and PKCE) or `private_key_jwt` (a JWT
+ * signed with one of its registered keys, RFC 7523 section 2.2).
+ */
+export const CLIENT_AUTH_METHODS = ['secret', 'none', 'private_key_jwt'] as const;
 export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
 
 /** A registered application: the tenant of the application API and an OAuth client (docs/contract/me.md#app). */
 @Entity({ name: 'applications' })
-@Check('chk_applications_client_auth_method', `"client_auth_method" IN ('secret', 'none')`)
+@Check(
+  'chk_applications_client_auth_method',
+  `"client_auth_method" IN ('secret', 'none', 'private_key_jwt')`,
+)
 export class Application {
   @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'pk_applications' })
   id!: number;
@@ -50,6 +59,17 @@ export class Application {
 
   @Column({ name: 'client_auth_method', type: 'varchar', length: 16, default: 'secret' })
   clientAuthMethod!: ClientAuthMethod;
+
+  /**
+   * The public keys of a `private_key_jwt` client, registered inline (client-jwks.ts); null
+   * otherwise, or when the keys are fetched from jwksUri.
+   */
+  @Column({ type: 'jsonb', nullable: true })
+  jwks!: ClientJwks | null;
+
+  /** Where a `private_key_jwt` client publishes its keys (https); null otherwise. */
+  @Column({ name: 'jwks_uri', type: 'text', nullable: true })
+  jwksUri!: string | null;
 
   /** Registered redirect URIs, matched by exact string comparison (RFC 9700 section 4.1.3). */
   @Column({ name: 'redirect_uris', type: 'text', array: true, default: () => "'{}'" })

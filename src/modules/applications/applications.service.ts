@@ -6,6 +6,13 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { sha256Hex } from '../../common/crypto/hash';
 import { randomBase62 } from '../../common/crypto/random';
 import { Application, CLIENT_AUTH_METHODS, ClientAuthMethod } from './application.entity';
+import {
+  checkClientJwks,
+  InvalidJwksError,
+  isRegistrableJwksUri,
+  MAX_JWKS_URI_LENGTH,
+  type ClientJwks,
+} from './client-jwks';
 import { isRegistrableRedirectUri } from './redirect-uri';
 import { isAllowedWebUrl } from './web-url';
 
@@ -15,6 +22,9 @@ export interface NewApplication {
   /** Where RP-initiated logout may return (docs/oidc.md); none by default. */
   postLogoutRedirectUris?: string[];
   authMethod?: ClientAuthMethod;
+  /** A `private_key_jwt` client's public keys: exactly one of jwks and jwksUri. */
+  jwks?: ClientJwks | null;
+  jwksUri?: string | null;
   description?: string;
   homeUrl?: string;
   logo?: string;
@@ -37,6 +47,12 @@ export interface ApplicationSettings {
   redirectUris?: string[];
   postLogoutRedirectUris?: string[];
   authMethod?: ClientAuthMethod;
+  /**
+   * A `private_key_jwt` client's keys: a JWKS, or where to fetch it. Either replaces the other;
+   * null removes it. Switching to another method drops both.
+   */
+  jwks?: ClientJwks | null;
+  jwksUri?: string | null;
   isPublic?: boolean;
   enabled?: boolean;
   requireVerifiedEmail?: boolean;
@@ -48,7 +64,7 @@ export interface ApplicationSettings {
 
 export interface CreatedApplication {
   application: Application;
-  /** Plaintext client secret for `secret` clients, shown once; null for `none` clients. */
+  /** Plaintext client secret for `secret` clients, shown once; null for the other methods. */
   clientSecret: string | null;
 }
 
@@ -70,6 +86,7 @@ export class ApplicationsService {
     }
     const authMethod = input.authMethod ?? 'secret';
     checkSettings({ ...input, authMethod });
+    checkClientKeys(authMethod, input.jwks ?? null, input.jwksUri ?? null);
     const clientSecret = authMethod === 'secret' ? randomBase62(48) : null;
     const repo = manager ? manager.getRepository(Application) : this.applications;
     const application = await repo.save(
@@ -86,6 +103,8 @@ export class ApplicationsService {
         clientId: randomBase62(24),
         clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
         clientAuthMethod: authMethod,
+        jwks: input.jwks ?? null,
+        jwksUri: input.jwksUri ?? null,
         redirectUris: [...new Set(input.redirectUris)],
         postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
       }),
@@ -107,7 +126,8 @@ export class ApplicationsService {
     const repo = manager ? manager.getRepository(Application) : this.applications;
     const application = await repo.findOneBy({ id });
     if (!application) throw new AppError(ErrorCode.NotFound, 'Application not found');
-    const { authMethod, redirectUris, postLogoutRedirectUris, name, ...rest } = settings;
+    const { authMethod, redirectUris, postLogoutRedirectUris, name, jwks, jwksUri, ...rest } =
+      settings;
     Object.assign(application, stripUndefined(rest));
     if (name !== undefined) application.name = name.trim();
     if (redirectUris !== undefined) application.redirectUris = [...new Set(redirectUris)];
@@ -122,7 +142,11 @@ export class ApplicationsService {
       application.clientAuthMethod = authMethod;
       clientSecret = authMethod === 'secret' ? randomBase62(48) : null;
       application.clientSecretHash = clientSecret === null ? null : sha256Hex(clientSecret);
+      if (authMethod !== 'private_key_jwt') [application.jwks, application.jwksUri] = [null, null];
     }
+    if (jwks !== undefined) [application.jwks, application.jwksUri] = [jwks, null];
+    if (jwksUri !== undefined) [application.jwksUri, application.jwks] = [jwksUri, null];
+    checkClientKeys(application.clientAuthMethod, application.jwks, application.jwksUri);
     return { application: await repo.save(application), clientSecret };
   }
 
@@ -147,7 +171,7 @@ export class ApplicationsService {
     const application = await repo.findOneBy({ id });
     if (!application) throw new AppError(ErrorCode.NotFound, 'Application not found');
     if (application.clientAuthMethod !== 'secret') {
-      throw new AppError(ErrorCode.Conflict, 'A public (none) client has no client secret');
+      throw new AppError(ErrorCode.Conflict, noSecret(application.clientAuthMethod));
     }
     const clientSecret = randomBase62(48);
     await repo.update({ id }, { clientSecretHash: sha256Hex(clientSecret) });
@@ -188,8 +212,9 @@ export function checkSettings(input: ApplicationSettings): void {
     if (name.length === 0 || name.length > 100) throw invalid('name must be 1 to 100 characters');
   }
   if (input.authMethod !== undefined && !CLIENT_AUTH_METHODS.includes(input.authMethod)) {
-    throw invalid('auth method must be secret or none');
+    throw invalid(`auth method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
   }
+  checkKeySettings(input);
   const bad = (input.redirectUris ?? []).filter((uri) => !isRegistrableRedirectUri(uri));
   if (bad.length > 0) throw invalid(`redirect URIs not allowed: ${bad.join(', ')}`);
   // RP-Initiated Logout 1.0 section 3: the same registration rules as redirect URIs.
@@ -211,6 +236,49 @@ export function checkSettings(input: ApplicationSettings): void {
     }
   }
 }
+
+/** The shape of the keys sent (each on its own); whether the method wants them is checkClientKeys'. */
+function checkKeySettings({ jwks, jwksUri }: ApplicationSettings): void {
+  if (jwks !== undefined && jwks !== null && jwksUri !== undefined && jwksUri !== null) {
+    throw invalid('send either jwks or jwksUri, not both');
+  }
+  if (jwks !== undefined && jwks !== null) {
+    try {
+      checkClientJwks(jwks);
+    } catch (error) {
+      if (error instanceof InvalidJwksError) throw invalid(error.message);
+      throw error;
+    }
+  }
+  if (jwksUri !== undefined && jwksUri !== null && !isRegistrableJwksUri(jwksUri)) {
+    throw invalid(
+      `jwksUri must be an https URL without credentials or fragment, at most ${MAX_JWKS_URI_LENGTH} characters`,
+    );
+  }
+}
+
+/**
+ * A `private_key_jwt` client has keys (inline or by URI, one of the two); a client of another
+ * method has none, so no stale key could ever authenticate it.
+ */
+function checkClientKeys(
+  method: ClientAuthMethod,
+  jwks: ClientJwks | null,
+  jwksUri: string | null,
+): void {
+  if (method === 'private_key_jwt' && jwks === null && jwksUri === null) {
+    throw invalid('a private_key_jwt client needs jwks or jwksUri');
+  }
+  if (method !== 'private_key_jwt' && (jwks !== null || jwksUri !== null)) {
+    throw invalid('jwks and jwksUri are for private_key_jwt clients only');
+  }
+}
+
+/** Why a client of another method than `secret` has no secret to reset. */
+export const noSecret = (method: ClientAuthMethod): string =>
+  method === 'none'
+    ? 'A public (none) client has no client secret'
+    : 'A private_key_jwt client has no client secret: it authenticates with its keys';
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;

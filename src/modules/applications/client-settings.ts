@@ -1,10 +1,12 @@
 import { sha256Hex } from '../../common/crypto/hash';
 import { CLIENT_AUTH_METHODS, type Application, type ClientAuthMethod } from './application.entity';
+import { canonicalJwks, MAX_JWKS_URI_LENGTH, type ClientJwks } from './client-jwks';
 
 /**
  * The OAuth client settings of an application: where codes and tokens may go (redirect URIs),
  * where logout may return (post-logout redirect URIs) and how the client proves itself (the
- * client authentication method, whose switch to `secret` mints a secret). Changing any of them
+ * client authentication method, whose switch to `secret` mints a secret, and the keys of a
+ * `private_key_jwt` client: its JWKS or jwks_uri). Changing any of them
  * in the console needs a `client_settings.update` passkey confirmation bound to the change
  * (docs/console.md, docs/security.md "Step-up confirmations").
  */
@@ -12,6 +14,8 @@ export interface ClientSettings {
   redirectUris?: string[];
   postLogoutRedirectUris?: string[];
   authMethod?: ClientAuthMethod;
+  jwks?: ClientJwks | null;
+  jwksUri?: string | null;
 }
 
 export type ClientSetting = keyof ClientSettings;
@@ -26,14 +30,25 @@ const uriList = (value: unknown): value is string[] =>
 
 /**
  * The client settings of a confirmation request (`{redirectUris?, postLogoutRedirectUris?,
- * clientAuthMethod?}`, the names of the settings body), or null when it is not that shape.
+ * clientAuthMethod?, jwks?, jwksUri?}`, the names of the settings body), or null when it is not
+ * that shape. The keys' own rules are checkSettings' (applications.service.ts).
  */
 export function parseClientSettings(value: unknown): ClientSettings | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const record = value as Record<string, unknown>;
-  const known = ['redirectUris', 'postLogoutRedirectUris', 'clientAuthMethod'];
+  const known = ['redirectUris', 'postLogoutRedirectUris', 'clientAuthMethod', 'jwks', 'jwksUri'];
   if (Object.keys(record).some((key) => !known.includes(key))) return null;
-  const { redirectUris, postLogoutRedirectUris, clientAuthMethod } = record;
+  const { redirectUris, postLogoutRedirectUris, clientAuthMethod, jwks, jwksUri } = record;
+  if (jwks !== undefined && jwks !== null && (typeof jwks !== 'object' || Array.isArray(jwks))) {
+    return null;
+  }
+  if (
+    jwksUri !== undefined &&
+    jwksUri !== null &&
+    (typeof jwksUri !== 'string' || jwksUri.length > MAX_JWKS_URI_LENGTH)
+  ) {
+    return null;
+  }
   if (redirectUris !== undefined && !uriList(redirectUris)) return null;
   if (postLogoutRedirectUris !== undefined && !uriList(postLogoutRedirectUris)) return null;
   if (
@@ -46,6 +61,8 @@ export function parseClientSettings(value: unknown): ClientSettings | null {
     redirectUris,
     postLogoutRedirectUris,
     authMethod: clientAuthMethod as ClientAuthMethod | undefined,
+    jwks: jwks as ClientJwks | null | undefined,
+    jwksUri: jwksUri,
   };
 }
 
@@ -55,16 +72,28 @@ const unique = (values: string[] | undefined): string[] | null =>
 /**
  * SHA-256 of the client settings a change sends (each list as stored: duplicates dropped, in
  * order; a setting not sent is null). A confirmation carries it, so it confirms this change and
- * no other.
+ * no other. The keys (a JWKS in canonical form, a jwks_uri; "removed" and "not sent" told
+ * apart) are bound only when sent, so a change without keys has the digest it always had.
  */
 export function clientSettingsDigest(settings: ClientSettings): string {
+  const keys =
+    settings.jwks === undefined && settings.jwksUri === undefined
+      ? []
+      : [keyValue(settings.jwks, canonicalJwks), keyValue(settings.jwksUri, String)];
   return sha256Hex(
     JSON.stringify([
       unique(settings.redirectUris),
       unique(settings.postLogoutRedirectUris),
       settings.authMethod ?? null,
+      ...keys,
     ]),
   );
+}
+
+/** A key setting in the digest: not sent, removed (null) or its value, three distinct forms. */
+function keyValue<T>(value: T | null | undefined, form: (value: T) => string | null): unknown {
+  if (value === undefined) return { sent: false };
+  return value === null ? { removed: true } : { value: form(value) };
 }
 
 const sameSet = (a: string[], b: string[]): boolean => {
@@ -78,7 +107,10 @@ const sameSet = (a: string[], b: string[]): boolean => {
  * of registered URIs decides nothing), the method by value. Empty: no confirmation needed.
  */
 export function changedClientSettings(
-  current: Pick<Application, 'redirectUris' | 'postLogoutRedirectUris' | 'clientAuthMethod'>,
+  current: Pick<
+    Application,
+    'redirectUris' | 'postLogoutRedirectUris' | 'clientAuthMethod' | 'jwks' | 'jwksUri'
+  >,
   settings: ClientSettings,
 ): ClientSetting[] {
   const changed: ClientSetting[] = [];
@@ -93,6 +125,12 @@ export function changedClientSettings(
   }
   if (settings.authMethod !== undefined && settings.authMethod !== current.clientAuthMethod) {
     changed.push('authMethod');
+  }
+  if (settings.jwks !== undefined && canonicalJwks(settings.jwks) !== canonicalJwks(current.jwks)) {
+    changed.push('jwks');
+  }
+  if (settings.jwksUri !== undefined && settings.jwksUri !== current.jwksUri) {
+    changed.push('jwksUri');
   }
   return changed;
 }

@@ -13,6 +13,7 @@ export type PurgeTarget =
   | 'sessions'
   | 'spentRequests'
   | 'pushedRequests'
+  | 'clientAssertions'
   | 'tokens'
   | 'passkeyCeremonies'
   | 'passkeyConfirmations'
@@ -49,6 +50,11 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
   {
     name: 'pushedRequests',
     sql: deleteWhere('oauth_pushed_authorization_requests', 'expires_at < $1'),
+  },
+  // A used client assertion (private_key_jwt) can no longer be presented once it has expired.
+  {
+    name: 'clientAssertions',
+    sql: deleteWhere('oauth_client_assertion_jtis', 'expires_at < $1'),
   },
   {
     // A row holds an access token and its refresh token. It goes when both have expired: a

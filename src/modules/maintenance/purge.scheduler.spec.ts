@@ -11,6 +11,7 @@ const DONE: PurgeResult = {
     sessions: 0,
     spentRequests: 0,
     pushedRequests: 0,
+    clientAssertions: 0,
     tokens: 0,
     passkeyCeremonies: 0,
     passkeyConfirmations: 0,

@@ -9,6 +9,7 @@ import { User } from '../users/user.entity';
 import { UpstreamIdentitiesModule } from '../upstreams/identities/upstream-identities.module';
 import { UsersModule } from '../users/users.module';
 import { IdTokenService } from './token/id-token.service';
+import { ClientAssertions } from './client-auth/client-assertions';
 import { AuthorizeService } from './authorize/authorize.service';
 import { EndSessionService } from './end-session/end-session.service';
 import { GrantService } from './authorize/grant.service';
@@ -61,6 +62,7 @@ import { PushedRequestStore } from './par/pushed-requests.store';
     PushedAuthorizationController,
   ],
   providers: [
+    ClientAssertions, // private_key_jwt: found by authenticateClient through the data source
     AuthorizeService,
     EndSessionService,
     IntrospectionService,

@@ -70,6 +70,7 @@ describe('docs/security.md abuse-case tables', () => {
     const surfaces = new Set(rows.map((row) => row.surface));
     for (const surface of [
       'OAuth provider endpoints',
+      'Client authentication with keys (private_key_jwt)',
       'Login page',
       'Sign-up',
       'Email verification',

@@ -1,5 +1,6 @@
 import type { ApplicationSettings, NewApplication } from '../../applications/applications.service';
 import type { ClientSetting } from '../../applications/client-settings';
+import type { ClientJwks } from '../../applications/client-jwks';
 import type { AuditDetails } from '../../audit/audit-log.entity';
 import type { ApplicationSettingsBody, NewApplicationBody } from './application.dto';
 
@@ -29,6 +30,8 @@ function common(
     redirectUris: body.redirectUris,
     postLogoutRedirectUris: body.postLogoutRedirectUris,
     authMethod: body.clientAuthMethod,
+    jwks: body.jwks as ClientJwks | null | undefined,
+    jwksUri: body.jwksUri,
     isPublic: body.isPublic,
     requireVerifiedEmail: body.requireVerifiedEmail,
     signUpEnabled: body.signUpEnabled,
@@ -41,7 +44,22 @@ const CLIENT_SETTING_ACTIONS: Record<ClientSetting, string> = {
   redirectUris: 'application.redirect_uris.update',
   postLogoutRedirectUris: 'application.post_logout_redirect_uris.update',
   authMethod: 'application.client_auth_method.update',
+  jwks: 'application.client_keys.update',
+  jwksUri: 'application.client_keys.update',
 };
+
+/**
+ * What the audit log keeps of a setting: its value, but of a JWKS only the keys' ids (their
+ * `kid`, else their type), and a removed jwksUri as ''.
+ */
+function auditValue(key: string, value: unknown): string | boolean | string[] {
+  if (key === 'jwks') {
+    const jwks = value as ClientJwks | null;
+    return jwks === null ? [] : jwks.keys.map((jwk) => jwk.kid ?? jwk.kty);
+  }
+  if (key === 'jwksUri') return (value as string | null) ?? '';
+  return value as string | boolean | string[];
+}
 
 /**
  * What the audit log keeps of a settings change, each sent field in exactly one entry: every
@@ -62,10 +80,10 @@ export function settingsAuditEntries(
       const details: AuditDetails =
         key === 'authMethod'
           ? { clientAuthMethod: value as string, from: previousAuthMethod }
-          : { [key]: value as string[] };
+          : { [key === 'jwks' ? 'jwksKeys' : key]: auditValue(key, value) };
       entries.push({ action: CLIENT_SETTING_ACTIONS[key as ClientSetting], details });
     } else {
-      rest[key] = value as string | boolean | string[];
+      rest[key === 'jwks' ? 'jwksKeys' : key] = auditValue(key, value);
     }
   }
   if (Object.keys(rest).length > 0)

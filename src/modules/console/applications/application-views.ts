@@ -22,6 +22,21 @@ export class ApplicationDetail extends ApplicationSummary {
   @ApiPropertyOptional({ description: 'admin and owner only' }) clientId?: string;
   @ApiPropertyOptional({ enum: CLIENT_AUTH_METHODS, description: 'admin and owner only' })
   clientAuthMethod?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description:
+      'admin and owner only, private_key_jwt clients only: the registered JWK Set (public keys), or null when jwksUri is used',
+  })
+  jwks?: object | null;
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'admin and owner only, private_key_jwt clients only: where the JWK Set is fetched, or null',
+  })
+  jwksUri?: string | null;
   @ApiPropertyOptional({ type: [String], description: 'admin and owner only' })
   redirectUris?: string[];
   @ApiPropertyOptional({
@@ -88,6 +103,10 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     ...summary,
     clientId: application.clientId,
     clientAuthMethod: application.clientAuthMethod,
+    // Only for the method that has keys: the answer for the other clients is unchanged.
+    ...(application.clientAuthMethod === 'private_key_jwt'
+      ? { jwks: application.jwks, jwksUri: application.jwksUri }
+      : {}),
     redirectUris: [...application.redirectUris],
     postLogoutRedirectUris: [...application.postLogoutRedirectUris],
     isPublic: application.isPublic,

@@ -1,6 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsString, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsObject,
+  IsString,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { AtLeastOneField, IfPresent } from '../../../common/validation/dto-decorators';
 import { CLIENT_AUTH_METHODS, type ClientAuthMethod } from '../../applications/application.entity';
 
@@ -41,6 +50,40 @@ const AuthMethod = (): PropertyDecorator =>
   IsIn(CLIENT_AUTH_METHODS, {
     message: `clientAuthMethod must be one of ${CLIENT_AUTH_METHODS.join(', ')}`,
   });
+
+const JWKS =
+  'private_key_jwt clients: their public signing keys as a JWK Set (RSA ≥ 2048 bits, EC P-256, Ed25519; no private members, no `oct` keys); replaces jwksUri; null removes it (docs/oauth.md, "Client authentication")';
+const JWKS_URI =
+  'private_key_jwt clients: an https URL serving their JWK Set, fetched and cached by the service; replaces jwks; null removes it';
+
+/** A field that may be null (to remove the value): only its shape is checked when it is not. */
+const NullOr = (decorator: PropertyDecorator): PropertyDecorator =>
+  applyDecorators(
+    ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null),
+    decorator,
+  );
+
+const Jwks = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: 'object',
+      additionalProperties: true,
+      nullable: true,
+      description: JWKS,
+    }),
+    NullOr(IsObject({ message: 'jwks must be a JWK Set object or null' })),
+  );
+
+const JwksUri = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      nullable: true,
+      maxLength: URL_MAX,
+      description: JWKS_URI,
+    }),
+    NullOr(Text(URL_MAX)),
+  );
 
 const Flag = (): PropertyDecorator => IsBoolean({ message: '$property must be true or false' });
 
@@ -87,6 +130,12 @@ export class NewApplicationBody {
   @IfPresent()
   @AuthMethod()
   clientAuthMethod?: ClientAuthMethod;
+
+  @Jwks()
+  jwks?: object | null;
+
+  @JwksUri()
+  jwksUri?: string | null;
 
   @ApiPropertyOptional({ default: false })
   @IfPresent()
@@ -150,6 +199,12 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @AuthMethod()
   clientAuthMethod?: ClientAuthMethod;
+
+  @Jwks()
+  jwks?: object | null;
+
+  @JwksUri()
+  jwksUri?: string | null;
 
   @ApiPropertyOptional()
   @IfPresent()

@@ -43,7 +43,7 @@ function settingsDigest(request: ConfirmationRequest): string {
   const settings = parseClientSettings(request.settings);
   if (!settings) {
     throw invalidBody(
-      'client_settings.update needs settings: {redirectUris?, postLogoutRedirectUris?, clientAuthMethod?}',
+      'client_settings.update needs settings: {redirectUris?, postLogoutRedirectUris?, clientAuthMethod?, jwks?, jwksUri?}',
     );
   }
   checkSettings(settings);

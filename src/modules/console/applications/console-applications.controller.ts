@@ -63,7 +63,7 @@ export class ConsoleApplicationsController {
   @ApiOperation({
     summary: 'Change settings (a client_settings.update confirmation to change the OAuth client)',
     description:
-      'Changing redirectUris, postLogoutRedirectUris or clientAuthMethod needs the X-Passkey-Confirmation of a client_settings.update confirmation for this application and exactly the values of those fields this body sends; other fields need none. Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` drops it.',
+      'Changing redirectUris, postLogoutRedirectUris, clientAuthMethod, jwks or jwksUri needs the X-Passkey-Confirmation of a client_settings.update confirmation for this application and exactly the values of those fields this body sends; other fields need none. Switching clientAuthMethod to `secret` issues a client secret, returned in this answer only; switching to `none` or `private_key_jwt` drops it (`private_key_jwt` needs jwks or jwksUri in the same body); switching away from `private_key_jwt` drops the keys.',
   })
   @ApiHeader({
     name: 'X-Passkey-Confirmation',

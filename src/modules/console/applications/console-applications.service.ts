@@ -3,7 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import { ApplicationsService, checkSettings } from '../../applications/applications.service';
+import {
+  ApplicationsService,
+  checkSettings,
+  noSecret,
+} from '../../applications/applications.service';
 import { changedClientSettings, clientSettingsDigest } from '../../applications/client-settings';
 import type { AuditDetails } from '../../audit/audit-log.entity';
 import { AuditLog } from '../../audit/audit-log.service';
@@ -78,7 +82,7 @@ export class ConsoleApplications {
 
   /**
    * A change of the OAuth client settings (redirect URIs, post-logout redirect URIs, the client
-   * authentication method) needs a `client_settings.update` confirmation bound to this
+   * authentication method, a private_key_jwt client's jwks or jwksUri) needs a `client_settings.update` confirmation bound to this
    * application and exactly the client settings sent (their digest); other fields need none.
    * Whether they change is read under the row's lock, and the token, the change and its audit
    * records (one per kind of change) commit together.
@@ -137,7 +141,7 @@ export class ConsoleApplications {
     const application = await this.applications.get(applicationId);
     // Refused before the confirmation is spent: there is nothing to reset.
     if (application.clientAuthMethod !== 'secret') {
-      throw new AppError(ErrorCode.Conflict, 'A public (none) client has no client secret');
+      throw new AppError(ErrorCode.Conflict, noSecret(application.clientAuthMethod));
     }
     const clientSecret = await this.dataSource.transaction(async (manager) => {
       await this.confirmations.consume(

@@ -1,10 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { ClientAuthMethod } from '../../applications/application.entity';
+import type { ClientJwks } from '../../applications/client-jwks';
 import { constantTimeEqual } from '../../../common/crypto/constant-time';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { preparedQuery } from '../../../common/sql/prepared-query';
 import { statement } from '../../../common/sql/statement';
 import { OAuthError } from '../protocol/oauth-error';
+import { assertionFailed } from './assertion-failure';
+import type { AuthenticatingEndpoint } from './assertion-audiences';
+import { clientAssertionsOf } from './client-assertions';
 import { invalidClient, type ClientCredentials } from './client-credentials';
 
 /** The client columns client authentication reads. */
@@ -13,6 +17,9 @@ export interface OAuthClient {
   clientId: string;
   clientAuthMethod: ClientAuthMethod;
   clientSecretHash: string | null;
+  /** A `private_key_jwt` client's keys: inline, or where to fetch them. */
+  jwks: ClientJwks | null;
+  jwksUri: string | null;
   enabled: boolean;
 }
 
@@ -20,27 +27,64 @@ export interface OAuthClient {
  * Client authentication at the token, revocation and introspection endpoints (docs/contract/oauth.md#clients-and-client-authentication),
  * the second half of one chain whose first half is clientCredentials (client-credentials.ts):
  * `secret` clients by HTTP Basic (client_secret_basic) or form fields (client_secret_post); `none`
- * clients by client_id alone (PKCE is then enforced by the code exchange), never with a secret.
+ * clients by client_id alone (PKCE is then enforced by the code exchange), never with a secret;
+ * `private_key_jwt` clients by a client assertion only (verifyClient).
  * Secrets are compared as SHA-256 digests in constant time. The client is read by a named
  * prepared statement (planned once per connection): it runs on every confidential token and
- * revocation request (introspection reads the client in its own batched lookup, then checkClient).
+ * revocation request (introspection reads the client in its own batched lookup, then verifyClient).
+ * `endpoint` names the endpoint the request was sent to, whose URL an assertion may then have as
+ * its `aud` (assertion-audiences.ts); without it, the issuers and token endpoints only.
  */
 export async function authenticateClient(
   credentials: ClientCredentials,
   dataSource: DataSource,
+  endpoint?: AuthenticatingEndpoint,
 ): Promise<OAuthClient> {
-  return checkClient(credentials, await findClient(dataSource, credentials.clientId));
+  return verifyClient(
+    credentials,
+    await findClient(dataSource, credentials.clientId),
+    dataSource,
+    endpoint,
+  );
 }
 
 /**
- * authenticateClient's rules on the client row `application` (null: no client has that id),
- * read by the caller: an unknown client and a wrong secret fail alike.
+ * authenticateClient's rules on the client row `application` (null: no client has that id), read
+ * by the caller, for every method: checkClient's for secrets and public clients; for a client
+ * assertion, the client must be a `private_key_jwt` one and the assertion verified with its
+ * keys (client-assertions.ts), then the client enabled.
+ */
+export async function verifyClient<C extends OAuthClient>(
+  credentials: ClientCredentials,
+  application: C | null,
+  dataSource: DataSource,
+  endpoint?: AuthenticatingEndpoint,
+): Promise<C> {
+  if (credentials.method !== 'jwt') return checkClient(credentials, application);
+  if (!application) throw assertionFailed('no such client', credentials.clientId);
+  if (application.clientAuthMethod !== 'private_key_jwt') {
+    throw assertionFailed('the client does not use private_key_jwt', application.clientId);
+  }
+  const assertions = clientAssertionsOf(dataSource);
+  if (assertions === undefined) throw assertionFailed('no assertion verifier in this process');
+  await assertions.verify(application, credentials, endpoint);
+  return enabled(application);
+}
+
+/**
+ * authenticateClient's rules for secrets and public clients on the client row `application`
+ * (null: no client has that id), read by the caller: an unknown client and a wrong secret fail
+ * alike. A client assertion, or a `private_key_jwt` client, is refused here: only verifyClient
+ * verifies assertions, and no secret ever authenticates a client that has keys.
  */
 export function checkClient<C extends OAuthClient>(
   credentials: ClientCredentials,
   application: C | null,
 ): C {
   if (!application) throw invalidClient('Client authentication failed');
+  if (credentials.method === 'jwt' || application.clientAuthMethod === 'private_key_jwt') {
+    throw invalidClient('Client authentication failed');
+  }
   const secret = credentials.method === 'none' ? undefined : credentials.clientSecret;
   if (application.clientAuthMethod === 'none') {
     if (secret !== undefined)
@@ -52,6 +96,10 @@ export function checkClient<C extends OAuthClient>(
   ) {
     throw invalidClient('Client authentication failed');
   }
+  return enabled(application);
+}
+
+function enabled<C extends OAuthClient>(application: C): C {
   if (!application.enabled) {
     throw new OAuthError('unauthorized_client', 'The application is disabled');
   }
@@ -60,7 +108,7 @@ export function checkClient<C extends OAuthClient>(
 
 export const FIND_CLIENT = statement(
   `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
-    client_secret_hash AS "clientSecretHash", enabled
+    client_secret_hash AS "clientSecretHash", jwks, jwks_uri AS "jwksUri", enabled
   FROM applications WHERE client_id = :clientId`,
   ['clientId'],
 );

@@ -1,8 +1,19 @@
-import { OAuthError, invalidRequest } from '../protocol/oauth-error';
+import { invalidRequest } from '../protocol/oauth-error';
 import { take, type FormParams } from '../protocol/params';
+import { assertionCredentials, type JwtCredentials } from './assertion-credentials';
+import { invalidClient } from './invalid-client';
 
-/** The form parameters of client authentication (RFC 6749 section 2.3.1). */
-export const CLIENT_AUTH_PARAMETERS = ['client_id', 'client_secret'] as const;
+/**
+ * The form parameters of client authentication: RFC 6749 section 2.3.1, and the client
+ * assertion of RFC 7521 section 4.2 (private_key_jwt). An endpoint that reads these gets every
+ * method.
+ */
+export const CLIENT_AUTH_PARAMETERS = [
+  'client_id',
+  'client_secret',
+  'client_assertion_type',
+  'client_assertion',
+] as const;
 export type ClientAuthParameter = (typeof CLIENT_AUTH_PARAMETERS)[number];
 
 /** `applications.client_id` is varchar(64): a longer client_id names no client. */
@@ -11,25 +22,27 @@ export const CLIENT_ID_MAX_LENGTH = 64;
 /**
  * How a request presents its client, read once from the form and the Authorization header
  * (oidc-provider's lib/shared/client_auth.js): `basic` (client_secret_basic; the secret may be
- * empty, for a `none` client), `post` (client_id and client_secret fields) or `none` (client_id
- * alone: a public client, RFC 6749 section 2.1).
+ * empty, for a `none` client), `post` (client_id and client_secret fields), `none` (client_id
+ * alone: a public client, RFC 6749 section 2.1) or `jwt` (a client assertion, private_key_jwt:
+ * RFC 7523 section 2.2; the client is the assertion's `sub`, not yet verified).
  */
 export type ClientCredentials =
   | { method: 'basic'; clientId: string; clientSecret: string | undefined }
   | { method: 'post'; clientId: string; clientSecret: string }
-  | { method: 'none'; clientId: string };
+  | { method: 'none'; clientId: string }
+  | JwtCredentials;
 
-/** RFC 6749 section 5.2: invalid_client is 401 with a challenge for the scheme the client may use. */
-export const invalidClient = (description: string): OAuthError =>
-  new OAuthError('invalid_client', description, 'Basic realm="oauth2", charset="UTF-8"');
+export { invalidClient } from './invalid-client';
 
 /**
  * The client credentials of a token, revocation or introspection request (docs/contract/oauth.md#clients-and-client-authentication),
- * checked in this order: client_id or client_secret repeated (`invalid_request`); no credentials
- * (`invalid_client`); a malformed Basic header (`invalid_client`); Basic together with a
- * client_secret field, or a client_id field other than the Basic one (`invalid_request`); a
- * client_id longer than any registered one (`invalid_client`, without a lookup). Whether the
- * client exists and the secret is right is authenticateClient's (authenticate-client.ts).
+ * checked in this order: a parameter of client authentication repeated (`invalid_request`); a
+ * client assertion (assertion-credentials.ts: with Basic or client_secret, or half of it,
+ * `invalid_request`); no credentials (`invalid_client`); a malformed Basic header
+ * (`invalid_client`); Basic together with a client_secret field, or a client_id field other than
+ * the Basic one (`invalid_request`); a client_id longer than any registered one
+ * (`invalid_client`, without a lookup). Whether the client exists and the secret or the
+ * assertion is right is authenticateClient's (authenticate-client.ts).
  */
 export function clientCredentials(
   params: FormParams<ClientAuthParameter>,
@@ -48,6 +61,9 @@ function fromRequest(
   authorization: string | undefined,
 ): ClientCredentials {
   const { client_id: formId, client_secret: formSecret } = form;
+  if (form.client_assertion !== undefined || form.client_assertion_type !== undefined) {
+    return assertionCredentials(form, authorization);
+  }
   if (authorization === undefined || authorization.trim() === '') {
     if (formId === undefined) throw invalidClient('Client authentication is required');
     if (formSecret === undefined) return { method: 'none', clientId: formId };

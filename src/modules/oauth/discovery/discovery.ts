@@ -5,9 +5,11 @@ import { OAUTH_SCOPES } from '../protocol/scopes';
 import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
 import type { ProviderMetadata } from './metadata.openapi';
 import {
+  AUTH_SIGNING_ALGS,
   CLAIMS_SUPPORTED,
   INTROSPECTION_AUTH_METHODS,
   REVOCATION_AUTH_METHODS,
+  TOKEN_AUTH_METHODS,
 } from './supported-values';
 
 /**
@@ -41,11 +43,14 @@ export function providerMetadata(
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    token_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
+    token_endpoint_auth_signing_alg_values_supported: [...AUTH_SIGNING_ALGS],
     revocation_endpoint: `${base}/api/oauth2/revoke`,
     revocation_endpoint_auth_methods_supported: [...REVOCATION_AUTH_METHODS],
+    revocation_endpoint_auth_signing_alg_values_supported: [...AUTH_SIGNING_ALGS],
     introspection_endpoint: `${base}/api/oauth2/introspect`,
     introspection_endpoint_auth_methods_supported: [...INTROSPECTION_AUTH_METHODS],
+    introspection_endpoint_auth_signing_alg_values_supported: [...AUTH_SIGNING_ALGS],
     code_challenge_methods_supported: ['S256'],
     claims_supported: [...CLAIMS_SUPPORTED],
     prompt_values_supported: ['none', ...INTERACTIVE_PROMPTS],

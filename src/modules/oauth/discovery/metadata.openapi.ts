@@ -1,9 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import {
+  AUTH_SIGNING_ALGS,
   CLAIMS_SUPPORTED,
   INTROSPECTION_AUTH_METHODS,
   REVOCATION_AUTH_METHODS,
+  TOKEN_AUTH_METHODS,
 } from './supported-values';
 import { ACR_VALUE } from '../protocol/oidc-claims';
 import { OAUTH_SCOPES } from '../protocol/scopes';
@@ -48,8 +50,15 @@ export class ProviderMetadata {
   @ApiProperty({ enum: ['RS256'], isArray: true })
   id_token_signing_alg_values_supported!: string[];
 
-  @ApiProperty({ enum: ['client_secret_basic', 'client_secret_post', 'none'], isArray: true })
+  @ApiProperty({ enum: TOKEN_AUTH_METHODS, isArray: true })
   token_endpoint_auth_methods_supported!: string[];
+
+  @ApiProperty({
+    enum: AUTH_SIGNING_ALGS,
+    isArray: true,
+    description: 'The algorithms of private_key_jwt client assertions (RFC 8414)',
+  })
+  token_endpoint_auth_signing_alg_values_supported!: string[];
 
   @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/revoke' })
   revocation_endpoint!: string;
@@ -57,11 +66,17 @@ export class ProviderMetadata {
   @ApiProperty({ enum: REVOCATION_AUTH_METHODS, isArray: true })
   revocation_endpoint_auth_methods_supported!: string[];
 
+  @ApiProperty({ enum: AUTH_SIGNING_ALGS, isArray: true })
+  revocation_endpoint_auth_signing_alg_values_supported!: string[];
+
   @ApiProperty({ format: 'uri', example: 'https://id.example.com/api/oauth2/introspect' })
   introspection_endpoint!: string;
 
   @ApiProperty({ enum: INTROSPECTION_AUTH_METHODS, isArray: true })
   introspection_endpoint_auth_methods_supported!: string[];
+
+  @ApiProperty({ enum: AUTH_SIGNING_ALGS, isArray: true })
+  introspection_endpoint_auth_signing_alg_values_supported!: string[];
 
   @ApiProperty({ enum: ['S256'], isArray: true }) code_challenge_methods_supported!: string[];
   @ApiProperty({ enum: CLAIMS_SUPPORTED, isArray: true }) claims_supported!: string[];

@@ -22,11 +22,25 @@ export const CLAIMS_SUPPORTED = [
   'email_verified',
 ] as const;
 
-/** RFC 7009 section 5: public clients may revoke their own tokens (by client_id). */
-export const REVOCATION_AUTH_METHODS = [
+import { CLIENT_ASSERTION_ALGS } from '../../applications/client-jwks';
+
+/** Every client authentication method of the token endpoint (client-auth/). */
+export const TOKEN_AUTH_METHODS = [
   'client_secret_basic',
   'client_secret_post',
+  'private_key_jwt',
   'none',
 ] as const;
-/** RFC 7662 section 2.1: introspection needs an authenticated (`secret`) client. */
-export const INTROSPECTION_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+/** RFC 7009 section 5: public clients may revoke their own tokens (by client_id). */
+export const REVOCATION_AUTH_METHODS = TOKEN_AUTH_METHODS;
+/** RFC 7662 section 2.1: introspection needs an authenticated (`secret` or keyed) client. */
+export const INTROSPECTION_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+] as const;
+/**
+ * RFC 8414 section 2: the algorithms of private_key_jwt assertions, at each endpoint alike
+ * (never `none` or HMAC: applications/client-jwks.ts).
+ */
+export const AUTH_SIGNING_ALGS = CLIENT_ASSERTION_ALGS;

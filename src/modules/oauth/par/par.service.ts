@@ -52,9 +52,11 @@ export class PushedAuthorizationService {
     body: Params,
     authorization: string | undefined,
   ): Promise<PushedAuthorizationResponse> {
+    // A private_key_jwt assertion may name this endpoint as its audience (client-auth/).
     const client = await authenticateClient(
       clientCredentials(credentialsForm, authorization),
       this.dataSource,
+      'pushed_authorization_request_endpoint',
     );
     // Section 2.1: a request_uri cannot be pushed; request objects are not supported here either.
     if (nonEmptyParam(body, 'request_uri') !== undefined) {

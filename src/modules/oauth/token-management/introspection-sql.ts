@@ -79,7 +79,8 @@ const ownTokenSql = (kind: TokenKind): string =>
 /** The client named :clientId (`c`, in `from`) with the token as each kind, in one round trip. */
 const introspectionSql = (from: string, columns = ''): string =>
   `SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
-     c.client_secret_hash AS "clientSecretHash", c.enabled${columns},
+     c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
+     c.enabled${columns},
      ${ownTokenSql('access')}, ${ownTokenSql('refresh')}
    FROM ${from}
    ${activeTokenSql('access')}

@@ -9,7 +9,7 @@ import { NaturalBatcher, STATEMENT_BATCHING } from '../../../common/sql/natural-
 import type { TokenKind } from '../../tokens/token-sql';
 import { clientCredentials, invalidClient } from '../client-auth/client-credentials';
 import type { FormParams } from '../protocol/params';
-import { checkClient } from '../client-auth/authenticate-client';
+import { verifyClient } from '../client-auth/authenticate-client';
 import {
   introspectMany,
   introspectOne,
@@ -60,7 +60,7 @@ export class IntrospectionService {
   private readonly lookups: NaturalBatcher<IntrospectionLookup, IntrospectionRow | null>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
     @Inject(Metrics) metrics: Metrics,
@@ -84,8 +84,14 @@ export class IntrospectionService {
       tokenHash: presented instanceof Error ? null : sha256Hex(presented.token),
       now: this.clock.now(),
     });
-    // Client authentication is one SHA-256 comparison on the row the lookup read with the token.
-    const client = checkClient(credentials, found);
+    // Client authentication is one SHA-256 comparison on the row the lookup read with the token
+    // (or the client assertion verified with the keys that row holds).
+    const client = await verifyClient(
+      credentials,
+      found,
+      this.dataSource,
+      'introspection_endpoint',
+    );
     if (client.clientAuthMethod === 'none') {
       throw invalidClient('Only confidential clients may introspect tokens');
     }

@@ -32,7 +32,7 @@ export class RevocationService {
     authorization: string | undefined,
   ): Promise<void> {
     const credentials = clientCredentials(params, authorization);
-    const client = await authenticateClient(credentials, this.dataSource);
+    const client = await authenticateClient(credentials, this.dataSource, 'revocation_endpoint');
     const { token, lookupOrder } = readPresentedToken(params);
     const hash = sha256Hex(token);
     await this.dataSource.transaction(async (manager) => {

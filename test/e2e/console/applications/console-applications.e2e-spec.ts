@@ -175,7 +175,9 @@ describe('console applications', () => {
       [{ name: 'x'.repeat(101) }, 'invalid_body'],
       [{ name: 'A', redirectUris: ['http://evil.example/cb'] }, 'invalid_request'],
       [{ name: 'A', redirectUris: 'https://a.example/cb' }, 'invalid_body'],
-      [{ name: 'A', clientAuthMethod: 'private_key_jwt' }, 'invalid_body'],
+      [{ name: 'A', clientAuthMethod: 'client_secret_jwt' }, 'invalid_body'],
+      // A method that exists, without the keys it needs: the service's rule, not the shape's.
+      [{ name: 'A', clientAuthMethod: 'private_key_jwt' }, 'invalid_request'],
       [{ name: 'A', homeUrl: 'not a url' }, 'invalid_request'],
       [{ name: 'A', isPublic: 'yes' }, 'invalid_body'],
       [{ name: 'A', ownerId: '1' }, 'unknown_field'],

@@ -111,7 +111,12 @@ describe('A real OAuth client (openid-client) against the running service', () =
       issuer: ISSUER,
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      token_endpoint_auth_methods_supported: [
+        'client_secret_basic',
+        'client_secret_post',
+        'private_key_jwt',
+        'none',
+      ],
       code_challenge_methods_supported: ['S256'],
     });
   });

@@ -27,7 +27,20 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
       grant_types_supported: ['authorization_code', 'refresh_token'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+      token_endpoint_auth_methods_supported: [
+        'client_secret_basic',
+        'client_secret_post',
+        'private_key_jwt',
+        'none',
+      ],
+      // private_key_jwt assertions: asymmetric algorithms only (never none or HS*).
+      token_endpoint_auth_signing_alg_values_supported: [
+        'RS256',
+        'PS256',
+        'ES256',
+        'EdDSA',
+        'Ed25519',
+      ],
       code_challenge_methods_supported: ['S256'],
       claims_supported: [
         'iss',
@@ -101,9 +114,32 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
 const extensions: Record<string, unknown> = {
   // RFC 7009 (public clients may revoke, section 5) and RFC 7662 (authenticated clients only).
   revocation_endpoint: `${ISSUER}/api/oauth2/revoke`,
-  revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+  revocation_endpoint_auth_methods_supported: [
+    'client_secret_basic',
+    'client_secret_post',
+    'private_key_jwt',
+    'none',
+  ],
+  revocation_endpoint_auth_signing_alg_values_supported: [
+    'RS256',
+    'PS256',
+    'ES256',
+    'EdDSA',
+    'Ed25519',
+  ],
   introspection_endpoint: `${ISSUER}/api/oauth2/introspect`,
-  introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+  introspection_endpoint_auth_methods_supported: [
+    'client_secret_basic',
+    'client_secret_post',
+    'private_key_jwt',
+  ],
+  introspection_endpoint_auth_signing_alg_values_supported: [
+    'RS256',
+    'PS256',
+    'ES256',
+    'EdDSA',
+    'Ed25519',
+  ],
   end_session_endpoint: `${ISSUER}/oauth2/logout`,
   // RFC 9126 section 5; REQUIRE_PUSHED_AUTHORIZATION_REQUESTS is off by default.
   pushed_authorization_request_endpoint: `${ISSUER}/oauth2/par`,

@@ -1,6 +1,8 @@
 import { KEY_CACHE_SECONDS } from '../../../../src/modules/signing-keys/signing-keys.service';
 import { FetchBrowser } from '../../../support/fetch-browser';
-import { oauthSetup, REDIRECT_URI } from '../../../support/oauth';
+import { createUser } from '../../../factories';
+import { oauthSetup, PASSWORD, REDIRECT_URI } from '../../../support/oauth';
+import { clientKey, jwksOf, keyedClient } from '../../../support/private-key-jwt';
 import { listeningApp, type ClientConfig, type OpenIdClient } from '../../../support/oidc-client';
 import type { TestApp } from '../../../support/test-app';
 
@@ -90,6 +92,31 @@ describe('openid-client pushes its authorization requests (RFC 9126)', () => {
       execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks],
     });
     await pushedFlow(config, 'alice', base);
+  });
+
+  it('runs the whole pushed flow for a private_key_jwt client, its assertion at the push too', async () => {
+    const key = await clientKey('ES256');
+    const client = await keyedClient(t.app, { jwks: jwksOf(key) });
+    await createUser(t.app, {
+      username: 'erin',
+      email: 'erin@example.org',
+      password: PASSWORD,
+      emailVerified: true,
+    });
+    const config = await oc.discovery(
+      new URL(base),
+      client.clientId,
+      // The library signs its assertions with the wall clock: told how far the service's is.
+      { [oc.clockSkew]: Math.round((t.clock.now().getTime() - Date.now()) / 1000) },
+      oc.PrivateKeyJwt({ key: key.privateKey, kid: key.kid }),
+      { execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks] },
+    );
+    await pushedFlow(config, 'erin', base);
+    // Both the push and the code exchange spent an assertion of their own.
+    const [{ count }] = await t.dataSource.query<{ count: string }[]>(
+      'SELECT count(*) FROM oauth_client_assertion_jtis',
+    );
+    expect(Number(count)).toBe(2);
   });
 
   it('pushes to /api/oidc/par from the discovery of the issuer {base}/api/oidc', async () => {

@@ -63,6 +63,9 @@ export class ConfirmedClientSettings {
   @ApiProperty({ required: false, type: [String] }) redirectUris?: string[];
   @ApiProperty({ required: false, type: [String] }) postLogoutRedirectUris?: string[];
   @ApiProperty({ required: false, enum: CLIENT_AUTH_METHODS }) clientAuthMethod?: string;
+  @ApiProperty({ required: false, type: Object, additionalProperties: true, nullable: true })
+  jwks?: object | null;
+  @ApiProperty({ required: false, type: String, nullable: true }) jwksUri?: string | null;
 }
 
 /** Body of POST /api/console/confirmations. */
@@ -121,7 +124,7 @@ export class ConfirmationRequest {
     required: false,
     type: ConfirmedClientSettings,
     description:
-      'client_settings.update: exactly the redirectUris, postLogoutRedirectUris and clientAuthMethod the PATCH of the settings will send (the token is bound to these values)',
+      'client_settings.update: exactly the redirectUris, postLogoutRedirectUris, clientAuthMethod, jwks and jwksUri the PATCH of the settings will send (the token is bound to these values)',
   })
   @DigestField(['client_settings.update'], 'an object')
   settings?: ConfirmedClientSettings;

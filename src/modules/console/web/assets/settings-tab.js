@@ -96,7 +96,8 @@ function fill(app) {
   form.elements.requiredUpstreams.value = (app.requiredUpstreams ?? []).join(', ');
   form.elements.clientAuthMethod.value = app.clientAuthMethod ?? 'secret';
   $('#client-id').textContent = app.clientId ?? '';
-  $('#reset-secret').hidden = app.clientAuthMethod === 'none';
+  // Only a `secret` client has a secret to reset.
+  $('#reset-secret').hidden = app.clientAuthMethod !== 'secret';
 }
 
 async function resetSecret(ctx) {

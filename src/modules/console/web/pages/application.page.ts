@@ -216,6 +216,7 @@ function settings(words: Translator): Html {
           <select id="set-auth" name="clientAuthMethod">
             <option value="secret">${t('console.settings.authSecret')}</option>
             <option value="none">${t('console.settings.authNone')}</option>
+            <option value="private_key_jwt">${t('console.settings.authPrivateKeyJwt')}</option>
           </select>
           <fieldset>
             <legend>${t('console.settings.options')}</legend>
