@@ -1,5 +1,6 @@
+import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /** The ranges a webhook may not reach unless an operator allows it (docs/security.md). */
 const PRIVATE = new BlockList();
@@ -70,6 +71,21 @@ export interface AddressPolicy {
 export interface CheckedAddress {
   address: string;
   family: 4 | 6;
+}
+
+/**
+ * The `lookup` of a request to a checked address: every name resolves to `checked` and nothing
+ * else, so the connection goes to the address the rule accepted (no second DNS answer between
+ * the check and the connect).
+ */
+export function pinnedLookup(checked: CheckedAddress): LookupFunction {
+  return (_host, options, done) => {
+    if ((options as { all?: boolean }).all) {
+      (done as unknown as (e: null, a: LookupAddress[]) => void)(null, [checked]);
+    } else {
+      done(null, checked.address, checked.family);
+    }
+  };
 }
 
 /** Delivery refused by the address rule; its message goes to the delivery log. */

@@ -1,9 +1,12 @@
-import { LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { AddressPolicy, CheckedAddress, resolveDeliveryAddress } from './webhook-address';
+import {
+  AddressPolicy,
+  CheckedAddress,
+  pinnedLookup,
+  resolveDeliveryAddress,
+} from './webhook-address';
 import { isDelivered } from './webhook-message';
 
 /** Connect plus the whole exchange must finish within this (docs/webhooks.md, "Timeouts"). */
@@ -121,20 +124,13 @@ function post(
 ): Promise<Answer> {
   const { body, ...headers } = fields;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const pinned: LookupFunction = (_host, options, done) => {
-    if ((options as { all?: boolean }).all) {
-      (done as unknown as (e: null, a: LookupAddress[]) => void)(null, [checked]);
-    } else {
-      done(null, checked.address, checked.family);
-    }
-  };
   return new Promise<Answer>((resolve, reject) => {
     const request = send(
       url,
       {
         method: 'POST',
         signal,
-        lookup: pinned,
+        lookup: pinnedLookup(checked),
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
       },
       (response) => {

@@ -1,9 +1,8 @@
-import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { MAX_JWKS_BYTES } from '../../applications/client-jwks';
 import {
+  pinnedLookup,
   resolveDeliveryAddress,
   type AddressPolicy,
   type CheckedAddress,
@@ -88,20 +87,13 @@ interface Answer {
 
 /** One GET over node:https to the checked address (the lookup hook answers with it). */
 function get(url: URL, checked: CheckedAddress, signal: AbortSignal): Promise<Answer> {
-  const pinned: LookupFunction = (_host, options, done) => {
-    if ((options as { all?: boolean }).all) {
-      (done as unknown as (e: null, a: LookupAddress[]) => void)(null, [checked]);
-    } else {
-      done(null, checked.address, checked.family);
-    }
-  };
   return new Promise<Answer>((resolve, reject) => {
     const req = request(
       url,
       {
         method: 'GET',
         signal,
-        lookup: pinned,
+        lookup: pinnedLookup(checked),
         headers: {
           accept: 'application/jwk-set+json, application/json',
           'user-agent': JWKS_USER_AGENT,
