@@ -32,6 +32,11 @@ export function formOf(req: Request): Params {
   return req.is(FORM_TYPE) && req.body && typeof req.body === 'object' ? (req.body as Params) : {};
 }
 
+/** A page form's text field: its value, or '' when it is absent or not one string. */
+export function formText(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 /** A form field holding JSON (a passkey form's assertion), or undefined when it is not JSON. */
 export function jsonField(value: unknown): unknown {
   if (typeof value !== 'string') return undefined;

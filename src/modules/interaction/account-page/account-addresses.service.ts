@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { msg, type Text } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
 import type { PageResult } from '../../pages/page-result';
-import { type Params } from '../../../common/http/params';
+import { formText, type Params } from '../../../common/http/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { Csrf } from '../../sessions/csrf';
 import { SessionService } from '../../sessions/session.service';
 import { StepUp } from '../step-up/step-up';
 import { AccountEmails, CONFIRM_EMAIL_PATH } from './account-emails';
-import { AccountFormsService, done, LOGIN_PAGE, text } from './account-forms.service';
+import { AccountFormsService, done, LOGIN_PAGE } from './account-forms.service';
 import { AccountViewService } from './account-view.service';
 import { confirmEmailPage } from './pages/confirm-email.page';
 
@@ -41,7 +41,7 @@ export class AccountAddressesService {
     browser: BrowserContext,
   ): Promise<PageResult> {
     return this.forms.withSession(browser, form, 'email_code', async (current) => {
-      const typed = text(form.email);
+      const typed = formText(form.email);
       const refuse = (status: number, error: Text): Promise<PageResult> =>
         this.view.render(lang, current, browser, status, { email: { error, typed } });
       // A new address needs the step-up (StepUp.forAddress, shared with /oauth2/verify-email).
@@ -83,7 +83,7 @@ export class AccountAddressesService {
       return { status: 302, location: LOGIN_PAGE };
     }
     const filled = typeof code === 'string' && CODE_IN_LINK.test(code) ? code : '';
-    return this.renderConfirmEmail(lang, browser, 200, text(id), filled);
+    return this.renderConfirmEmail(lang, browser, 200, formText(id), filled);
   }
 
   /**
@@ -98,7 +98,7 @@ export class AccountAddressesService {
     return this.forms.withSession(browser, form, 'email_confirm', async ({ user }) => {
       const outcome = await this.emails.confirm(user, form.id, form.code);
       const again = (status: number, error: Text): PageResult =>
-        this.renderConfirmEmail(lang, browser, status, text(form.id), '', error);
+        this.renderConfirmEmail(lang, browser, status, formText(form.id), '', error);
       switch (outcome.kind) {
         case 'verified':
           return done('email_verified');

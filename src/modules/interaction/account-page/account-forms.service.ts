@@ -63,11 +63,6 @@ export class AccountFormsService {
   }
 }
 
-/** A form field as text ('' when absent or repeated). */
-export function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
 /** The redirect after a change: the account page with its notice. */
 export function done(notice: keyof typeof NOTICES): PageResult {
   return { status: 303, location: `${ACCOUNT_PAGE}?done=${notice}` };

@@ -6,7 +6,7 @@ import type { PageLanguage } from '../../../common/i18n/page-language';
 import { AppConfig } from '../../../config/app-config';
 import { AuditLog } from '../../audit/audit-log.service';
 import type { PageResult } from '../../pages/page-result';
-import { type Params } from '../../../common/http/params';
+import { formText, type Params } from '../../../common/http/params';
 import type { BrowserContext } from '../../sessions/cookies';
 import { SessionService } from '../../sessions/session.service';
 import { hashPassword } from '../../users/password';
@@ -14,7 +14,7 @@ import { passwordWeakness } from '../../users/password-policy';
 import { UsersService } from '../../users/users.service';
 import { passwordProblemText } from '../account-pages';
 import { StepUp } from '../step-up/step-up';
-import { AccountFormsService, done, text } from './account-forms.service';
+import { AccountFormsService, done } from './account-forms.service';
 import { AccountViewService } from './account-view.service';
 
 /** The account page's "Password" form: changing the password, or setting a first one. */
@@ -46,8 +46,8 @@ export class AccountPasswordService {
       const { user, session } = current;
       const refuse = (status: number, passwordError: Text): Promise<PageResult> =>
         this.view.render(lang, current, browser, status, { passwordError });
-      const newPassword = text(form.new_password);
-      if (newPassword !== text(form.repeat_password)) {
+      const newPassword = formText(form.new_password);
+      if (newPassword !== formText(form.repeat_password)) {
         return refuse(400, msg('account.password.differ'));
       }
       const weakness = await passwordWeakness(newPassword, user);

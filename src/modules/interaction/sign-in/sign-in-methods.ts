@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Params, jsonField } from '../../../common/http/params';
+import { formText, type Params, jsonField } from '../../../common/http/params';
 import { msg, type MessageKey, type Text } from '../../../common/i18n/i18n';
 import type { PasskeyCeremonyStart } from '../../passkeys/passkey-view';
 import { PasskeySignInService } from '../../passkeys/sign-in/passkey-sign-in.service';
@@ -29,8 +29,6 @@ const REFUSAL_KEYS: Record<keyof typeof LOGIN_REFUSALS, MessageKey> = {
   busy: 'login.refused.busy',
 };
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
 /**
  * The sign-in methods of this service's own accounts, written once for every page that signs a
  * person in: the login page of an authorization (/oauth2/login) and the account page's sign-in
@@ -49,8 +47,8 @@ export class SignInMethods {
    * message for an unknown user and a wrong password.
    */
   async password(form: Params, clientIp: string): Promise<SignInAttempt> {
-    const username = text(form.username);
-    const outcome = await this.login.authenticate(username, text(form.password), clientIp);
+    const username = formText(form.username);
+    const outcome = await this.login.authenticate(username, formText(form.password), clientIp);
     if (outcome.kind === 'ok') return { kind: 'signed-in', user: outcome.user, method: 'password' };
     return {
       kind: 'refused',

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { msg, type Text } from '../../../common/i18n/i18n';
 import { AppConfig } from '../../../config/app-config';
-import { type Params } from '../../../common/http/params';
+import { formText, type Params } from '../../../common/http/params';
 import { PasswordCheckQueue, PasswordQueueFull } from '../../sessions/password-check-queue';
 import { isValidUsername, normalEmail } from '../../users/account-names';
 import { addressHeldByAnother } from '../../users/address-holder';
@@ -70,10 +70,9 @@ export class SignUpChecks {
 }
 
 export function readForm(body: Params): SignUpForm {
-  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   return {
-    username: text(body.username).trim(),
-    email: text(body.email).trim(),
-    password: text(body.password),
+    username: formText(body.username).trim(),
+    email: formText(body.email).trim(),
+    password: formText(body.password),
   };
 }
