@@ -19,6 +19,14 @@ export async function listeningApp(): Promise<{ t: TestApp; base: string }> {
   return { t, base };
 }
 
+/**
+ * The client metadata that tells openid-client how far the service's (test) clock is from the
+ * wall clock, which the library signs its client assertions with.
+ */
+export function clockSkewOf(oc: OpenIdClient, t: TestApp): Record<symbol, number> {
+  return { [oc.clockSkew]: Math.round((t.clock.now().getTime() - Date.now()) / 1000) };
+}
+
 /** One openid flow: authorization URL with PKCE, state and nonce, login and consent, exchange. */
 export async function openidFlow(
   oc: OpenIdClient,

@@ -1,7 +1,12 @@
 import { KEY_CACHE_SECONDS } from '../../../../src/modules/signing-keys/signing-keys.service';
 import { createUser } from '../../../factories';
 import { PASSWORD } from '../../../support/oauth';
-import { listeningApp, openidFlow, type OpenIdClient } from '../../../support/oidc-client';
+import {
+  clockSkewOf,
+  listeningApp,
+  openidFlow,
+  type OpenIdClient,
+} from '../../../support/oidc-client';
 import { clientKey, jwksOf, keyedClient, type KeyAlg } from '../../../support/private-key-jwt';
 import type { TestApp } from '../../../support/test-app';
 
@@ -21,11 +26,6 @@ describe('openid-client with private_key_jwt (code exchange, refresh, introspect
     // The truncated signing keys leave the service's view within KEY_CACHE_SECONDS: move past it,
     // so no id_token is signed with a deleted key.
     t.clock.advance((KEY_CACHE_SECONDS + 1) * 1000);
-  });
-
-  /** The library signs with the wall clock: told how far the service's clock is from it. */
-  const skew = () => ({
-    [oc.clockSkew]: Math.round((t.clock.now().getTime() - Date.now()) / 1000),
   });
 
   // openid-client names an Ed25519 signature `Ed25519` (RFC 9864); remapped, `EdDSA`.
@@ -50,7 +50,7 @@ describe('openid-client with private_key_jwt (code exchange, refresh, introspect
       const config = await oc.discovery(
         new URL(base),
         client.clientId,
-        skew(),
+        clockSkewOf(oc, t),
         oc.PrivateKeyJwt({ key: key.privateKey, kid: key.kid }, alg === 'EdDSA' ? remap : {}),
         { execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks] },
       );
@@ -78,7 +78,7 @@ describe('openid-client with private_key_jwt (code exchange, refresh, introspect
     const config = await oc.discovery(
       new URL(base),
       client.clientId,
-      skew(),
+      clockSkewOf(oc, t),
       oc.PrivateKeyJwt({ key: stranger.privateKey, kid: stranger.kid }),
       { execute: [oc.allowInsecureRequests] },
     );

@@ -3,7 +3,12 @@ import { FetchBrowser } from '../../../support/fetch-browser';
 import { createUser } from '../../../factories';
 import { oauthSetup, PASSWORD, REDIRECT_URI } from '../../../support/oauth';
 import { clientKey, jwksOf, keyedClient } from '../../../support/private-key-jwt';
-import { listeningApp, type ClientConfig, type OpenIdClient } from '../../../support/oidc-client';
+import {
+  clockSkewOf,
+  listeningApp,
+  type ClientConfig,
+  type OpenIdClient,
+} from '../../../support/oidc-client';
 import type { TestApp } from '../../../support/test-app';
 
 // RFC 9126 driven by a certified relying-party library: discovery names the endpoint, the
@@ -106,8 +111,7 @@ describe('openid-client pushes its authorization requests (RFC 9126)', () => {
     const config = await oc.discovery(
       new URL(base),
       client.clientId,
-      // The library signs its assertions with the wall clock: told how far the service's is.
-      { [oc.clockSkew]: Math.round((t.clock.now().getTime() - Date.now()) / 1000) },
+      clockSkewOf(oc, t),
       oc.PrivateKeyJwt({ key: key.privateKey, kid: key.kid }),
       { execute: [oc.allowInsecureRequests, oc.enableNonRepudiationChecks] },
     );
