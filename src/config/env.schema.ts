@@ -240,6 +240,15 @@ export class EnvSchema {
   @IsBoolean()
   REQUIRE_PUSHED_AUTHORIZATION_REQUESTS = false;
 
+  /**
+   * Whether every DPoP proof must carry the nonce the server provides (RFC 9449 sections 8 and 9;
+   * docs/oauth.md): proofs made in advance are then refused. A client without one is answered
+   * `use_dpop_nonce` with the nonce, and retries.
+   */
+  @Transform(toBool)
+  @IsBoolean()
+  DPOP_NONCE_REQUIRED = true;
+
   /** Lifetime of a browser login session at the authorization server, seconds (12 hours). */
   @Transform(toInt)
   @IsInt()

@@ -4,6 +4,7 @@ import { ConsoleMember } from '../modules/console/roles/console-member.entity';
 import { AuthEvent } from '../modules/events/event.entity';
 import { ApiKey } from '../modules/keys/api-key.entity';
 import { OAuthCode } from '../modules/oauth/oauth-code.entity';
+import { DpopProofJti } from '../modules/oauth/dpop/dpop-proof-jti.entity';
 import { ClientAssertionJti } from '../modules/oauth/client-auth/client-assertion-jti.entity';
 import { OAuthSession } from '../modules/sessions/oauth-session.entity';
 import { SignIn } from '../modules/sessions/sign-in.entity';
@@ -37,6 +38,7 @@ export const ENTITIES = [
   SpentAuthorizationRequest,
   PushedAuthorizationRequest,
   ClientAssertionJti,
+  DpopProofJti,
   AuditLogEntry,
   PasskeyCredential,
   PasskeyCeremony,

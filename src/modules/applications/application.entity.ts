@@ -121,6 +121,14 @@ export class Application {
   @Column({ name: 'require_pushed_authorization_requests', type: 'boolean', default: false })
   requirePushedAuthorizationRequests!: boolean;
 
+  /**
+   * Whether this client must send a DPoP proof with every token request (RFC 9449 section 5.2,
+   * the client metadata `dpop_bound_access_tokens`): a token request without one is then answered
+   * invalid_request, so its tokens are always bound to its key.
+   */
+  @Column({ name: 'dpop_bound_access_tokens', type: 'boolean', default: false })
+  dpopBoundAccessTokens!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

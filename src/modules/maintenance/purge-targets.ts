@@ -14,6 +14,7 @@ export type PurgeTarget =
   | 'spentRequests'
   | 'pushedRequests'
   | 'clientAssertions'
+  | 'dpopProofs'
   | 'tokens'
   | 'passkeyCeremonies'
   | 'passkeyConfirmations'
@@ -55,6 +56,11 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
   {
     name: 'clientAssertions',
     sql: deleteWhere('oauth_client_assertion_jtis', 'expires_at < $1'),
+  },
+  // A used DPoP proof can no longer be presented once its iat is out of the window.
+  {
+    name: 'dpopProofs',
+    sql: deleteWhere('oauth_dpop_proof_jtis', 'expires_at < $1'),
   },
   {
     // A row holds an access token and its refresh token. It goes when both have expired: a

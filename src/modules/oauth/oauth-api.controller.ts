@@ -1,13 +1,24 @@
-import { Controller, Get, Header, HttpCode, Inject, Post, Req, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Metrics } from '../../common/metrics/metrics';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../../common/http/public.decorator';
 import { OAuthExceptionFilter } from './protocol/oauth-exception.filter';
 import { formAccessToken } from './protocol/params';
 import { TokenResponse } from './token/token-issuer';
 import { TokenEndpointDocs } from './token/token.openapi';
-import { countTokenRequest } from './token/token-metrics';
+import { answerTokenRequest } from './token/token-endpoint';
+import { DpopService } from './dpop/dpop.service';
 import { TokenService } from './token/token.service';
 import { UserEmailsDocs, UserinfoDocs } from './userinfo/userinfo.openapi';
 import {
@@ -24,9 +35,10 @@ import {
 @UseFilters(OAuthExceptionFilter)
 export class OAuthApiController {
   constructor(
-    private readonly tokens: TokenService,
+    readonly tokens: TokenService,
     private readonly users: UserinfoService,
-    @Inject(Metrics) private readonly metrics: Metrics,
+    @Inject(Metrics) readonly metrics: Metrics,
+    readonly dpop: DpopService,
   ) {}
 
   @Post('token')
@@ -34,17 +46,15 @@ export class OAuthApiController {
   @Header('Cache-Control', 'no-store')
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
-  token(@Req() req: Request): Promise<TokenResponse> {
-    return countTokenRequest(this.metrics, req, (params) =>
-      this.tokens.token(params, req.headers.authorization),
-    );
+  token(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<TokenResponse> {
+    return answerTokenRequest(this, req, res);
   }
 
   @Get('userinfo')
   @Header('Cache-Control', 'no-store')
   @UserinfoDocs()
   userinfo(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
-    return this.users.userinfo(req.headers.authorization);
+    return this.users.userinfo(req);
   }
 
   /**
@@ -56,13 +66,13 @@ export class OAuthApiController {
   @Header('Cache-Control', 'no-store')
   @UserinfoDocs({ formToken: true })
   postUserinfo(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
-    return this.users.userinfo(req.headers.authorization, formAccessToken(req));
+    return this.users.userinfo(req, formAccessToken(req));
   }
 
   @Get('user/emails')
   @Header('Cache-Control', 'no-store')
   @UserEmailsDocs()
   emails(@Req() req: Request): Promise<UserEmailEntry[]> {
-    return this.users.emails(req.headers.authorization);
+    return this.users.emails(req);
   }
 }

@@ -27,6 +27,7 @@ import { TokenManagementController } from './token-management/token-management.c
 import { TokenBatches } from './token/token-batches';
 import { TokenService } from './token/token.service';
 import { UserinfoService } from './userinfo/userinfo.service';
+import { DpopService } from './dpop/dpop.service';
 import { PushedAuthorizationController } from './par/par.controller';
 import { PushedAuthorizationService } from './par/par.service';
 import { PushedRequestStore } from './par/pushed-requests.store';
@@ -74,6 +75,7 @@ import { PushedRequestStore } from './par/pushed-requests.store';
     TokenBatches,
     IdTokenService,
     UserinfoService,
+    DpopService,
     PushedAuthorizationService,
     PushedRequestStore,
   ],

@@ -80,6 +80,21 @@ export class OAuthToken {
   generation!: number;
 
   /** Set when the refresh token was exchanged; presenting it again is a replay. */
+  /**
+   * The JWK thumbprint the access token is bound to (RFC 9449 section 6: its `cnf.jkt`), when the
+   * token request carried a DPoP proof; null for a bearer token.
+   */
+  @Column({ name: 'dpop_jkt', type: 'varchar', length: 43, nullable: true })
+  dpopJkt!: string | null;
+
+  /**
+   * The JWK thumbprint the refresh token is bound to: a public client's refresh token is bound to
+   * the key of its DPoP proof (RFC 9449 section 5); a confidential client's is bound by its
+   * client authentication instead, and null here.
+   */
+  @Column({ name: 'refresh_dpop_jkt', type: 'varchar', length: 43, nullable: true })
+  refreshDpopJkt!: string | null;
+
   @Column({ name: 'rotated_at', type: 'timestamptz', nullable: true })
   rotatedAt!: Date | null;
 

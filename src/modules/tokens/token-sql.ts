@@ -18,6 +18,10 @@ export interface TokenColumns {
   /** 0 for a code's tokens, the parent's + 1 for a refresh's (supersededTokenSql). */
   generation: string;
   createdAt: string;
+  /** The DPoP key thumbprint the access token is bound to (NULL: a bearer token). */
+  dpopJkt: string;
+  /** The DPoP key thumbprint the refresh token is bound to (a public client's; else NULL). */
+  refreshDpopJkt: string;
 }
 
 /** `INSERT INTO oauth_tokens … VALUES (…)`, or `… SELECT … <from>` when `from` is given. */
@@ -35,10 +39,13 @@ export function insertTokenSql(c: TokenColumns, from?: string): string {
     c.parentId,
     c.generation,
     c.createdAt,
+    c.dpopJkt,
+    c.refreshDpopJkt,
   ].join(', ');
   const source = from === undefined ? `VALUES (${values})` : `SELECT ${values} ${from}`;
   return `INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
-      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at)
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at,
+      dpop_jkt, refresh_dpop_jkt)
     ${source}`;
 }
 

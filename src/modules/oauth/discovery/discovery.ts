@@ -3,6 +3,7 @@ import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import { issuerUrl, type IssuerPath } from '../../signing-keys/issuers';
 import { OAUTH_SCOPES } from '../protocol/scopes';
 import { INTERACTIVE_PROMPTS } from '../authorize/checks/check-prompt';
+import { DPOP_SIGNING_ALGS } from '../dpop/dpop-proof';
 import type { ProviderMetadata } from './metadata.openapi';
 import {
   AUTH_SIGNING_ALGS,
@@ -70,5 +71,7 @@ export function providerMetadata(
     pushed_authorization_request_endpoint: alias === null ? `${base}/oauth2/par` : `${alias}/par`,
     // REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; a client may require it of itself alone.
     require_pushed_authorization_requests: requirePushedAuthorizationRequests,
+    // RFC 9449 section 5.1: the algorithms of DPoP proofs at every endpoint that takes them.
+    dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
   };
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { DPOP_SIGNING_ALGS } from '../dpop/dpop-proof';
 import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import {
   AUTH_SIGNING_ALGS,
@@ -124,4 +125,11 @@ export class ProviderMetadata {
       'REQUIRE_PUSHED_AUTHORIZATION_REQUESTS: every client must push its authorization requests (RFC 9126 section 5)',
   })
   require_pushed_authorization_requests!: boolean;
+
+  @ApiProperty({
+    enum: DPOP_SIGNING_ALGS,
+    isArray: true,
+    description: 'The algorithms of DPoP proofs (RFC 9449 section 5.1)',
+  })
+  dpop_signing_alg_values_supported!: string[];
 }

@@ -1,13 +1,24 @@
-import { Controller, Get, Header, HttpCode, Inject, Post, Req, UseFilters } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Metrics } from '../../../common/metrics/metrics';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/public.decorator';
 import { formAccessToken } from '../protocol/params';
 import { OAuthExceptionFilter } from '../protocol/oauth-exception.filter';
 import { TokenResponse } from '../token/token-issuer';
 import { TokenEndpointDocs } from '../token/token.openapi';
-import { countTokenRequest } from '../token/token-metrics';
+import { answerTokenRequest } from '../token/token-endpoint';
+import { DpopService } from '../dpop/dpop.service';
 import { TokenService } from '../token/token.service';
 import { UserinfoDocs } from '../userinfo/userinfo.openapi';
 import { UserinfoService, type OidcUserInfo, type UserInfo } from '../userinfo/userinfo.service';
@@ -34,10 +45,11 @@ export const ALIAS =
 @UseFilters(OAuthExceptionFilter)
 export class OidcApiAliasController {
   constructor(
-    private readonly tokens: TokenService,
+    readonly tokens: TokenService,
     private readonly users: UserinfoService,
-    @Inject(Metrics) private readonly metrics: Metrics,
+    @Inject(Metrics) readonly metrics: Metrics,
     private readonly pushed: PushedAuthorizationService,
+    readonly dpop: DpopService,
   ) {}
 
   @Post('token')
@@ -46,10 +58,11 @@ export class OidcApiAliasController {
   @Header('Pragma', 'no-cache')
   @TokenEndpointDocs()
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/token` })
-  tokenAlias(@Req() req: Request): Promise<TokenResponse> {
-    return countTokenRequest(this.metrics, req, (params) =>
-      this.tokens.token(params, req.headers.authorization),
-    );
+  tokenAlias(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TokenResponse> {
+    return answerTokenRequest(this, req, res);
   }
 
   @Get('userinfo')
@@ -57,7 +70,7 @@ export class OidcApiAliasController {
   @UserinfoDocs()
   @ApiOperation({ summary: `${ALIAS}GET /api/oauth2/userinfo` })
   userinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
-    return this.users.userinfo(req.headers.authorization);
+    return this.users.userinfo(req);
   }
 
   @Post('userinfo')
@@ -66,7 +79,7 @@ export class OidcApiAliasController {
   @UserinfoDocs({ formToken: true })
   @ApiOperation({ summary: `${ALIAS}POST /api/oauth2/userinfo` })
   postUserinfoAlias(@Req() req: Request): Promise<UserInfo | OidcUserInfo> {
-    return this.users.userinfo(req.headers.authorization, formAccessToken(req));
+    return this.users.userinfo(req, formAccessToken(req));
   }
 
   // The request_uri is taken by either authorization endpoint: the issuer is the one the browser

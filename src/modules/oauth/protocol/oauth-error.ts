@@ -1,7 +1,10 @@
 import { msg } from '../../../common/i18n/i18n';
 import type { ErrorPage, ShownOnPage } from '../../pages/page-error';
 
-/** Error codes of RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1 and OIDC silent auth (docs/contract/oauth.md#silent-authentication). */
+/**
+ * Error codes of RFC 6749 sections 4.1.2.1 and 5.2, RFC 6750 section 3.1, OIDC silent auth
+ * (docs/contract/oauth.md#silent-authentication) and RFC 9449 sections 5, 7.1 and 8 (DPoP).
+ */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -19,7 +22,9 @@ export type OAuthErrorCode =
   | 'request_not_supported'
   | 'request_uri_not_supported'
   | 'invalid_token'
-  | 'insufficient_scope';
+  | 'insufficient_scope'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce';
 
 /**
  * The one place an OAuth error code gets its HTTP status: RFC 6749 section 5.2 (400, and 401
@@ -45,6 +50,9 @@ export const OAUTH_ERROR_STATUS: Readonly<Record<OAuthErrorCode, number>> = {
   request_uri_not_supported: 400,
   invalid_token: 401,
   insufficient_scope: 403,
+  // At the token endpoint; a resource answers them 401 (dpop/dpop-challenge.ts).
+  invalid_dpop_proof: 400,
+  use_dpop_nonce: 400,
 };
 
 /**
@@ -60,11 +68,17 @@ export class OAuthError extends Error implements ShownOnPage {
     readonly description: string,
     /** Value of the WWW-Authenticate header (RFC 6749 section 5.2, RFC 6750 section 3). */
     readonly wwwAuthenticate?: string,
+    /** A resource's answer (RFC 6750 section 3.1, RFC 9449 section 7.1): its status and nonce. */
+    answer: { status?: number; dpopNonce?: string } = {},
   ) {
     super(description);
     this.name = 'OAuthError';
-    this.status = OAUTH_ERROR_STATUS[error];
+    this.status = answer.status ?? OAUTH_ERROR_STATUS[error];
+    this.dpopNonce = answer.dpopNonce;
   }
+
+  /** The `DPoP-Nonce` header of the answer (RFC 9449 sections 8 and 9), if any. */
+  readonly dpopNonce: string | undefined;
 
   /** On a page (a login or consent form's request): the protocol's own words, in English as in
    * its API answers, under a translated title; always 400, the page being the browser's. */

@@ -64,6 +64,7 @@ export function sendOAuthError(response: Response, error: OAuthError): void {
   response.setHeader('Cache-Control', 'no-store');
   response.setHeader('Pragma', 'no-cache');
   if (error.wwwAuthenticate) response.setHeader('WWW-Authenticate', error.wwwAuthenticate);
+  if (error.dpopNonce) response.setHeader('DPoP-Nonce', error.dpopNonce);
   if (error.status === 503) response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
   response.status(error.status).json({ error: error.error, error_description: error.description });
 }

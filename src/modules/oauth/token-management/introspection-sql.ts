@@ -22,6 +22,8 @@ export interface TokenRow {
   username: string;
   iat: number;
   exp: number;
+  /** An access token's DPoP key thumbprint (RFC 9449 section 6), null for a bearer token. */
+  jkt: string | null;
 }
 
 /**
@@ -61,7 +63,8 @@ const activeTokenSql = (kind: TokenKind): string =>
   `LEFT JOIN LATERAL (
      SELECT t.application_id, t.scope, t.user_id::text AS sub, u.username,
        floor(extract(epoch FROM t.created_at))::bigint AS iat,
-       floor(extract(epoch FROM t.${TOKEN_EXPIRY_COLUMN[kind]}))::bigint AS exp
+       floor(extract(epoch FROM t.${TOKEN_EXPIRY_COLUMN[kind]}))::bigint AS exp,
+       ${kind === 'access' ? 't.dpop_jkt' : 'NULL'} AS jkt
      FROM oauth_tokens t
      JOIN users u ON u.id = t.user_id
      JOIN applications a ON a.id = t.application_id AND a.enabled
@@ -80,7 +83,7 @@ const ownTokenSql = (kind: TokenKind): string =>
 const introspectionSql = (from: string, columns = ''): string =>
   `SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
      c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
-     c.enabled${columns},
+     c.enabled, c.dpop_bound_access_tokens AS "dpopBoundAccessTokens"${columns},
      ${ownTokenSql('access')}, ${ownTokenSql('refresh')}
    FROM ${from}
    ${activeTokenSql('access')}

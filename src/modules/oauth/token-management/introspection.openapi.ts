@@ -25,9 +25,15 @@ export class IntrospectionView {
   exp?: number;
   @ApiPropertyOptional({ type: 'integer', description: 'Issue time, seconds since the epoch' })
   iat?: number;
-  @ApiPropertyOptional({ enum: ['bearer', 'refresh_token'] }) token_type?: string;
+  @ApiPropertyOptional({ enum: ['bearer', 'DPoP', 'refresh_token'] }) token_type?: string;
   @ApiPropertyOptional({ format: 'uri', description: 'PUBLIC_BASE_URL' }) iss?: string;
   @ApiPropertyOptional({ description: 'The client id the token was issued to' }) aud?: string;
+  @ApiPropertyOptional({
+    description:
+      'A DPoP-bound access token’s confirmation (RFC 9449 section 6.2): `{"jkt": <JWK SHA-256 thumbprint>}`; the proof sent to the resource must be signed by that key',
+    example: { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' },
+  })
+  cnf?: { jkt: string };
 }
 
 export const IntrospectionDocs = (): MethodDecorator =>

@@ -32,9 +32,11 @@ export interface ActiveToken {
   username: string;
   exp: number;
   iat: number;
-  token_type: 'bearer' | 'refresh_token';
+  token_type: 'bearer' | 'DPoP' | 'refresh_token';
   iss: string;
   aud: string;
+  /** A DPoP-bound access token's key (RFC 9449 section 6.2): the proof's key must match it. */
+  cnf?: { jkt: string };
 }
 
 /** RFC 7662 section 2.2: anything else is only `{"active": false}`, whatever the reason. */
@@ -104,6 +106,7 @@ export class IntrospectionService {
   }
 
   private active(row: TokenRow, kind: TokenKind, clientId: string): ActiveToken {
+    const bound = row.jkt === null ? {} : { cnf: { jkt: row.jkt } };
     return {
       active: true,
       scope: row.scope,
@@ -112,10 +115,12 @@ export class IntrospectionService {
       username: row.username,
       exp: row.exp,
       iat: row.iat,
-      // RFC 7662 section 2.2: token_type as in RFC 6749 section 5.1 for access tokens.
-      token_type: kind === 'access' ? 'bearer' : 'refresh_token',
+      // RFC 7662 section 2.2: token_type as in RFC 6749 section 5.1 for access tokens (RFC
+      // 9449 section 6.2: `DPoP` for a bound one, with its key in `cnf`).
+      token_type: kind === 'refresh' ? 'refresh_token' : row.jkt === null ? 'bearer' : 'DPoP',
       iss: this.config.publicBaseUrl,
       aud: clientId,
+      ...bound,
     };
   }
 }

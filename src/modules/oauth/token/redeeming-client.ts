@@ -20,11 +20,14 @@ export function clientParam(client: RedeemingClient): number | string {
 /**
  * The presenting client, with the client in parameter `:client`: one row, the client's
  * application id, or no row for an unknown, confidential or disabled public client (then nothing
- * changes). The batch statements evaluate it per item (`CROSS JOIN LATERAL (…) cl`).
+ * changes). A public client that requires DPoP (`dpop_bound_access_tokens`) qualifies only with a
+ * proof (`:jkt`); without one the general path names the failure. The batch statements evaluate it
+ * per item (`CROSS JOIN LATERAL (…) cl`).
  */
 export const CLIENT_SQL: Record<ClientKind, string> = {
   authenticated: 'SELECT :client::int AS id',
-  public: publicClientIdSql(':client'),
+  public: `${publicClientIdSql(':client')}
+      AND (:jkt::text IS NOT NULL OR NOT dpop_bound_access_tokens)`,
 };
 
 /** The single-row statements' `cl` CTE (CLIENT_SQL). */

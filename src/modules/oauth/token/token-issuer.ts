@@ -8,11 +8,15 @@ import { sha256Hex } from '../../../common/crypto/hash';
 import { statement } from '../../../common/sql/statement';
 import { insertEventSql } from '../../events/event-sql';
 import { insertTokenSql, markRotatedSql } from '../../tokens/token-sql';
+import type { TokenBinding } from './token-binding';
 
-/** The token response (docs/contract/oauth.md#token-response; RFC 6749 section 5.1). */
+/**
+ * The token response (docs/contract/oauth.md#token-response; RFC 6749 section 5.1): `bearer`, or
+ * `DPoP` for tokens bound to the key of the request's DPoP proof (RFC 9449 section 5).
+ */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'bearer';
+  token_type: 'bearer' | 'DPoP';
   expires_in: number;
   refresh_token: string;
   scope: string;
@@ -30,6 +34,8 @@ export interface TokenGrant {
   parentId?: string;
   /** 0 for a code's tokens (the default), the parent's + 1 for a refresh's. */
   generation?: number;
+  /** The DPoP keys the pair is bound to. */
+  binding: TokenBinding;
 }
 
 /** A freshly minted token pair: the plaintexts go to the client, only the hashes are stored. */
@@ -59,6 +65,8 @@ const ISSUE = statement(
     parentId: ':parentId',
     generation: ':generation',
     createdAt: ':now',
+    dpopJkt: ':jkt',
+    refreshDpopJkt: ':refreshJkt',
   })})
   ${insertEventSql({
     applicationId: ':applicationId',
@@ -82,6 +90,8 @@ const ISSUE = statement(
     'now',
     'eventType',
     'generation',
+    'jkt',
+    'refreshJkt',
   ],
 );
 
@@ -118,9 +128,11 @@ export class TokenIssuer {
       now: minted.now,
       eventType: event,
       generation: grant.generation ?? 0,
+      jkt: grant.binding.jkt,
+      refreshJkt: grant.binding.refreshJkt,
     });
     await manager.query(ISSUE.text, values);
-    return this.response(minted, grant.scope);
+    return this.response(minted, grant.scope, grant.binding.jkt);
   }
 
   mint(): MintedTokens {
@@ -138,11 +150,14 @@ export class TokenIssuer {
     };
   }
 
-  /** The token response (docs/contract/oauth.md#token-response), never cached (RFC 6749 section 5.1). */
-  response(minted: MintedTokens, scope: string): TokenResponse {
+  /**
+   * The token response (docs/contract/oauth.md#token-response), never cached (RFC 6749 section
+   * 5.1); `jkt`: the key the access token is bound to (null: a bearer token).
+   */
+  response(minted: MintedTokens, scope: string, jkt: string | null): TokenResponse {
     return {
       access_token: minted.accessToken,
-      token_type: 'bearer',
+      token_type: jkt === null ? 'bearer' : 'DPoP',
       expires_in: this.config.accessTokenTtlSeconds,
       refresh_token: minted.refreshToken,
       scope,

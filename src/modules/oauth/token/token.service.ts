@@ -80,16 +80,18 @@ export class TokenService {
     this.context = { dataSource, batches, issuer, idTokens, tokens, events, clock, reuseSeconds };
   }
 
+  /** `jkt`: the thumbprint of the request's DPoP proof key (dpop/dpop.service.ts), or null. */
   async token(
     params: FormParams<TokenParameter>,
     authorization: string | undefined,
+    jkt: string | null,
   ): Promise<TokenResponse> {
     const { grant_type: grantType } = take(params, ['grant_type']);
     if (grantType === undefined) throw invalidRequest('grant_type is required');
     const credentials = clientCredentials(params, authorization);
     const grant = GRANT_TYPES.get(grantType);
     const outcome = grant
-      ? await this.run(grant, credentials, params)
+      ? await this.run(grant, credentials, params, jkt)
       : await this.unsupported(credentials);
     if (outcome instanceof OAuthError) throw outcome;
     return outcome;
@@ -98,21 +100,27 @@ export class TokenService {
   /**
    * A public client's well-formed request first tries the grant's one statement; anything else,
    * or a statement that served nothing, authenticates the client before the grant's own errors
-   * are named, so the errors and their order do not depend on the path.
+   * are named, so the errors and their order do not depend on the path. A client that requires
+   * DPoP (`dpop_bound_access_tokens`, RFC 9449 section 5.2) is refused without a proof, before
+   * its grant is looked at (the public path's statement serves such a client only with one).
    */
   private async run(
     grant: GrantType<TokenParameter, unknown>,
     credentials: ClientCredentials,
     params: FormParams<TokenParameter>,
+    jkt: string | null,
   ): Promise<GrantOutcome> {
     const request = grantRequest(grant, params);
     if (credentials.method === 'none' && !(request instanceof OAuthError)) {
-      const served = await grant.asPublicClient(this.context, credentials.clientId, request);
+      const served = await grant.asPublicClient(this.context, credentials.clientId, request, jkt);
       if (served !== null) return served;
     }
     const client = await authenticateClient(credentials, this.context.dataSource);
+    if (client.dpopBoundAccessTokens && jkt === null) {
+      return invalidRequest('This client must send a DPoP proof with its token requests');
+    }
     if (request instanceof OAuthError) return request;
-    return grant.handle(this.context, client, request);
+    return grant.handle(this.context, client, request, jkt);
   }
 
   /** An unknown grant_type is named after client authentication (RFC 6749 section 5.2). */

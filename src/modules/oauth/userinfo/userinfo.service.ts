@@ -8,6 +8,9 @@ import { preparedQuery } from '../../../common/sql/prepared-query';
 import { statement } from '../../../common/sql/statement';
 import { impliedGroups, isGroupCode } from '../../users/groups';
 import { OAuthError } from '../protocol/oauth-error';
+import { resourceDpopError } from '../dpop/dpop-challenge';
+import { DpopService } from '../dpop/dpop.service';
+import type { Request } from 'express';
 import { sha256Hex } from '../../../common/crypto/hash';
 import {
   isOpenId,
@@ -65,6 +68,8 @@ export interface TokenOwner {
   email_verified: boolean;
   updated_at: Date;
   group: string;
+  /** The DPoP key thumbprint the token is bound to (RFC 9449 section 6), or null: a bearer token. */
+  dpop_jkt: string | null;
   /** userinfoUpstreamsJoin's column; only in the userinfo statement. */
   upstreams?: Parameters<typeof userinfoUpstreamsOf>[0];
 }
@@ -79,7 +84,7 @@ const ownerSql = (
   tokens = 't.access_token_hash = :tokenHash',
 ): string =>
   `SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, u.updated_at,
-     au."group"${columns}
+     au."group", t.dpop_jkt${columns}
    FROM oauth_tokens t
    JOIN users u ON u.id = t.user_id
    JOIN applications a ON a.id = t.application_id AND a.enabled
@@ -132,6 +137,7 @@ export async function userinfoOwners(
 
 const REALM = 'Bearer realm="oauth2"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const DPOP = /^DPoP +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** GET /api/oauth2/userinfo and /api/oauth2/user/emails: bearer access tokens (RFC 6750). */
 @Injectable()
@@ -149,6 +155,7 @@ export class UserinfoService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     @Inject(Metrics) metrics: Metrics,
+    private readonly dpop: DpopService,
   ) {
     this.lookups = new NaturalBatcher<string, TokenOwner | null>({
       ...STATEMENT_BATCHING,
@@ -162,14 +169,12 @@ export class UserinfoService {
    * `formToken`: the `access_token` form parameter of a POST (RFC 6750 section 2.2), undefined
    * for a GET or a POST without one.
    */
-  async userinfo(
-    authorization: string | undefined,
-    formToken?: string,
-  ): Promise<UserInfo | OidcUserInfo> {
+  async userinfo(req: Request, formToken?: string): Promise<UserInfo | OidcUserInfo> {
     // The challenge keeps naming read and profile, as before openid existed (docs/oidc.md).
     const owner = await this.authenticate(
       (tokenHash) => this.lookups.run(tokenHash),
-      presentedToken(authorization, formToken),
+      req,
+      presentedToken(req.headers.authorization, formToken),
       USERINFO_SCOPES,
       PROFILE_SCOPES,
     );
@@ -196,10 +201,11 @@ export class UserinfoService {
     };
   }
 
-  async emails(authorization: string | undefined): Promise<UserEmailEntry[]> {
+  async emails(req: Request): Promise<UserEmailEntry[]> {
     const owner = await this.authenticate(
       (tokenHash) => this.ownerOf(OWNER, tokenHash),
-      presentedToken(authorization, undefined),
+      req,
+      presentedToken(req.headers.authorization, undefined),
       EMAILS_SCOPES,
     );
     const rows = await this.dataSource.query<UserEmailEntry[]>(
@@ -218,16 +224,26 @@ export class UserinfoService {
    * One query resolves the token and checks, besides expiry and revocation, that the application
    * and the user's relation are still enabled and the authorization stands, so a revocation through
    * the application API takes effect on the very next request. One index probe per table
-   * (EXPLAIN in docs/performance/oauth.md).
+   * (EXPLAIN in docs/performance/oauth.md). A token sent under the DPoP scheme comes with a proof,
+   * checked first (RFC 9449 section 7.1); a DPoP-bound token is then accepted only with a proof
+   * of its key, never as a bearer token (section 7.2), and a bearer token only as one.
    */
   private async authenticate(
     find: (tokenHash: string) => Promise<TokenOwner | null>,
-    token: string,
+    req: Request,
+    { token, scheme }: PresentedToken,
     anyOf: readonly OAuthScope[],
     named: readonly OAuthScope[] = anyOf,
   ): Promise<TokenOwner> {
+    const jkt = scheme === 'DPoP' ? await this.dpop.atResource(req, token) : null;
     const owner = await find(sha256Hex(token));
-    if (!owner) throw invalidToken('The access token is invalid, expired or revoked');
+    if (!owner) {
+      const description = 'The access token is invalid, expired or revoked';
+      throw jkt === null
+        ? invalidToken(description)
+        : resourceDpopError('invalid_token', description);
+    }
+    if (owner.dpop_jkt !== jkt) throw bindingMismatch(owner.dpop_jkt, jkt);
     if (!scopeAllows(owner.scope, anyOf)) {
       throw new OAuthError(
         'insufficient_scope',
@@ -249,13 +265,23 @@ export class UserinfoService {
   }
 }
 
+/** An access token as the request presented it: as a bearer token, or under the DPoP scheme. */
+interface PresentedToken {
+  token: string;
+  scheme: 'Bearer' | 'DPoP';
+}
+
 /**
- * The access token of a request: from the Authorization header (RFC 6750 section 2.1) or from the
- * `access_token` form parameter of a POST (section 2.2, `formToken`; an empty one counts as not
- * sent). Both at once is `invalid_request` (section 3.1: more than one method); neither is the
- * challenge without an error code (section 3.1).
+ * The access token of a request: from the Authorization header (RFC 6750 section 2.1; RFC 9449
+ * section 7.1 for the DPoP scheme) or from the `access_token` form parameter of a POST (section
+ * 2.2, `formToken`, a bearer token; an empty one counts as not sent). Both at once is
+ * `invalid_request` (section 3.1: more than one method); neither is the challenge without an
+ * error code (section 3.1).
  */
-function presentedToken(authorization: string | undefined, formToken: string | undefined): string {
+function presentedToken(
+  authorization: string | undefined,
+  formToken: string | undefined,
+): PresentedToken {
   const header = authorization !== undefined && authorization.trim() !== '';
   const form = formToken !== undefined && formToken !== '';
   if (header && form) {
@@ -266,12 +292,37 @@ function presentedToken(authorization: string | undefined, formToken: string | u
       `${REALM}, error="invalid_request", error_description="${description}"`,
     );
   }
-  if (form) return formToken;
+  if (form) return { token: formToken, scheme: 'Bearer' };
   if (!header) throw new OAuthError('invalid_token', 'An access token is required', REALM);
-  const token = BEARER.exec(authorization)?.[1];
-  if (token === undefined)
-    throw invalidToken('The Authorization header must be Bearer <access token>');
-  return token;
+  const bearer = BEARER.exec(authorization)?.[1];
+  if (bearer !== undefined) return { token: bearer, scheme: 'Bearer' };
+  const dpop = DPOP.exec(authorization)?.[1];
+  if (dpop !== undefined) return { token: dpop, scheme: 'DPoP' };
+  throw invalidToken('The Authorization header must be Bearer <access token>');
+}
+
+/**
+ * A token found, but presented under the wrong scheme or with another key's proof (RFC 9449
+ * section 7.2): `bound` is the token's key (null: a bearer token), `proven` the proof's (null: no
+ * proof, the bearer scheme).
+ */
+function bindingMismatch(bound: string | null, proven: string | null): OAuthError {
+  if (proven === null) {
+    return resourceDpopError(
+      'invalid_token',
+      'The access token is bound to a DPoP key: send it under the DPoP scheme with a proof',
+    );
+  }
+  if (bound === null) {
+    return resourceDpopError(
+      'invalid_token',
+      'The access token is not DPoP-bound: send it under the Bearer scheme',
+    );
+  }
+  return resourceDpopError(
+    'invalid_token',
+    'The DPoP proof is not signed by the key the access token is bound to',
+  );
 }
 
 function invalidToken(description: string): OAuthError {

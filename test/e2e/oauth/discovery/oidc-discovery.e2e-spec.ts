@@ -144,4 +144,6 @@ const extensions: Record<string, unknown> = {
   // RFC 9126 section 5; REQUIRE_PUSHED_AUTHORIZATION_REQUESTS is off by default.
   pushed_authorization_request_endpoint: `${ISSUER}/oauth2/par`,
   require_pushed_authorization_requests: false,
+  // RFC 9449 section 5.1: the algorithms of DPoP proofs.
+  dpop_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA', 'Ed25519'],
 };

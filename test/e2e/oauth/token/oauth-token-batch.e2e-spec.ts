@@ -190,6 +190,8 @@ describe('Token endpoint group commit', () => {
       redirectUri,
       verifierHash: s256(v),
       tokens: issuer.mint(),
+      jkt: null,
+      refreshJkt: null,
     });
     const answers = await redeemCodes(t.dataSource, 'public', [
       item(good),
@@ -226,6 +228,8 @@ describe('Token endpoint group commit', () => {
       client: { publicClientId: client.clientId },
       scope,
       tokens: issuer.mint(),
+      jkt: null,
+      refreshJkt: null,
       reuseSeconds: 0,
     });
     const answers = await rotateRefreshTokens(t.dataSource, 'public', [

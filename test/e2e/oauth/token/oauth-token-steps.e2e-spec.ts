@@ -145,6 +145,15 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
       error: 'invalid_grant',
       description: 'The refresh token is invalid',
     },
+    refresh_dpop_key: {
+      violate: async (r) => {
+        // Bound to a DPoP key (RFC 9449 section 5); the request carries no proof of it.
+        await sql('UPDATE oauth_tokens SET refresh_dpop_jkt = $1', ['k'.repeat(43)]);
+        return r.form;
+      },
+      error: 'invalid_grant',
+      description: 'The refresh token is bound to a DPoP key: send a proof of that key',
+    },
     refresh_not_revoked: {
       violate: async (r) => {
         await sql('UPDATE oauth_tokens SET revoked_at = $1', [past()]);
@@ -246,6 +255,7 @@ describe('Token endpoint: each step, violated alone, names itself', () => {
           now: t.clock.now(),
           scope: null,
           reuseSeconds: REUSE_SECONDS,
+          jkt: null,
         });
         const revokeFamily = () => Promise.resolve();
         return firstFailure(REFRESH_STEPS, row!, { revokeFamily });

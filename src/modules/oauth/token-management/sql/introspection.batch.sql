@@ -1,13 +1,14 @@
 -- INTROSPECTION_BATCH in src/modules/oauth/token-management/introspection-sql.ts: introspection for a batch of requests, one array parameter per input whatever the batch size (prepared as oauth_introspect_batch)
 SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
      c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
-     c.enabled, i.ord,
+     c.enabled, c.dpop_bound_access_tokens AS "dpopBoundAccessTokens", i.ord,
      CASE WHEN access_row.application_id = c.id THEN to_jsonb(access_row) END AS access_token, CASE WHEN refresh_row.application_id = c.id THEN to_jsonb(refresh_row) END AS refresh_token
    FROM unnest((SELECT $1::varchar[]), (SELECT $2::varchar[]), (SELECT $3::timestamptz[])) WITH ORDINALITY AS i(in_client_id, in_token_hash, in_now, ord) CROSS JOIN applications c
    LEFT JOIN LATERAL (
      SELECT t.application_id, t.scope, t.user_id::text AS sub, u.username,
        floor(extract(epoch FROM t.created_at))::bigint AS iat,
-       floor(extract(epoch FROM t.access_expires_at))::bigint AS exp
+       floor(extract(epoch FROM t.access_expires_at))::bigint AS exp,
+       t.dpop_jkt AS jkt
      FROM oauth_tokens t
      JOIN users u ON u.id = t.user_id
      JOIN applications a ON a.id = t.application_id AND a.enabled
@@ -18,7 +19,8 @@ SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMetho
    LEFT JOIN LATERAL (
      SELECT t.application_id, t.scope, t.user_id::text AS sub, u.username,
        floor(extract(epoch FROM t.created_at))::bigint AS iat,
-       floor(extract(epoch FROM t.refresh_expires_at))::bigint AS exp
+       floor(extract(epoch FROM t.refresh_expires_at))::bigint AS exp,
+       NULL AS jkt
      FROM oauth_tokens t
      JOIN users u ON u.id = t.user_id
      JOIN applications a ON a.id = t.application_id AND a.enabled

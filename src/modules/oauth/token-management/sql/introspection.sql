@@ -1,13 +1,14 @@
 -- INTROSPECTION in src/modules/oauth/token-management/introspection-sql.ts: introspection (RFC 7662): the calling client and the presented token as an access and as a refresh token of its application (prepared as oauth_introspect)
 SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
      c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
-     c.enabled,
+     c.enabled, c.dpop_bound_access_tokens AS "dpopBoundAccessTokens",
      CASE WHEN access_row.application_id = c.id THEN to_jsonb(access_row) END AS access_token, CASE WHEN refresh_row.application_id = c.id THEN to_jsonb(refresh_row) END AS refresh_token
    FROM applications c
    LEFT JOIN LATERAL (
      SELECT t.application_id, t.scope, t.user_id::text AS sub, u.username,
        floor(extract(epoch FROM t.created_at))::bigint AS iat,
-       floor(extract(epoch FROM t.access_expires_at))::bigint AS exp
+       floor(extract(epoch FROM t.access_expires_at))::bigint AS exp,
+       t.dpop_jkt AS jkt
      FROM oauth_tokens t
      JOIN users u ON u.id = t.user_id
      JOIN applications a ON a.id = t.application_id AND a.enabled
@@ -18,7 +19,8 @@ SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMetho
    LEFT JOIN LATERAL (
      SELECT t.application_id, t.scope, t.user_id::text AS sub, u.username,
        floor(extract(epoch FROM t.created_at))::bigint AS iat,
-       floor(extract(epoch FROM t.refresh_expires_at))::bigint AS exp
+       floor(extract(epoch FROM t.refresh_expires_at))::bigint AS exp,
+       NULL AS jkt
      FROM oauth_tokens t
      JOIN users u ON u.id = t.user_id
      JOIN applications a ON a.id = t.application_id AND a.enabled

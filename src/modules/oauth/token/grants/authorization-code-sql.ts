@@ -14,6 +14,7 @@ import {
   type RedeemingClient,
 } from '../redeeming-client';
 import type { MintedTokens } from '../token-issuer';
+import type { TokenBinding } from '../token-binding';
 import {
   batchInputSql,
   batchStatement,
@@ -45,6 +46,8 @@ export const EXCHANGE_INPUTS = {
   accessExpiresAt: 'timestamptz',
   refreshExpiresAt: 'timestamptz',
   familyId: 'uuid',
+  jkt: 'text',
+  refreshJkt: 'text',
 } as const;
 
 export type ExchangeInput = keyof typeof EXCHANGE_INPUTS;
@@ -63,6 +66,8 @@ const ISSUED_TOKENS = {
   parentId: 'NULL',
   generation: '0',
   createdAt: ':now',
+  dpopJkt: ':jkt::varchar',
+  refreshDpopJkt: ':refreshJkt::varchar',
 };
 
 /** The `token_issued` event of each issued pair. */
@@ -141,7 +146,7 @@ export interface ConsumedCode extends ExchangeRow {
   issued: boolean;
 }
 
-export interface Redemption {
+export interface Redemption extends TokenBinding {
   code: string;
   client: RedeemingClient;
   redirectUri: string;
@@ -173,6 +178,8 @@ function exchangeArgs(r: Redemption): Record<ExchangeInput, unknown> {
     accessExpiresAt: r.tokens.accessExpiresAt,
     refreshExpiresAt: r.tokens.refreshExpiresAt,
     familyId: randomUUID(),
+    jkt: r.jkt,
+    refreshJkt: r.refreshJkt,
   };
 }
 

@@ -5,6 +5,7 @@ import type { EventsService } from '../../../events/events.service';
 import type { TokensRepository } from '../../../tokens/tokens.repository';
 import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
 import type { RedeemingClient } from '../redeeming-client';
+import { tokenBinding, type TokenBinding } from '../token-binding';
 import { firstFailure } from '../rules/step';
 import { EXCHANGE_STEPS } from '../rules/registries';
 import { CODE_VERIFIER } from '../rules/verify-pkce';
@@ -37,16 +38,18 @@ export const authorizationCodeGrant: GrantType<Parameter, AuthorizationCodeReque
   },
 
   // A public client without a verifier is refused by handle(), after client authentication.
-  asPublicClient: (context, clientId, request) =>
+  asPublicClient: (context, clientId, request, jkt) =>
     request.verifier === undefined
       ? Promise.resolve(null)
-      : redeem(context, { publicClientId: clientId }, request),
+      : redeem(context, { publicClientId: clientId }, request, tokenBinding(jkt, true)),
 
-  handle: async (context, client, request) => {
-    if (client.clientAuthMethod === 'none' && request.verifier === undefined) {
+  handle: async (context, client, request, jkt) => {
+    const publicClient = client.clientAuthMethod === 'none';
+    if (publicClient && request.verifier === undefined) {
       return invalidRequest('Public clients must send code_verifier');
     }
-    const redeemed = await redeem(context, { id: client.id }, request);
+    const binding = tokenBinding(jkt, publicClient);
+    const redeemed = await redeem(context, { id: client.id }, request, binding);
     if (redeemed) return redeemed;
     const { dataSource, clock, tokens, events } = context;
     await dataSource.transaction((manager) =>
@@ -64,15 +67,17 @@ async function redeem(
   context: GrantContext,
   client: RedeemingClient,
   { code, redirectUri, verifier }: AuthorizationCodeRequest,
+  binding: TokenBinding,
 ): Promise<GrantOutcome | null> {
   const { batches, issuer, idTokens } = context;
   const tokens = issuer.mint();
   const verifierHash = verifier === undefined ? null : s256(verifier);
-  const consumed = await batches.redeem({ code, client, redirectUri, tokens, verifierHash });
+  const redemption = { code, client, redirectUri, tokens, verifierHash, ...binding };
+  const consumed = await batches.redeem(redemption);
   if (!consumed) return null;
   if (consumed.issued) {
     // OIDC Core 3.1.3.3: an openid grant's exchange adds the id_token, with the code's nonce.
-    return idTokens.attach(issuer.response(tokens, consumed.scope), {
+    return idTokens.attach(issuer.response(tokens, consumed.scope, binding.jkt), {
       userId: String(consumed.user_id),
       applicationId: consumed.application_id,
       codeId: String(consumed.id),

@@ -34,7 +34,9 @@ export interface GrantContext {
 /**
  * One grant type of the token endpoint, as oidc-provider's lib/actions/grants/*.js: the form
  * parameters it reads (`parameters`), the typed request they make, and its handler. The handler
- * receives the typed request, never the form; token.service.ts runs the chain around it.
+ * receives the typed request, never the form; token.service.ts runs the chain around it. `jkt`
+ * is the thumbprint of the request's DPoP proof key (null without a proof): the tokens it issues
+ * are bound to it (token-binding.ts).
  */
 export interface GrantType<P extends string, R> {
   /** The grant's parameters, in the order their problems are named (RFC 6749 section 3.2). */
@@ -51,9 +53,19 @@ export interface GrantType<P extends string, R> {
    * qualify: the general path then authenticates the client first and names the failure, so the
    * errors and their order are those of the general path.
    */
-  asPublicClient(context: GrantContext, clientId: string, request: R): Promise<GrantOutcome | null>;
+  asPublicClient(
+    context: GrantContext,
+    clientId: string,
+    request: R,
+    jkt: string | null,
+  ): Promise<GrantOutcome | null>;
   /** The grant for an authenticated client. */
-  handle(context: GrantContext, client: OAuthClient, request: R): Promise<GrantOutcome>;
+  handle(
+    context: GrantContext,
+    client: OAuthClient,
+    request: R,
+    jkt: string | null,
+  ): Promise<GrantOutcome>;
 }
 
 /** The grant's typed request from the parsed form: a repeated parameter of the grant first. */

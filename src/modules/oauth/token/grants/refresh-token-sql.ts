@@ -19,6 +19,7 @@ import {
 } from '../redeeming-client';
 import { reuseSince } from '../rules/check-refresh-token';
 import type { MintedTokens } from '../token-issuer';
+import type { TokenBinding } from '../token-binding';
 import {
   batchInputSql,
   batchStatement,
@@ -45,16 +46,18 @@ export const REFRESH_INPUTS = {
   client: 'text',
   scope: 'text',
   reuseSince: 'timestamptz',
+  jkt: 'text',
   accessHash: 'text',
   newRefreshHash: 'text',
   accessExpiresAt: 'timestamptz',
   refreshExpiresAt: 'timestamptz',
+  refreshJkt: 'text',
 } as const;
 
 export type RefreshInput = keyof typeof REFRESH_INPUTS;
 
 /** What the step-by-step path's lock reads: the steps' parameters, none of the new pair's. */
-export const LOCK_INPUTS = ['refreshHash', 'now', 'client', 'scope', 'reuseSince'] as const;
+export const LOCK_INPUTS = ['refreshHash', 'now', 'client', 'scope', 'reuseSince', 'jkt'] as const;
 export type LockInput = (typeof LOCK_INPUTS)[number];
 
 /** The successor of the rotated token `t`. */
@@ -71,6 +74,8 @@ const SUCCESSOR = {
   parentId: 'id',
   generation: 'generation + 1',
   createdAt: ':now',
+  dpopJkt: ':jkt::varchar',
+  refreshDpopJkt: ':refreshJkt::varchar',
 };
 
 /** The `token_refreshed` event of the rotated token `t`. */
@@ -174,7 +179,7 @@ export const LOCK_STATEMENT = statement(
   LOCK_INPUTS,
 );
 
-export interface Rotation {
+export interface Rotation extends TokenBinding {
   refreshToken: string;
   client: RedeemingClient;
   /** The requested scope in canonical form, or null to keep the token's scope. */
@@ -214,6 +219,8 @@ function rotationArgs(r: Rotation): Record<RefreshInput, unknown> {
     newRefreshHash: r.tokens.refreshHash,
     accessExpiresAt: r.tokens.accessExpiresAt,
     refreshExpiresAt: r.tokens.refreshExpiresAt,
+    jkt: r.jkt,
+    refreshJkt: r.refreshJkt,
   };
 }
 

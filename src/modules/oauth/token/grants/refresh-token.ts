@@ -4,6 +4,7 @@ import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
 import { refreshScope } from '../../protocol/scopes';
 import type { OAuthClient } from '../../client-auth/authenticate-client';
 import type { MintedTokens, TokenResponse } from '../token-issuer';
+import { tokenBinding, type TokenBinding } from '../token-binding';
 import { reuseSince } from '../rules/check-refresh-token';
 import { firstFailure } from '../rules/step';
 import { REFRESH_STEPS, type RefreshRow } from '../rules/registries';
@@ -36,23 +37,25 @@ export const refreshTokenGrant: GrantType<Parameter, RefreshTokenRequest> = {
     return { refreshToken, scope: refreshScope(scope) };
   },
 
-  asPublicClient: async (context, clientId, request) => {
+  asPublicClient: async (context, clientId, request, jkt) => {
     const tokens = context.issuer.mint();
     const client = { publicClientId: clientId };
-    const rotation = { ...request, client, tokens, reuseSeconds: context.reuseSeconds };
+    const binding = tokenBinding(jkt, true);
+    const rotation = { ...request, ...binding, client, tokens, reuseSeconds: context.reuseSeconds };
     const rotated = await context.batches.rotate(rotation);
-    return rotated === null ? null : refreshed(context, tokens, rotated);
+    return rotated === null ? null : refreshed(context, tokens, rotated, binding);
   },
 
-  handle: async (context, client, request) => {
+  handle: async (context, client, request, jkt) => {
     const tokens = context.issuer.mint();
-    const rotation = { ...request, client: { id: client.id }, tokens };
+    const binding = tokenBinding(jkt, client.clientAuthMethod === 'none');
+    const rotation = { ...request, ...binding, client: { id: client.id }, tokens };
     const rotated = await context.batches.rotate({
       ...rotation,
       reuseSeconds: context.reuseSeconds,
     });
-    if (rotated !== null) return refreshed(context, tokens, rotated);
-    const outcome = await refreshStepByStep(context, client, request);
+    if (rotated !== null) return refreshed(context, tokens, rotated, binding);
+    const outcome = await refreshStepByStep(context, client, request, binding);
     if (outcome instanceof OAuthError) return outcome;
     return context.idTokens.attach(outcome.response, { ...outcome.grant, withNonce: false });
   },
@@ -63,8 +66,9 @@ function refreshed(
   context: GrantContext,
   tokens: MintedTokens,
   rotated: RotatedGrant,
+  binding: TokenBinding,
 ): Promise<GrantOutcome> {
-  return context.idTokens.attach(context.issuer.response(tokens, rotated.scope), {
+  return context.idTokens.attach(context.issuer.response(tokens, rotated.scope, binding.jkt), {
     userId: String(rotated.user_id),
     applicationId: rotated.application_id,
     codeId: rotated.code_id === null ? null : String(rotated.code_id),
@@ -81,11 +85,19 @@ function refreshStepByStep(
   context: GrantContext,
   client: OAuthClient,
   { refreshToken, scope: requested }: RefreshTokenRequest,
+  binding: TokenBinding,
 ): Promise<StepByStepRefresh | OAuthError> {
   const { dataSource, clock, tokens, events, issuer, reuseSeconds } = context;
   return dataSource.transaction(async (manager): Promise<StepByStepRefresh | OAuthError> => {
     const now = clock.now();
-    const lock = { refreshToken, clientId: client.id, now, scope: requested, reuseSeconds };
+    const lock = {
+      refreshToken,
+      clientId: client.id,
+      now,
+      scope: requested,
+      reuseSeconds,
+      jkt: binding.jkt,
+    };
     const token = await lockRefreshToken(manager, lock);
     if (!token) return new OAuthError('invalid_grant', 'The refresh token is invalid');
     const failure = await firstFailure(REFRESH_STEPS, token, {
@@ -110,6 +122,7 @@ function refreshStepByStep(
       codeId: token.code_id === null ? null : String(token.code_id),
       parentId: String(token.id),
       generation: token.generation + 1,
+      binding,
     };
     const response = await issuer.issue(manager, grant, 'token_refreshed');
     return { response, grant };
@@ -125,6 +138,7 @@ export async function lockRefreshToken(
     now: Date;
     scope: string | null;
     reuseSeconds: number;
+    jkt: string | null;
   },
 ): Promise<RefreshRow | null> {
   const values = LOCK_STATEMENT.values({
@@ -133,6 +147,7 @@ export async function lockRefreshToken(
     client: r.clientId,
     scope: r.scope,
     reuseSince: reuseSince(r.now, r.reuseSeconds),
+    jkt: r.jkt,
   });
   const rows = await manager.query<RefreshRow[]>(LOCK_STATEMENT.text, values);
   return rows[0] ?? null;

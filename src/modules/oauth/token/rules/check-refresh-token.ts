@@ -15,6 +15,18 @@ export const refreshTokenOfClient: TokenStep<object, unknown> = {
   failure: () => invalid('The refresh token is invalid'),
 };
 
+/**
+ * A public client's refresh token bound to a DPoP key is used only with a proof of that key
+ * (RFC 9449 section 5); `:jkt` is the thumbprint of the request's proof (NULL without one).
+ * Checked before the replay rules, so that presenting a stolen bound token without its key
+ * revokes nothing of the owner's.
+ */
+export const refreshTokenKeyMatches: TokenStep<object, unknown> = {
+  name: 'refresh_dpop_key',
+  holds: 't.refresh_dpop_jkt IS NULL OR t.refresh_dpop_jkt = :jkt',
+  failure: () => invalid('The refresh token is bound to a DPoP key: send a proof of that key'),
+};
+
 export const refreshTokenNotRevoked: TokenStep<object, unknown> = {
   name: 'refresh_not_revoked',
   holds: 't.revoked_at IS NULL',

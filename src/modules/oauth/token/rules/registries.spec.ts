@@ -113,7 +113,7 @@ describe('token endpoint steps', () => {
       }
       // The client is checked per item, not once for the batch.
       expect(statement).toContain('CROSS JOIN LATERAL (SELECT ');
-      expect(statement).not.toContain('$11');
+      expect(statement).not.toContain('$13');
     });
 
     it('rotates each refresh token of a batch only where every refresh step holds for it', () => {
@@ -152,9 +152,11 @@ describe('token endpoint steps', () => {
         accessExpiresAt: '$8',
         refreshExpiresAt: '$9',
         familyId: '$10',
+        jkt: '$11',
+        refreshJkt: '$12',
       });
       expect(Object.values(REFRESH_PARAMS)).toEqual(
-        Array.from({ length: 9 }, (_, i) => `$${i + 1}`),
+        Array.from({ length: 11 }, (_, i) => `$${i + 1}`),
       );
     });
 
@@ -174,10 +176,10 @@ describe('token endpoint steps', () => {
     }
   });
 
-  it("locks with the steps' five parameters, numbered as in the rotation", () => {
-    expect(LOCK_STATEMENT.names).toEqual(Object.keys(REFRESH_INPUTS).slice(0, 5));
+  it("locks with the steps' six parameters, numbered as in the rotation", () => {
+    expect(LOCK_STATEMENT.names).toEqual(Object.keys(REFRESH_INPUTS).slice(0, 6));
     const used = [...LOCK_STATEMENT.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
-    expect([...new Set(used)].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect([...new Set(used)].sort()).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   describe('the reuse interval', () => {

@@ -2,6 +2,7 @@ import { checkRelation, type RelationState } from './check-relation';
 import { codeIssuedToClient, codeNotExpired, codeRedirectUriMatches } from './check-code-binding';
 import { refreshScopeNotWidened } from './check-refresh-scope';
 import {
+  refreshTokenKeyMatches,
   refreshTokenNotExpired,
   refreshTokenNotReplayed,
   refreshTokenNotRevoked,
@@ -53,6 +54,7 @@ export const EXCHANGE_STEPS: readonly TokenStep<ExchangeRow, ExchangeContext>[] 
 /** Every rule of a successful refresh (RFC 6749 section 6, RFC 9700 section 4.14.2), in order. */
 export const REFRESH_STEPS: readonly TokenStep<RefreshRow, RefreshFailureContext>[] = [
   refreshTokenOfClient,
+  refreshTokenKeyMatches,
   refreshTokenNotRevoked,
   refreshTokenNotReplayed,
   refreshTokenNotSuperseded,

@@ -1,6 +1,6 @@
 -- OWNER in src/modules/oauth/userinfo/userinfo.service.ts: /user/emails: the owner of one access token (prepared as userinfo-owner)
 SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, u.updated_at,
-     au."group"
+     au."group", t.dpop_jkt
    FROM oauth_tokens t
    JOIN users u ON u.id = t.user_id
    JOIN applications a ON a.id = t.application_id AND a.enabled

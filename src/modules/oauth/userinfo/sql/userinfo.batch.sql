@@ -1,6 +1,6 @@
 -- USERINFO_BATCH in src/modules/oauth/userinfo/userinfo.service.ts: userinfo for a batch of access tokens, one array parameter whatever the batch size (userinfoOwners, prepared as userinfo-owners-upstreams)
 SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, u.updated_at,
-     au."group", up.upstreams, t.access_token_hash AS token_hash
+     au."group", t.dpop_jkt, up.upstreams, t.access_token_hash AS token_hash
    FROM oauth_tokens t
    JOIN users u ON u.id = t.user_id
    JOIN applications a ON a.id = t.application_id AND a.enabled

@@ -1,6 +1,6 @@
 -- USERINFO in src/modules/oauth/userinfo/userinfo.service.ts: userinfo: the owner of one access token with its upstream identities (prepared as userinfo-owner-upstreams)
 SELECT t.scope, u.id, u.username, u.nickname, u.email, u.avatar, u.email_verified, u.updated_at,
-     au."group", up.upstreams
+     au."group", t.dpop_jkt, up.upstreams
    FROM oauth_tokens t
    JOIN users u ON u.id = t.user_id
    JOIN applications a ON a.id = t.application_id AND a.enabled

@@ -20,8 +20,9 @@ WITH cl AS (SELECT $3::int AS id),
      FROM c CROSS JOIN cl LEFT JOIN app_users au ON au.application_id = c.application_id AND au.user_id = c.user_id),
    issued AS (
      INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
-      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at)
-    SELECT application_id, user_id, $6::varchar, $7::varchar, scope, $8::timestamptz, $9::timestamptz, $10::uuid, id, NULL, 0, $2 FROM r WHERE ok
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at,
+      dpop_jkt, refresh_dpop_jkt)
+    SELECT application_id, user_id, $6::varchar, $7::varchar, scope, $8::timestamptz, $9::timestamptz, $10::uuid, id, NULL, 0, $2, $11::varchar, $12::varchar FROM r WHERE ok
      RETURNING application_id, user_id, scope),
    event AS (
      INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description, created_at)

@@ -1,5 +1,5 @@
 -- exchangeBatchStatement('authenticated') in src/modules/oauth/token/grants/authorization-code-sql.ts: the code exchange of a batch of codes by a client already authenticated by its secret, one array parameter per input whatever the batch size (redeemCodes)
-WITH i AS (SELECT * FROM unnest((SELECT $1::text[]), (SELECT $2::timestamptz[]), (SELECT $3::text[]), (SELECT $4::text[]), (SELECT $5::text[]), (SELECT $6::text[]), (SELECT $7::text[]), (SELECT $8::timestamptz[]), (SELECT $9::timestamptz[]), (SELECT $10::uuid[])) WITH ORDINALITY AS i(in_code_hash, in_now, in_client, in_redirect_uri, in_verifier_hash, in_access_hash, in_refresh_hash, in_access_expires_at, in_refresh_expires_at, in_family_id, ord)),
+WITH i AS (SELECT * FROM unnest((SELECT $1::text[]), (SELECT $2::timestamptz[]), (SELECT $3::text[]), (SELECT $4::text[]), (SELECT $5::text[]), (SELECT $6::text[]), (SELECT $7::text[]), (SELECT $8::timestamptz[]), (SELECT $9::timestamptz[]), (SELECT $10::uuid[]), (SELECT $11::text[]), (SELECT $12::text[])) WITH ORDINALITY AS i(in_code_hash, in_now, in_client, in_redirect_uri, in_verifier_hash, in_access_hash, in_refresh_hash, in_access_expires_at, in_refresh_expires_at, in_family_id, in_jkt, in_refresh_jkt, ord)),
    c AS (
      UPDATE oauth_codes oc SET consumed_at = i.in_now
      FROM i
@@ -23,8 +23,9 @@ WITH i AS (SELECT * FROM unnest((SELECT $1::text[]), (SELECT $2::timestamptz[]),
        LEFT JOIN app_users au ON au.application_id = c.application_id AND au.user_id = c.user_id),
    issued AS (
      INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
-      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at)
-    SELECT application_id, user_id, i.in_access_hash::varchar, i.in_refresh_hash::varchar, scope, i.in_access_expires_at::timestamptz, i.in_refresh_expires_at::timestamptz, i.in_family_id::uuid, id, NULL, 0, i.in_now FROM r JOIN i ON i.ord = r.ord WHERE r.ok),
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at,
+      dpop_jkt, refresh_dpop_jkt)
+    SELECT application_id, user_id, i.in_access_hash::varchar, i.in_refresh_hash::varchar, scope, i.in_access_expires_at::timestamptz, i.in_refresh_expires_at::timestamptz, i.in_family_id::uuid, id, NULL, 0, i.in_now, i.in_jkt::varchar, i.in_refresh_jkt::varchar FROM r JOIN i ON i.ord = r.ord WHERE r.ok),
    event AS (
      INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description, created_at)
     SELECT application_id, 'token_issued', 'oauth2', 'success', user_id, scope, '', i.in_now FROM r JOIN i ON i.ord = r.ord WHERE r.ok)

@@ -1,6 +1,7 @@
 -- exchangeStatement('public') in src/modules/oauth/token/grants/authorization-code-sql.ts: the code exchange of one code by a public client, checked by the statement (`none`, enabled) (redeemCode)
 WITH cl AS (SELECT id FROM applications
-    WHERE client_id = $3::varchar AND client_auth_method = 'none' AND enabled),
+    WHERE client_id = $3::varchar AND client_auth_method = 'none' AND enabled
+      AND ($11::text IS NOT NULL OR NOT dpop_bound_access_tokens)),
    c AS (
      UPDATE oauth_codes SET consumed_at = $2
      WHERE code_hash = $1 AND consumed_at IS NULL AND EXISTS (SELECT 1 FROM cl)
@@ -21,8 +22,9 @@ WITH cl AS (SELECT id FROM applications
      FROM c CROSS JOIN cl LEFT JOIN app_users au ON au.application_id = c.application_id AND au.user_id = c.user_id),
    issued AS (
      INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
-      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at)
-    SELECT application_id, user_id, $6::varchar, $7::varchar, scope, $8::timestamptz, $9::timestamptz, $10::uuid, id, NULL, 0, $2 FROM r WHERE ok
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at,
+      dpop_jkt, refresh_dpop_jkt)
+    SELECT application_id, user_id, $6::varchar, $7::varchar, scope, $8::timestamptz, $9::timestamptz, $10::uuid, id, NULL, 0, $2, $11::varchar, $12::varchar FROM r WHERE ok
      RETURNING application_id, user_id, scope),
    event AS (
      INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description, created_at)

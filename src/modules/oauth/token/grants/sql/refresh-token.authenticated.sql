@@ -5,6 +5,7 @@ WITH cl AS (SELECT $3::int AS id),
      FROM cl, app_users au
      WHERE t.refresh_token_hash = $1 AND au.application_id = t.application_id AND au.user_id = t.user_id
        AND (t.application_id = cl.id)
+       AND (t.refresh_dpop_jkt IS NULL OR t.refresh_dpop_jkt = $6)
        AND (t.revoked_at IS NULL)
        AND (t.rotated_at IS NULL OR t.rotated_at >= $5)
        AND (NOT EXISTS (SELECT 1 FROM oauth_tokens n
@@ -17,8 +18,9 @@ WITH cl AS (SELECT $3::int AS id),
      RETURNING t.id, t.application_id, t.user_id, COALESCE($4::text, t.scope) AS scope, t.family_id, t.code_id, t.generation),
    issued AS (
      INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
-      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at)
-    SELECT application_id, user_id, $6::varchar, $7::varchar, scope, $8::timestamptz, $9::timestamptz, family_id, code_id, id, generation + 1, $2 FROM t),
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at,
+      dpop_jkt, refresh_dpop_jkt)
+    SELECT application_id, user_id, $7::varchar, $8::varchar, scope, $9::timestamptz, $10::timestamptz, family_id, code_id, id, generation + 1, $2, $6::varchar, $11::varchar FROM t),
    event AS (
      INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description, created_at)
     SELECT application_id, 'token_refreshed', 'oauth2', 'success', user_id, scope, '', $2 FROM t)

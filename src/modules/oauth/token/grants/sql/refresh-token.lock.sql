@@ -2,6 +2,7 @@
 WITH cl AS (SELECT $3::int AS id)
    SELECT t.id, t.application_id, t.user_id, t.scope, t.family_id, t.code_id, t.generation, au.enabled AS relation_enabled, au.granted_scope,
        COALESCE(t.application_id = cl.id, false) AS ok_refresh_client,
+     COALESCE(t.refresh_dpop_jkt IS NULL OR t.refresh_dpop_jkt = $6, false) AS ok_refresh_dpop_key,
      COALESCE(t.revoked_at IS NULL, false) AS ok_refresh_not_revoked,
      COALESCE(t.rotated_at IS NULL OR t.rotated_at >= $5, false) AS ok_refresh_not_replayed,
      COALESCE(NOT EXISTS (SELECT 1 FROM oauth_tokens n

@@ -1,11 +1,13 @@
 -- rotateStatement('public') in src/modules/oauth/token/grants/refresh-token-sql.ts: the rotation of one refresh token by a public client, checked by the statement (`none`, enabled) (rotateRefreshToken)
 WITH cl AS (SELECT id FROM applications
-    WHERE client_id = $3::varchar AND client_auth_method = 'none' AND enabled),
+    WHERE client_id = $3::varchar AND client_auth_method = 'none' AND enabled
+      AND ($6::text IS NOT NULL OR NOT dpop_bound_access_tokens)),
    t AS (
      UPDATE oauth_tokens t SET rotated_at = COALESCE(t.rotated_at, $2)
      FROM cl, app_users au
      WHERE t.refresh_token_hash = $1 AND au.application_id = t.application_id AND au.user_id = t.user_id
        AND (t.application_id = cl.id)
+       AND (t.refresh_dpop_jkt IS NULL OR t.refresh_dpop_jkt = $6)
        AND (t.revoked_at IS NULL)
        AND (t.rotated_at IS NULL OR t.rotated_at >= $5)
        AND (NOT EXISTS (SELECT 1 FROM oauth_tokens n
@@ -18,8 +20,9 @@ WITH cl AS (SELECT id FROM applications
      RETURNING t.id, t.application_id, t.user_id, COALESCE($4::text, t.scope) AS scope, t.family_id, t.code_id, t.generation),
    issued AS (
      INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
-      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at)
-    SELECT application_id, user_id, $6::varchar, $7::varchar, scope, $8::timestamptz, $9::timestamptz, family_id, code_id, id, generation + 1, $2 FROM t),
+      access_expires_at, refresh_expires_at, family_id, code_id, parent_id, generation, created_at,
+      dpop_jkt, refresh_dpop_jkt)
+    SELECT application_id, user_id, $7::varchar, $8::varchar, scope, $9::timestamptz, $10::timestamptz, family_id, code_id, id, generation + 1, $2, $6::varchar, $11::varchar FROM t),
    event AS (
      INSERT INTO events (application_id, event_type, protocol, status, user_id, scope, description, created_at)
     SELECT application_id, 'token_refreshed', 'oauth2', 'success', user_id, scope, '', $2 FROM t)
