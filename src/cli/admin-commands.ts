@@ -79,6 +79,7 @@ export class AdminCommands {
     logo?: string;
     signUpEnabled?: boolean;
     requirePushedAuthorizationRequests?: boolean;
+    dpopBoundAccessTokens?: boolean;
   }): Promise<object> {
     const { application, clientSecret } = await this.applications.create(input);
     return {
@@ -101,15 +102,16 @@ export class AdminCommands {
     return { id: application.id, clientId: application.clientId, ...keysView(application) };
   }
 
-  /** The settings the CLI changes on an existing application (only RFC 9126's, so far). */
+  /** The settings the CLI changes on an existing application: RFC 9126's and RFC 9449's. */
   async appUpdate(
     applicationId: number,
-    settings: { requirePushedAuthorizationRequests: boolean },
+    settings: { requirePushedAuthorizationRequests?: boolean; dpopBoundAccessTokens?: boolean },
   ): Promise<object> {
     const { application } = await this.applications.update(applicationId, settings);
     return {
       id: application.id,
       requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
+      dpopBoundAccessTokens: application.dpopBoundAccessTokens,
     };
   }
 
@@ -126,6 +128,7 @@ export class AdminCommands {
         enabled: app.enabled,
         signUpEnabled: app.signUpEnabled,
         requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
+        dpopBoundAccessTokens: app.dpopBoundAccessTokens,
         createdAt: rfc3339(app.createdAt),
       })),
     };

@@ -32,7 +32,10 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            (docs/accounts.md; SIGNUP_ENABLED must allow it)
              [--require-par on|off]        take only pushed authorization requests (RFC 9126;
                                            docs/oauth.md); off by default
-  app update APP_ID --require-par on|off   the same setting of an existing application
+             [--require-dpop on|off]       every token request with a DPoP proof (RFC 9449
+                                           dpop_bound_access_tokens; docs/oauth.md); off by default
+  app update APP_ID [--require-par on|off] [--require-dpop on|off]
+                                           the same settings of an existing application
   app list
   app keys ID --jwks FILE | --jwks-uri U   private_key_jwt (docs/oauth.md, "Client authentication"):
                                            set or rotate the client's public keys, a JWK Set in
@@ -93,6 +96,7 @@ const OPTIONS = {
   logo: { type: 'string' },
   'sign-up': { type: 'boolean' },
   'require-par': { type: 'string' },
+  'require-dpop': { type: 'string' },
   app: { type: 'string' },
   scopes: { type: 'string' },
   username: { type: 'string' },
@@ -250,11 +254,22 @@ function replayFrom(values: Values): ReplayFrom {
   return { fromTime: time!.toUpperCase() };
 }
 
-/** An on|off option's value; `fallback` when it is not given. */
-function onOff(value: string | undefined, fallback: boolean): boolean {
+/** The on|off option `name`'s value; `fallback` when it is not given. */
+function onOff(values: Values, name: 'require-par' | 'require-dpop', fallback: boolean): boolean;
+function onOff(
+  values: Values,
+  name: 'require-par' | 'require-dpop',
+  fallback?: undefined,
+): boolean | undefined;
+function onOff(
+  values: Values,
+  name: 'require-par' | 'require-dpop',
+  fallback?: boolean,
+): boolean | undefined {
+  const value = values[name];
   if (value === undefined) return fallback;
   if (value === 'on' || value === 'off') return value === 'on';
-  throw new UsageError('--require-par must be on or off');
+  throw new UsageError(`--${name} must be on or off`);
 }
 
 type Action = (commands: AdminCommands) => Promise<object>;
@@ -278,17 +293,21 @@ function plan(words: string[], values: Values): Action {
         homeUrl: values['home-url'],
         logo: values.logo,
         signUpEnabled: values['sign-up'] ?? false,
-        requirePushedAuthorizationRequests: onOff(values['require-par'], false),
+        requirePushedAuthorizationRequests: onOff(values, 'require-par', false),
+        dpopBoundAccessTokens: onOff(values, 'require-dpop', false),
       };
       return (c) => c.appCreate(input);
     }
     case 'app update': {
       const id = positiveInt(arg, 'APP_ID');
-      if (values['require-par'] === undefined) {
-        throw new UsageError('app update needs --require-par on|off');
+      const settings = {
+        requirePushedAuthorizationRequests: onOff(values, 'require-par'),
+        dpopBoundAccessTokens: onOff(values, 'require-dpop'),
+      };
+      if (Object.values(settings).every((value) => value === undefined)) {
+        throw new UsageError('app update needs --require-par on|off or --require-dpop on|off');
       }
-      const requirePushedAuthorizationRequests = onOff(values['require-par'], false);
-      return (c) => c.appUpdate(id, { requirePushedAuthorizationRequests });
+      return (c) => c.appUpdate(id, settings);
     }
     case 'app list':
       return (c) => c.appList();

@@ -14,6 +14,12 @@ export async function dpopKey(alg: KeyAlg = 'ES256'): Promise<DpopKey> {
   return { ...key, jkt: await jose.calculateJwkThumbprint(key.publicJwk, 'sha256') };
 }
 
+/** The public JWK a proof carries in its header: the key's members, without kid and use. */
+export function headerJwk(key: DpopKey): Record<string, unknown> {
+  const members = Object.entries(key.publicJwk).filter(([name]) => !['kid', 'use'].includes(name));
+  return Object.fromEntries(members);
+}
+
 /** What a proof says; each field replaces the default, `undefined` removes a claim. */
 export interface ProofOptions {
   /** Default POST. */
@@ -52,9 +58,8 @@ export async function dpopProof(t: TestApp, key: DpopKey, options: ProofOptions 
     ...options.claims,
   };
   const payload = Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined));
-  const { kid: _kid, use: _use, ...jwk } = key.publicJwk;
   return new jose.SignJWT(payload)
-    .setProtectedHeader({ typ: 'dpop+jwt', alg: key.alg, jwk, ...options.header })
+    .setProtectedHeader({ typ: 'dpop+jwt', alg: key.alg, jwk: headerJwk(key), ...options.header })
     .sign(key.privateKey);
 }
 

@@ -34,6 +34,8 @@ export interface NewApplication {
   signUpEnabled?: boolean;
   /** RFC 9126 section 5: /authorize only with a pushed request (docs/oauth.md); off by default. */
   requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 section 5.2: every token request with a DPoP proof (docs/oauth.md); off by default. */
+  dpopBoundAccessTokens?: boolean;
   /** The console account that creates it; CLI applications have none. */
   ownerId?: string;
 }
@@ -58,6 +60,7 @@ export interface ApplicationSettings {
   requireVerifiedEmail?: boolean;
   signUpEnabled?: boolean;
   requirePushedAuthorizationRequests?: boolean;
+  dpopBoundAccessTokens?: boolean;
   /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }
@@ -99,6 +102,7 @@ export class ApplicationsService {
         requireVerifiedEmail: input.requireVerifiedEmail ?? false,
         signUpEnabled: input.signUpEnabled ?? false,
         requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
+        dpopBoundAccessTokens: input.dpopBoundAccessTokens ?? false,
         ownerId: input.ownerId ?? null,
         clientId: randomBase62(24),
         clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),

@@ -58,6 +58,11 @@ export class ApplicationDetail extends ApplicationSummary {
   })
   requirePushedAuthorizationRequests?: boolean;
   @ApiPropertyOptional({
+    description:
+      'admin and owner only: whether every token request of this client must carry a DPoP proof (RFC 9449 section 5.2; docs/oauth.md)',
+  })
+  dpopBoundAccessTokens?: boolean;
+  @ApiPropertyOptional({
     type: [String],
     description:
       'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
@@ -113,6 +118,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     requireVerifiedEmail: application.requireVerifiedEmail,
     signUpEnabled: application.signUpEnabled,
     requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: application.dpopBoundAccessTokens,
     requiredUpstreams: [...application.requiredUpstreams],
     updatedAt: application.updatedAt.toISOString(),
   };

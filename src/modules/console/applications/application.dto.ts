@@ -29,6 +29,9 @@ const SIGN_UP =
 const REQUIRE_PAR =
   'Whether the client must push its authorization requests (RFC 9126 section 5): /oauth2/authorize without a request_uri is answered invalid_request. No passkey confirmation: it only narrows how the client may start a sign-in (docs/console.md)';
 
+const DPOP_BOUND =
+  'Whether every token request of the client must carry a DPoP proof (RFC 9449 section 5.2, `dpop_bound_access_tokens`), so that its tokens are always bound to its key; without one the token endpoint answers invalid_request. No passkey confirmation, like requirePushedAuthorizationRequests (docs/console.md)';
+
 /** A string of at most `max` characters. */
 const Text = (max: number): PropertyDecorator => {
   const message = `$property must be a string of at most ${max} characters`;
@@ -156,6 +159,11 @@ export class NewApplicationBody {
   @IfPresent()
   @Flag()
   requirePushedAuthorizationRequests?: boolean;
+
+  @ApiPropertyOptional({ default: false, description: DPOP_BOUND })
+  @IfPresent()
+  @Flag()
+  dpopBoundAccessTokens?: boolean;
 }
 
 /** Body of PATCH /api/console/applications/{id}: any of these, at least one (empty_body). */
@@ -230,6 +238,11 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @Flag()
   requirePushedAuthorizationRequests?: boolean;
+
+  @ApiPropertyOptional({ description: DPOP_BOUND })
+  @IfPresent()
+  @Flag()
+  dpopBoundAccessTokens?: boolean;
 
   // Shape only here; whether each id names a configured provider is the service's check.
   @ApiPropertyOptional({

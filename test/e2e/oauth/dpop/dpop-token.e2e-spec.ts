@@ -4,6 +4,7 @@ import { DPOP_PROOF_MAX_LENGTH } from '../../../../src/modules/oauth/dpop/dpop-p
 import {
   dpopKey,
   dpopProof,
+  headerJwk,
   noncedProof,
   serverNonce,
   TOKEN_URL,
@@ -129,7 +130,7 @@ describe('DPoP at the token endpoint', () => {
       error: 'use_dpop_nonce',
       error_description: 'Use the DPoP nonce the server provides',
     });
-    const nonce = first.headers['dpop-nonce'] as string;
+    const nonce = String(first.headers['dpop-nonce']);
     expect(nonce).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const second = await probe(await dpopProof(t, key, { nonce }));
     expect(passed(second)).toBe(true);
@@ -224,7 +225,7 @@ describe('DPoP at the token endpoint', () => {
       iat: Math.floor(t.clock.now().getTime() / 1000),
       nonce,
     };
-    const { kid: _kid, use: _use, ...jwk } = key.publicJwk;
+    const jwk = headerJwk(key);
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const none = `${b64({ typ: 'dpop+jwt', alg: 'none', jwk })}.${b64(claims)}.`;
     expectRefused(
@@ -264,7 +265,7 @@ describe('DPoP at the token endpoint', () => {
   it('refuses a proof not signed by the key in its header', async () => {
     const nonce = await serverNonce(t, key);
     const other = await dpopKey();
-    const { kid: _kid, use: _use, ...otherJwk } = other.publicJwk;
+    const otherJwk = headerJwk(other);
     expectRefused(
       await probe(await dpopProof(t, key, { nonce, header: { jwk: otherJwk } })),
       'The DPoP proof signature does not verify with its key',

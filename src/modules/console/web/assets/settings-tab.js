@@ -21,6 +21,7 @@ const FLAGS = [
   'requireVerifiedEmail',
   'signUpEnabled',
   'requirePushedAuthorizationRequests',
+  'dpopBoundAccessTokens',
 ];
 
 export async function showSettings(ctx) {

@@ -237,6 +237,10 @@ function settings(words: Translator): Html {
               ><input type="checkbox" name="requirePushedAuthorizationRequests" />
               ${t('console.settings.requirePar')}</label
             >
+            <label class="inline"
+              ><input type="checkbox" name="dpopBoundAccessTokens" />
+              ${t('console.settings.requireDpop')}</label
+            >
           </fieldset>
           <button type="submit">${t('console.settings.save')}</button>
         </form>
