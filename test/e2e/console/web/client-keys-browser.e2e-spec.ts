@@ -86,6 +86,16 @@ describe("Console Settings tab in Chromium: a client's keys", () => {
     );
   }
 
+  /** Saves, confirms, and finds `reason` in the dialog instead of a saved change; cancels. */
+  async function refusedInDialog(page: Page, reason: string): Promise<void> {
+    await saveButton(page).click();
+    await page.locator('#confirm-dialog').waitFor();
+    await page.locator('#confirm-go').click();
+    await page.locator('#confirm-error.error', { hasText: reason }).waitFor();
+    await page.locator('#confirm-cancel').click();
+    await page.locator('#confirm-dialog').waitFor({ state: 'hidden' });
+  }
+
   async function storedClient(appId: number) {
     const [row] = await bed.t.dataSource.query<
       {
@@ -213,6 +223,14 @@ describe("Console Settings tab in Chromium: a client's keys", () => {
     });
     expect(refused.text).not.toContain(secret);
     expect(await page.content()).not.toContain(secret);
+
+    // What only the API checks (here `use`) is refused when the confirmation starts: the dialog
+    // says why, led in the page's language, and nothing changes.
+    await pasteKeys(page, { keys: [{ ...key.publicJwk, use: 'enc' }] });
+    await refusedInDialog(
+      page,
+      'The client settings were not accepted: jwks.keys[0]: use must be sig',
+    );
     const stored = await storedClient(appId);
     expect([stored.method, stored.jwks]).toEqual(['secret', null]);
     expect(problems).toEqual([]);
@@ -365,6 +383,10 @@ describe("Console Settings tab in Chromium: a client's keys", () => {
       .waitFor();
 
     await page.getByLabel('粘贴 JWK Set').check();
+    await page
+      .locator('#set-jwks')
+      .fill(JSON.stringify({ keys: [{ ...key.publicJwk, use: 'enc' }] }));
+    await refusedInDialog(page, '客户端设置未被接受：jwks.keys[0]: use must be sig');
     await page.locator('#set-jwks').fill(JSON.stringify(jwksOf(key)));
     await saveButton(page).click();
     await page.locator('#confirm-dialog').waitFor();

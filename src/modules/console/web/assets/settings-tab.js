@@ -11,6 +11,7 @@ import {
 } from './client-keys.js';
 import {
   $,
+  ApiError,
   api,
   confirmationHeader,
   confirmed,
@@ -118,8 +119,18 @@ function save(ctx, body) {
     t('console.settings.confirmClient', { name: ctx.app.name }),
     { action: 'client_settings.update', applicationId: ctx.id, settings },
     (token) => api('PATCH', ctx.base, { body, headers: confirmationHeader(token) }),
+    refusedSettings,
   );
 }
+
+/**
+ * A client setting the API refuses (a key it checks further than the page: size, curve, alg,
+ * use, kid): its reason in the API's words, after a lead in the page's language.
+ */
+const refusedSettings = (error) =>
+  error instanceof ApiError && error.code === 'invalid_request'
+    ? t('console.settings.refused', { reason: error.message })
+    : null;
 
 function fill(app) {
   const form = $('#settings-form');
