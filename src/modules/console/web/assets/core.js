@@ -438,9 +438,10 @@ export async function confirmationToken(target) {
 /**
  * Asks for passkey confirmation of an operation in a dialog, then runs `operation(token)` with
  * the token for the X-Passkey-Confirmation header. Errors stay in the dialog (retry or cancel).
- * Resolves to the operation's result, or null when the user cancels.
+ * Resolves to the operation's result, or null when the user cancels. `refusal(error)`, when
+ * given, may word an error of the page's own (null: errorText's words).
  */
-export function confirmed(description, target, operation) {
+export function confirmed(description, target, operation, refusal) {
   const dialog = $('#confirm-dialog');
   const form = $('#confirm-form');
   const errorBox = $('#confirm-error');
@@ -465,7 +466,7 @@ export function confirmed(description, target, operation) {
           const token = await confirmationToken(target);
           finish(await operation(token));
         } catch (error) {
-          say(errorBox, errorText(error), 'error');
+          say(errorBox, refusal?.(error) ?? errorText(error), 'error');
         } finally {
           working = false;
         }

@@ -1,8 +1,17 @@
-// The Settings tab (admins): the application's settings, its client secret (reset, shown once)
-// and, for the owner, deleting the application. Changing the OAuth client settings, secret reset
-// and delete need a passkey.
+// The Settings tab (admins): the application's settings, its client authentication (the method,
+// a private_key_jwt client's keys: client-keys.js), its client secret (reset, shown once) and,
+// for the owner, deleting the application. Changing the OAuth client settings (the keys
+// included), secret reset and delete need a passkey.
+import {
+  fillKeysFields,
+  keysFromForm,
+  KeysProblem,
+  showKeysFields,
+  showRegisteredKeys,
+} from './client-keys.js';
 import {
   $,
+  ApiError,
   api,
   confirmationHeader,
   confirmed,
@@ -27,9 +36,22 @@ const FLAGS = [
 export async function showSettings(ctx) {
   fill(ctx.app);
   const form = $('#settings-form');
+  form.elements.clientAuthMethod.addEventListener('change', () => showKeysFields(form));
+  for (const radio of form.elements.keySource) {
+    radio.addEventListener('change', () => showKeysFields(form));
+  }
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    say('#settings-status', ''); // the last save's outcome, if any, is old news
     const values = formValues(form);
+    let keys;
+    try {
+      keys = keysFromForm(form, ctx.app);
+    } catch (error) {
+      if (!(error instanceof KeysProblem)) throw error;
+      say('#settings-status', error.message, 'error');
+      return;
+    }
     const body = {
       redirectUris: lines(values.redirectUris),
       postLogoutRedirectUris: lines(values.postLogoutRedirectUris),
@@ -40,11 +62,13 @@ export async function showSettings(ctx) {
         .filter(Boolean),
     };
     for (const name of [...TEXT_FIELDS, ...FLAGS]) body[name] = values[name];
+    Object.assign(body, keys);
     try {
       const result = await save(ctx, body);
       if (!result) return;
       const { clientSecret, ...updated } = result;
-      ctx.setApp(updated);
+      // Only a private_key_jwt client's answer has keys: none means there are none now.
+      ctx.setApp({ jwks: null, jwksUri: null, ...updated });
       fill(ctx.app);
       say('#settings-status', t('console.settings.saved'));
       // Switching a public client to `secret` issues its first secret, shown this once.
@@ -58,9 +82,11 @@ export async function showSettings(ctx) {
   $('#delete-app').addEventListener('click', () => void deleteApplication(ctx));
 }
 
-// Where codes and tokens may go, and how the client proves itself: changing any of them needs
-// a passkey confirmation bound to exactly these values (docs/console.md).
+// Where codes and tokens may go, and how the client proves itself (the method and, when sent, the
+// keys): changing any of them needs a passkey confirmation bound to exactly these values
+// (docs/console.md).
 const CLIENT_SETTINGS = ['redirectUris', 'postLogoutRedirectUris', 'clientAuthMethod'];
+const KEY_SETTINGS = ['jwks', 'jwksUri'];
 
 const sameSet = (a, b) => {
   const left = new Set(a);
@@ -68,25 +94,44 @@ const sameSet = (a, b) => {
   return left.size === right.size && [...left].every((value) => right.has(value));
 };
 
-/** Whether `body` changes a client setting of `app` (lists compared as sets, as the API does). */
+/**
+ * Whether `body` changes a client setting of `app` (lists compared as sets, as the API does;
+ * keys are in the body only when they differ from the registered ones).
+ */
 function changesClient(app, body) {
   return (
     !sameSet(body.redirectUris, app.redirectUris ?? []) ||
     !sameSet(body.postLogoutRedirectUris, app.postLogoutRedirectUris ?? []) ||
-    body.clientAuthMethod !== app.clientAuthMethod
+    body.clientAuthMethod !== app.clientAuthMethod ||
+    KEY_SETTINGS.some((name) => name in body)
   );
 }
 
 /** PATCHes the settings, through the passkey dialog when a client setting changes; null if cancelled. */
 function save(ctx, body) {
   if (!changesClient(ctx.app, body)) return api('PATCH', ctx.base, { body });
-  const settings = Object.fromEntries(CLIENT_SETTINGS.map((name) => [name, body[name]]));
+  const settings = Object.fromEntries(
+    [...CLIENT_SETTINGS, ...KEY_SETTINGS.filter((name) => name in body)].map((name) => [
+      name,
+      body[name],
+    ]),
+  );
   return confirmed(
     t('console.settings.confirmClient', { name: ctx.app.name }),
     { action: 'client_settings.update', applicationId: ctx.id, settings },
     (token) => api('PATCH', ctx.base, { body, headers: confirmationHeader(token) }),
+    refusedSettings,
   );
 }
+
+/**
+ * A client setting the API refuses (a key it checks further than the page: size, curve, alg,
+ * use, kid): its reason in the API's words, after a lead in the page's language.
+ */
+const refusedSettings = (error) =>
+  error instanceof ApiError && error.code === 'invalid_request'
+    ? t('console.settings.refused', { reason: error.message })
+    : null;
 
 function fill(app) {
   const form = $('#settings-form');
@@ -96,6 +141,8 @@ function fill(app) {
   form.elements.postLogoutRedirectUris.value = (app.postLogoutRedirectUris ?? []).join('\n');
   form.elements.requiredUpstreams.value = (app.requiredUpstreams ?? []).join(', ');
   form.elements.clientAuthMethod.value = app.clientAuthMethod ?? 'secret';
+  fillKeysFields(form, app);
+  showRegisteredKeys(app);
   $('#client-id').textContent = app.clientId ?? '';
   // Only a `secret` client has a secret to reset.
   $('#reset-secret').hidden = app.clientAuthMethod !== 'secret';

@@ -218,6 +218,7 @@ function settings(words: Translator): Html {
             <option value="none">${t('console.settings.authNone')}</option>
             <option value="private_key_jwt">${t('console.settings.authPrivateKeyJwt')}</option>
           </select>
+          ${clientKeysFields(words)}
           <fieldset>
             <legend>${t('console.settings.options')}</legend>
             <label class="inline"
@@ -251,7 +252,7 @@ function settings(words: Translator): Html {
           <dt>${t('console.overview.clientId')}</dt>
           <dd><code id="client-id"></code></dd>
         </dl>
-        ${alertBox('secret-status')}
+        ${registeredKeys(words)} ${alertBox('secret-status')}
         ${secretBlock(t, 'client-secret', 'console.settings.newSecret')}
         <button type="button" class="secondary" id="reset-secret">
           ${t('console.settings.resetSecret')}
@@ -266,6 +267,72 @@ function settings(words: Translator): Html {
         </button>
       </section>`,
   );
+}
+
+/**
+ * The keys of a `private_key_jwt` client (shown by the script while that method is chosen): a
+ * pasted public JWK Set or a jwks_uri. Empty keeps the registered keys; the script checks what
+ * is pasted before sending it (a private key never leaves the browser).
+ */
+function clientKeysFields(words: Translator): Html {
+  const { t } = words;
+  return html`<fieldset id="set-keys" aria-describedby="set-keys-lead" hidden disabled>
+    <legend>${t('console.settings.clientKeys.legend')}</legend>
+    <p class="hint" id="set-keys-lead">${t('console.settings.clientKeys.lead')}</p>
+    <label class="inline"
+      ><input type="radio" name="keySource" value="jwks" checked />
+      ${t('console.settings.clientKeys.sourceJwks')}</label
+    >
+    <label class="inline"
+      ><input type="radio" name="keySource" value="jwksUri" />
+      ${t('console.settings.clientKeys.sourceUri')}</label
+    >
+    <div id="set-jwks-field">
+      <label for="set-jwks">${t('console.settings.clientKeys.jwks')}</label>
+      <textarea
+        id="set-jwks"
+        name="jwks"
+        class="mono"
+        rows="8"
+        spellcheck="false"
+        autocomplete="off"
+        aria-describedby="set-jwks-hint"
+      ></textarea>
+      <p class="hint" id="set-jwks-hint">${t('console.settings.clientKeys.jwksHint')}</p>
+    </div>
+    <div id="set-jwks-uri-field" hidden>
+      <label for="set-jwks-uri">${t('console.settings.clientKeys.jwksUri')}</label>
+      <input
+        type="text"
+        inputmode="url"
+        id="set-jwks-uri"
+        name="jwksUri"
+        maxlength="2000"
+        autocomplete="off"
+        spellcheck="false"
+        placeholder="https://example.com/.well-known/jwks.json"
+        aria-describedby="set-jwks-uri-hint"
+      />
+      <p class="hint" id="set-jwks-uri-hint">${t('console.settings.clientKeys.jwksUriHint')}</p>
+    </div>
+  </fieldset>`;
+}
+
+/** The registered keys of a `private_key_jwt` client: kid, kty and alg only, or its jwks_uri. */
+function registeredKeys(words: Translator): Html {
+  const { t } = words;
+  return html`<div id="client-keys" hidden>
+    <h3 id="client-keys-title">${t('console.settings.clientKeys.current')}</h3>
+    <dl class="details" id="client-jwks-uri-line" hidden>
+      <dt>${t('console.settings.clientKeys.fetchedFrom')}</dt>
+      <dd><code id="client-jwks-uri"></code></dd>
+    </dl>
+    ${dataTable(t, 'client-keys-table', 'console.settings.clientKeys.current', [
+      'console.settings.clientKeys.kid',
+      'console.settings.clientKeys.kty',
+      'console.settings.clientKeys.alg',
+    ])}
+  </div>`;
 }
 
 const scopeBoxes = API_SCOPES.map(
