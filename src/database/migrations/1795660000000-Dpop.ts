@@ -4,7 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Sender-constrained tokens (DPoP, RFC 9449; docs/oauth.md): the key thumbprint each access token
  * (and a public client's refresh token) is bound to, null for the bearer tokens every existing
  * row holds; the per-client switch that requires DPoP (`dpop_bound_access_tokens`, off for every
- * existing client); and the used proof ids, kept while each proof's iat is acceptable so that
+ * existing client); a client's security profile (`fapi2` or none, none for every existing
+ * client); and the used proof ids, kept while each proof's iat is acceptable so that
  * none is accepted twice on any instance.
  */
 export class Dpop1795660000000 implements MigrationInterface {
@@ -13,6 +14,12 @@ export class Dpop1795660000000 implements MigrationInterface {
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
       `ALTER TABLE "applications" ADD "dpop_bound_access_tokens" boolean NOT NULL DEFAULT false`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "applications" ADD "security_profile" character varying(16)`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "applications" ADD CONSTRAINT "chk_applications_security_profile" CHECK ("security_profile" IN ('fapi2'))`,
     );
     await queryRunner.query(`ALTER TABLE "oauth_tokens" ADD "dpop_jkt" character varying(43)`);
     await queryRunner.query(
@@ -36,6 +43,15 @@ export class Dpop1795660000000 implements MigrationInterface {
     );
     await queryRunner.query(`ALTER TABLE "oauth_tokens" DROP COLUMN "refresh_dpop_jkt"`);
     await queryRunner.query(`ALTER TABLE "oauth_tokens" DROP COLUMN "dpop_jkt"`);
+    // A fapi2 client cannot be kept by the older schema, which would serve it without the
+    // profile's requirements: it is disabled instead.
+    await queryRunner.query(
+      `UPDATE "applications" SET "enabled" = false WHERE "security_profile" IS NOT NULL`,
+    );
+    await queryRunner.query(
+      `ALTER TABLE "applications" DROP CONSTRAINT "chk_applications_security_profile"`,
+    );
+    await queryRunner.query(`ALTER TABLE "applications" DROP COLUMN "security_profile"`);
     await queryRunner.query(`ALTER TABLE "applications" DROP COLUMN "dpop_bound_access_tokens"`);
   }
 }

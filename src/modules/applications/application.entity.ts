@@ -7,6 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { SecurityProfile } from './security-profile';
 import type { ClientJwks } from './client-jwks';
 
 /**
@@ -23,6 +24,7 @@ export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
   'chk_applications_client_auth_method',
   `"client_auth_method" IN ('secret', 'none', 'private_key_jwt')`,
 )
+@Check('chk_applications_security_profile', `"security_profile" IN ('fapi2')`)
 export class Application {
   @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'pk_applications' })
   id!: number;
@@ -128,6 +130,14 @@ export class Application {
    */
   @Column({ name: 'dpop_bound_access_tokens', type: 'boolean', default: false })
   dpopBoundAccessTokens!: boolean;
+
+  /**
+   * The security profile this client runs under (security-profile.ts), or null for none. `fapi2`:
+   * the FAPI 2.0 Security Profile (docs/oidc.md): pushed requests, PKCE, private_key_jwt and DPoP
+   * required, codes of at most 60 s, ID tokens PS256, ES256 or EdDSA.
+   */
+  @Column({ name: 'security_profile', type: 'varchar', length: 16, nullable: true })
+  securityProfile!: SecurityProfile | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

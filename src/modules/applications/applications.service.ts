@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { profileProblems, type SecurityProfile } from './security-profile';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
@@ -36,6 +37,8 @@ export interface NewApplication {
   requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 section 5.2: every token request with a DPoP proof (docs/oauth.md); off by default. */
   dpopBoundAccessTokens?: boolean;
+  /** The client's security profile (security-profile.ts); none by default. */
+  securityProfile?: SecurityProfile | null;
   /** The console account that creates it; CLI applications have none. */
   ownerId?: string;
 }
@@ -61,6 +64,7 @@ export interface ApplicationSettings {
   signUpEnabled?: boolean;
   requirePushedAuthorizationRequests?: boolean;
   dpopBoundAccessTokens?: boolean;
+  securityProfile?: SecurityProfile | null;
   /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }
@@ -92,27 +96,28 @@ export class ApplicationsService {
     checkClientKeys(authMethod, input.jwks ?? null, input.jwksUri ?? null);
     const clientSecret = authMethod === 'secret' ? randomBase62(48) : null;
     const repo = manager ? manager.getRepository(Application) : this.applications;
-    const application = await repo.save(
-      repo.create({
-        name: input.name.trim(),
-        description: input.description ?? '',
-        homeUrl: input.homeUrl ?? '',
-        logo: input.logo ?? '',
-        isPublic: input.isPublic ?? false,
-        requireVerifiedEmail: input.requireVerifiedEmail ?? false,
-        signUpEnabled: input.signUpEnabled ?? false,
-        requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
-        dpopBoundAccessTokens: input.dpopBoundAccessTokens ?? false,
-        ownerId: input.ownerId ?? null,
-        clientId: randomBase62(24),
-        clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
-        clientAuthMethod: authMethod,
-        jwks: input.jwks ?? null,
-        jwksUri: input.jwksUri ?? null,
-        redirectUris: [...new Set(input.redirectUris)],
-        postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
-      }),
-    );
+    const candidate = repo.create({
+      name: input.name.trim(),
+      description: input.description ?? '',
+      homeUrl: input.homeUrl ?? '',
+      logo: input.logo ?? '',
+      isPublic: input.isPublic ?? false,
+      requireVerifiedEmail: input.requireVerifiedEmail ?? false,
+      signUpEnabled: input.signUpEnabled ?? false,
+      requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
+      dpopBoundAccessTokens: input.dpopBoundAccessTokens ?? false,
+      securityProfile: input.securityProfile ?? null,
+      ownerId: input.ownerId ?? null,
+      clientId: randomBase62(24),
+      clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
+      clientAuthMethod: authMethod,
+      jwks: input.jwks ?? null,
+      jwksUri: input.jwksUri ?? null,
+      redirectUris: [...new Set(input.redirectUris)],
+      postLogoutRedirectUris: [...new Set(input.postLogoutRedirectUris ?? [])],
+    });
+    checkProfile(candidate);
+    const application = await repo.save(candidate);
     return { application, clientSecret };
   }
 
@@ -151,6 +156,7 @@ export class ApplicationsService {
     if (jwks !== undefined) [application.jwks, application.jwksUri] = [jwks, null];
     if (jwksUri !== undefined) [application.jwksUri, application.jwks] = [jwksUri, null];
     checkClientKeys(application.clientAuthMethod, application.jwks, application.jwksUri);
+    checkProfile(application);
     return { application: await repo.save(application), clientSecret };
   }
 
@@ -239,6 +245,16 @@ export function checkSettings(input: ApplicationSettings): void {
       );
     }
   }
+}
+
+/**
+ * The application as a whole meets its security profile (400 invalid_request naming each
+ * problem): checked on creation and after every change, so a change that would take a `fapi2`
+ * client out of its profile (another method, an http redirect URI, RS256) is refused.
+ */
+function checkProfile(application: Application): void {
+  const problems = profileProblems(application);
+  if (problems.length > 0) throw invalid(problems.join('; '));
 }
 
 /** The shape of the keys sent (each on its own); whether the method wants them is checkClientKeys'. */

@@ -1,4 +1,5 @@
 import type { ApplicationSettings, NewApplication } from '../../applications/applications.service';
+import { profileOf } from '../../applications/security-profile';
 import type { ClientSetting } from '../../applications/client-settings';
 import type { ClientJwks } from '../../applications/client-jwks';
 import type { AuditDetails } from '../../audit/audit-log.entity';
@@ -37,6 +38,8 @@ function common(
     signUpEnabled: body.signUpEnabled,
     requirePushedAuthorizationRequests: body.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: body.dpopBoundAccessTokens,
+    securityProfile:
+      body.securityProfile === undefined ? undefined : profileOf(body.securityProfile),
   };
 }
 

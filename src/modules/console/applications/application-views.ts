@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { nameOf, PROFILE_NAMES, type ProfileName } from '../../applications/security-profile';
 import { CLIENT_AUTH_METHODS, type Application } from '../../applications/application.entity';
 import { CONSOLE_ROLES, type ConsoleRole } from '../roles/console-access.service';
 
@@ -63,6 +64,12 @@ export class ApplicationDetail extends ApplicationSummary {
   })
   dpopBoundAccessTokens?: boolean;
   @ApiPropertyOptional({
+    enum: PROFILE_NAMES,
+    description:
+      'admin and owner only: the security profile the client runs under (docs/oidc.md, "FAPI 2.0 Security Profile"), `none` for none',
+  })
+  securityProfile?: ProfileName;
+  @ApiPropertyOptional({
     type: [String],
     description:
       'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
@@ -119,6 +126,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     signUpEnabled: application.signUpEnabled,
     requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: application.dpopBoundAccessTokens,
+    securityProfile: nameOf(application.securityProfile),
     requiredUpstreams: [...application.requiredUpstreams],
     updatedAt: application.updatedAt.toISOString(),
   };

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { PROFILE_NAMES, type ProfileName } from '../../applications/security-profile';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -31,6 +32,12 @@ const REQUIRE_PAR =
 
 const DPOP_BOUND =
   'Whether every token request of the client must carry a DPoP proof (RFC 9449 section 5.2, `dpop_bound_access_tokens`), so that its tokens are always bound to its key; without one the token endpoint answers invalid_request. No passkey confirmation, like requirePushedAuthorizationRequests (docs/console.md)';
+
+const PROFILE =
+  'The security profile the client runs under (docs/oidc.md, "FAPI 2.0 Security Profile"): `fapi2` requires pushed requests, PKCE, private_key_jwt, DPoP and an id_token alg of PS256, ES256 or EdDSA, and keeps codes to 60 s; a registration that does not meet it is 400 invalid_request. `none` for no profile. No passkey confirmation (it only narrows what the client may do)';
+
+const Profile = (): PropertyDecorator =>
+  IsIn(PROFILE_NAMES, { message: `securityProfile must be one of ${PROFILE_NAMES.join(', ')}` });
 
 /** A string of at most `max` characters. */
 const Text = (max: number): PropertyDecorator => {
@@ -164,6 +171,11 @@ export class NewApplicationBody {
   @IfPresent()
   @Flag()
   dpopBoundAccessTokens?: boolean;
+
+  @ApiPropertyOptional({ enum: PROFILE_NAMES, default: 'none', description: PROFILE })
+  @IfPresent()
+  @Profile()
+  securityProfile?: ProfileName;
 }
 
 /** Body of PATCH /api/console/applications/{id}: any of these, at least one (empty_body). */
@@ -243,6 +255,11 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @Flag()
   dpopBoundAccessTokens?: boolean;
+
+  @ApiPropertyOptional({ enum: PROFILE_NAMES, description: PROFILE })
+  @IfPresent()
+  @Profile()
+  securityProfile?: ProfileName;
 
   // Shape only here; whether each id names a configured provider is the service's check.
   @ApiPropertyOptional({

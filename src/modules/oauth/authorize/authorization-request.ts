@@ -1,6 +1,7 @@
 import type { Locale } from '../../../common/i18n/i18n';
 import type { IssuerPath } from '../../signing-keys/issuers';
 import type { OidcParams } from './checks/check-oidc-params';
+import type { SecurityProfile } from '../../applications/security-profile';
 
 /**
  * An authorization request after every check of the /oauth2/authorize pipeline has passed.
@@ -32,4 +33,9 @@ export interface AuthorizationRequest extends OidcParams {
    * Absent when ui_locales named none: the browser's own preference then.
    */
   uiLocale?: Locale;
+  /**
+   * The client's security profile when it has one (applications/security-profile.ts): a `fapi2`
+   * request's code lives at most FAPI2_CODE_TTL_SECONDS. Absent for other clients.
+   */
+  profile?: SecurityProfile;
 }

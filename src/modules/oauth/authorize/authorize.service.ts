@@ -133,11 +133,15 @@ export class AuthorizeService {
     return pushed;
   }
 
-  /** RFC 9126 section 5: the client's require_pushed_authorization_requests, or the deployment's. */
+  /**
+   * RFC 9126 section 5: the client's require_pushed_authorization_requests, or the deployment's;
+   * and every client under a security profile (FAPI 2.0 section 5.3.2.2).
+   */
   private mustPush(application: Application): boolean {
     return (
       this.config.requirePushedAuthorizationRequests ||
-      application.requirePushedAuthorizationRequests
+      application.requirePushedAuthorizationRequests ||
+      application.securityProfile !== null
     );
   }
 

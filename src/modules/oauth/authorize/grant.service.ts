@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { FAPI2_CODE_TTL_SECONDS } from '../../applications/security-profile';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock';
@@ -108,6 +109,12 @@ export class GrantService {
     });
   }
 
+  /** AUTH_CODE_TTL_SECONDS; at most 60 s for a client under the FAPI 2.0 profile (5.3.2.1). */
+  private codeLifetimeSeconds(request: AuthorizationRequest): number {
+    const configured = this.config.authCodeTtlSeconds;
+    return request.profile === 'fapi2' ? Math.min(configured, FAPI2_CODE_TTL_SECONDS) : configured;
+  }
+
   private async issueCode(
     manager: EntityManager,
     applicationId: number,
@@ -132,7 +139,7 @@ export class GrantService {
       acr: request.acr ? ACR_VALUE : null,
       // The issuer the request was sent to names the id_tokens of the code's family.
       issuerPath: request.issuerPath ?? null,
-      expiresAt: new Date(now.getTime() + this.config.authCodeTtlSeconds * 1000),
+      expiresAt: new Date(now.getTime() + this.codeLifetimeSeconds(request) * 1000),
       createdAt: now,
     });
     await this.events.record(manager, {

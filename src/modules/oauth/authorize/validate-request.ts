@@ -43,6 +43,7 @@ export function validateAuthorizationRequest(
     upstreamProviders: readUpstreamProviders(query),
     ...oidc,
     ...uiLocaleOf(query),
+    ...(application.securityProfile === null ? {} : { profile: application.securityProfile }),
   };
 }
 

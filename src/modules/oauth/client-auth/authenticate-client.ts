@@ -21,7 +21,10 @@ export interface OAuthClient {
   jwks: ClientJwks | null;
   jwksUri: string | null;
   enabled: boolean;
-  /** RFC 9449 section 5.2: every token request of this client must carry a DPoP proof. */
+  /**
+   * RFC 9449 section 5.2: every token request of this client must carry a DPoP proof (its own
+   * `dpop_bound_access_tokens`, or its security profile's: docs/oidc.md).
+   */
   dpopBoundAccessTokens: boolean;
 }
 
@@ -111,7 +114,7 @@ function enabled<C extends OAuthClient>(application: C): C {
 export const FIND_CLIENT = statement(
   `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
     client_secret_hash AS "clientSecretHash", jwks, jwks_uri AS "jwksUri", enabled,
-    dpop_bound_access_tokens AS "dpopBoundAccessTokens"
+    (dpop_bound_access_tokens OR security_profile IS NOT NULL) AS "dpopBoundAccessTokens"
   FROM applications WHERE client_id = :clientId`,
   ['clientId'],
 );

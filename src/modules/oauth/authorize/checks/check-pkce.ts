@@ -17,6 +17,10 @@ export function checkPkce(params: Params, application: Application): string | nu
     if (application.clientAuthMethod === 'none') {
       throw new OAuthError('invalid_request', 'Public clients must send a PKCE code_challenge');
     }
+    // FAPI 2.0 section 5.3.2.2: PKCE with S256 for every client of the profile.
+    if (application.securityProfile === 'fapi2') {
+      throw new OAuthError('invalid_request', 'This client must send a PKCE code_challenge');
+    }
     if (method !== undefined) {
       throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
     }
