@@ -12,7 +12,7 @@ const DONE: PurgeResult = {
     spentRequests: 0,
     pushedRequests: 0,
     clientAssertions: 0,
-  dpopProofs: 0,
+    dpopProofs: 0,
     tokens: 0,
     passkeyCeremonies: 0,
     passkeyConfirmations: 0,
