@@ -52,7 +52,10 @@ export async function dpopProof(t: TestApp, key: DpopKey, options: ProofOptions 
     ...options.claims,
   };
   const payload = Object.fromEntries(Object.entries(claims).filter(([, v]) => v !== undefined));
-  const { kid: _kid, use: _use, ...jwk } = key.publicJwk;
+  // The key's public members only: kid and use are the registration's, not the proof's.
+  const jwk = Object.fromEntries(
+    Object.entries(key.publicJwk).filter(([name]) => name !== 'kid' && name !== 'use'),
+  );
   return new jose.SignJWT(payload)
     .setProtectedHeader({ typ: 'dpop+jwt', alg: key.alg, jwk, ...options.header })
     .sign(key.privateKey);

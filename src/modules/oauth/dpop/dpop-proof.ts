@@ -139,7 +139,7 @@ function embeddedKey(jose: Jose, proof: string): JoseJwkParameter {
   if (PRIVATE_MEMBERS.some((member) => member in jwk) || jwk.kty === 'oct') {
     throw new DpopProofRefused('The DPoP proof key must be a public key');
   }
-  return jwk as JoseJwkParameter;
+  return jwk;
 }
 
 type Payload = Awaited<ReturnType<Jose['jwtVerify']>>['payload'];
