@@ -1,3 +1,4 @@
+import { DPOP_PROOF_MAX_AGE_SECONDS } from '../../../../src/modules/oauth/dpop/dpop-proof';
 import { KEY_CACHE_SECONDS } from '../../../../src/modules/signing-keys/signing-keys.service';
 import { createUser } from '../../../factories';
 import { FetchBrowser } from '../../../support/fetch-browser';
@@ -27,9 +28,11 @@ describe('openid-client with DPoP (RFC 9449)', () => {
   afterAll(() => t.close());
   beforeEach(async () => {
     await t.truncate();
-    // As in the other openid-client specs: past the signing keys' cache, so no id_token is
-    // signed with a truncated key. Before any Configuration is made: the skew is read then.
-    t.clock.advance((KEY_CACHE_SECONDS + 1) * 1000);
+    // Past the signing keys' cache (no id_token signed with a truncated key), and further than
+    // a proof may be old: a proof dated by the wall clock would be refused, so these tests pass
+    // only because the library dates its proofs with the Configuration's clock skew (read when
+    // the Configuration and its DPoP handle are made, hence before them).
+    t.clock.advance((KEY_CACHE_SECONDS + DPOP_PROOF_MAX_AGE_SECONDS + 1) * 1000);
   });
 
   /** A public (`none`) client's Configuration, the library's clock on the service's. */
