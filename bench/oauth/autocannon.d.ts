@@ -27,6 +27,11 @@ declare module 'autocannon' {
     }
     interface Instance {
       on(event: 'error', listener: (error: Error) => void): this;
+      /** Every answer, with its time from the request's write, in (fractional) milliseconds. */
+      on(
+        event: 'response',
+        listener: (client: object, status: number, bytes: number, responseTimeMs: number) => void,
+      ): this;
     }
   }
   function autocannon(

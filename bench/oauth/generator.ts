@@ -22,6 +22,8 @@ export interface Load {
 export interface LoadResult {
   seconds: number;
   completed: number;
+  /** Percentiles of the answers' latency, ms (autocannon's per-request times, unrounded). */
+  latencyMs: { p50: number; p99: number };
   bodies: string[];
   failures: number;
   firstFailure?: string;
@@ -33,6 +35,7 @@ export function runLoad(load: Load): Promise<LoadResult> {
   let failures = 0;
   let firstFailure: string | undefined;
   const bodies: string[] = [];
+  const latencies: number[] = [];
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     // autocannon notices the end on its one-second ticker; the last answer is the end.
@@ -69,11 +72,29 @@ export function runLoad(load: Load): Promise<LoadResult> {
         const seconds = Number(last - started) / 1e9;
         const transport = result.errors + result.timeouts;
         if (transport > 0) firstFailure ??= `${transport} connection errors or timeouts`;
-        resolve({ seconds, completed, bodies, failures: failures + transport, firstFailure });
+        resolve({
+          seconds,
+          completed,
+          latencyMs: { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) },
+          bodies,
+          failures: failures + transport,
+          firstFailure,
+        });
       },
     );
     instance.on('error', reject);
+    // autocannon's own histogram keeps whole milliseconds; its event carries the exact time.
+    instance.on('response', (_client, _status, _bytes, responseTimeMs) => {
+      latencies.push(responseTimeMs);
+    });
   });
+}
+
+/** The nearest-rank percentile `q` (0 to 1) of `values`, NaN when there are none. */
+function percentile(values: number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
 if (require.main === module) {

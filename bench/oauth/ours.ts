@@ -22,6 +22,18 @@ import { HARNESS_APPLICATION_NAME } from './cpu';
 import { basicAuth, CHALLENGE, oauthPhases, REDIRECT_URI, type Target, VERIFIER } from './target';
 
 const USERS = 100;
+/** The service's PUBLIC_BASE_URL in the benchmark: what a DPoP proof's `htu` names. */
+export const OURS_PUBLIC_BASE_URL = 'https://bench.example';
+
+/** This service as a target, with what a benchmark of its own needs to make more requests. */
+export interface OursTarget extends Target {
+  /** Where the server listens (http://127.0.0.1:port). */
+  base: string;
+  /** The public (`none`) client of the phases. */
+  clientId: string;
+  /** Codes of the public client for `n` exchanges, inserted into oauth_codes (PKCE: VERIFIER). */
+  makeCodes(n: number): Promise<string[]>;
+}
 
 interface Fixture {
   clientId: string;
@@ -99,7 +111,7 @@ export async function ours(options: {
   metrics?: boolean;
   /** An OTLP/HTTP endpoint: tracing on, exporting there (the `traced` target). */
   tracesTo?: string;
-}): Promise<Target> {
+}): Promise<OursTarget> {
   const { node, databaseUrl, logLevel, tree, metrics, tracesTo } = options;
   const variant: OursVariant = tree
     ? 'baseline'
@@ -121,7 +133,7 @@ export async function ours(options: {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       PORT: '0',
-      PUBLIC_BASE_URL: 'https://bench.example',
+      PUBLIC_BASE_URL: OURS_PUBLIC_BASE_URL,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       // Fixed, so signing keys stored by an earlier run on this database still decrypt.
       SIGNING_KEYS_SECRET: 'bench-only-signing-keys-secret-not-for-deployments',
@@ -181,6 +193,9 @@ export async function ours(options: {
   });
   return {
     key: variant,
+    base,
+    clientId: fixture.clientId,
+    makeCodes: (n) => makeCodes(n),
     name: tree ? `${REPORT_NAMES.baseline} ${basename(tree)}` : REPORT_NAMES[variant],
     child,
     database: new URL(databaseUrl).pathname.slice(1),

@@ -27,13 +27,17 @@ export function clockSkewOf(oc: OpenIdClient, t: TestApp): Record<symbol, number
   return { [oc.clockSkew]: Math.round((t.clock.now().getTime() - Date.now()) / 1000) };
 }
 
-/** One openid flow: authorization URL with PKCE, state and nonce, login and consent, exchange. */
+/**
+ * One openid flow: authorization URL with PKCE, state and nonce, login and consent, exchange
+ * (with `exchange`'s options: a DPoP handle makes it a DPoP token request, RFC 9449 section 5).
+ */
 export async function openidFlow(
   oc: OpenIdClient,
   config: ClientConfig,
   base: string,
   username: string,
   scope = 'openid profile email',
+  exchange: Parameters<OpenIdClient['authorizationCodeGrant']>[4] = {},
 ) {
   const verifier = oc.randomPKCECodeVerifier();
   const state = oc.randomState();
@@ -50,11 +54,17 @@ export async function openidFlow(
   // The library validates the id_token: iss, aud, exp, iat, nonce, at_hash, and its signature
   // against the JWKS only when the Configuration has enableNonRepudiationChecks (OIDC Core
   // 3.1.3.7 lets a client trust TLS instead; the e2e configurations turn it on).
-  const tokens = await oc.authorizationCodeGrant(config, callback, {
-    pkceCodeVerifier: verifier,
-    expectedState: state,
-    expectedNonce: nonce,
-    idTokenExpected: true,
-  });
+  const tokens = await oc.authorizationCodeGrant(
+    config,
+    callback,
+    {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+      idTokenExpected: true,
+    },
+    undefined,
+    exchange,
+  );
   return { tokens, nonce };
 }
