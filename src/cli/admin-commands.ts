@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { nameOf, type SecurityProfile } from '../modules/applications/security-profile';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { rfc3339 } from '../common/http/timestamps';
@@ -80,6 +81,7 @@ export class AdminCommands {
     signUpEnabled?: boolean;
     requirePushedAuthorizationRequests?: boolean;
     dpopBoundAccessTokens?: boolean;
+    securityProfile?: SecurityProfile | null;
   }): Promise<object> {
     const { application, clientSecret } = await this.applications.create(input);
     return {
@@ -102,16 +104,21 @@ export class AdminCommands {
     return { id: application.id, clientId: application.clientId, ...keysView(application) };
   }
 
-  /** The settings the CLI changes on an existing application: RFC 9126's and RFC 9449's. */
+  /** The settings the CLI changes on an existing application: RFC 9126's, RFC 9449's, the profile. */
   async appUpdate(
     applicationId: number,
-    settings: { requirePushedAuthorizationRequests?: boolean; dpopBoundAccessTokens?: boolean },
+    settings: {
+      requirePushedAuthorizationRequests?: boolean;
+      dpopBoundAccessTokens?: boolean;
+      securityProfile?: SecurityProfile | null;
+    },
   ): Promise<object> {
     const { application } = await this.applications.update(applicationId, settings);
     return {
       id: application.id,
       requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
       dpopBoundAccessTokens: application.dpopBoundAccessTokens,
+      securityProfile: nameOf(application.securityProfile),
     };
   }
 
@@ -129,6 +136,7 @@ export class AdminCommands {
         signUpEnabled: app.signUpEnabled,
         requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
         dpopBoundAccessTokens: app.dpopBoundAccessTokens,
+        securityProfile: nameOf(app.securityProfile),
         createdAt: rfc3339(app.createdAt),
       })),
     };

@@ -1,4 +1,10 @@
 import { readFileSync } from 'node:fs';
+import {
+  PROFILE_NAMES,
+  profileOf,
+  type ProfileName,
+  type SecurityProfile,
+} from '../modules/applications/security-profile';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
 import { CLIENT_AUTH_METHODS, ClientAuthMethod } from '../modules/applications/application.entity';
@@ -34,7 +40,10 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            docs/oauth.md); off by default
              [--require-dpop on|off]       every token request with a DPoP proof (RFC 9449
                                            dpop_bound_access_tokens; docs/oauth.md); off by default
-  app update APP_ID [--require-par on|off] [--require-dpop on|off]
+             [--profile fapi2|none]        the FAPI 2.0 Security Profile (docs/oidc.md): needs
+                                           private_key_jwt, https redirect URIs and --id-token-alg
+                                           PS256, ES256 or EdDSA; none by default
+  app update APP_ID [--require-par on|off] [--require-dpop on|off] [--profile fapi2|none]
                                            the same settings of an existing application
   app list
   app keys ID --jwks FILE | --jwks-uri U   private_key_jwt (docs/oauth.md, "Client authentication"):
@@ -97,6 +106,7 @@ const OPTIONS = {
   'sign-up': { type: 'boolean' },
   'require-par': { type: 'string' },
   'require-dpop': { type: 'string' },
+  profile: { type: 'string' },
   app: { type: 'string' },
   scopes: { type: 'string' },
   username: { type: 'string' },
@@ -272,6 +282,16 @@ function onOff(
   throw new UsageError(`--${name} must be on or off`);
 }
 
+/** --profile's value: a security profile, null for `none`, undefined when not given. */
+function securityProfile(values: Values): SecurityProfile | null | undefined {
+  const value = values.profile;
+  if (value === undefined) return undefined;
+  if (!(PROFILE_NAMES as readonly string[]).includes(value)) {
+    throw new UsageError(`--profile must be one of ${PROFILE_NAMES.join(', ')}`);
+  }
+  return profileOf(value as ProfileName);
+}
+
 type Action = (commands: AdminCommands) => Promise<object>;
 
 /** Turns a parsed command line into an action; usage errors surface before anything boots. */
@@ -295,6 +315,7 @@ function plan(words: string[], values: Values): Action {
         signUpEnabled: values['sign-up'] ?? false,
         requirePushedAuthorizationRequests: onOff(values, 'require-par', false),
         dpopBoundAccessTokens: onOff(values, 'require-dpop', false),
+        securityProfile: securityProfile(values) ?? null,
       };
       return (c) => c.appCreate(input);
     }
@@ -303,9 +324,12 @@ function plan(words: string[], values: Values): Action {
       const settings = {
         requirePushedAuthorizationRequests: onOff(values, 'require-par'),
         dpopBoundAccessTokens: onOff(values, 'require-dpop'),
+        securityProfile: securityProfile(values),
       };
       if (Object.values(settings).every((value) => value === undefined)) {
-        throw new UsageError('app update needs --require-par on|off or --require-dpop on|off');
+        throw new UsageError(
+          'app update needs --require-par on|off, --require-dpop on|off or --profile fapi2|none',
+        );
       }
       return (c) => c.appUpdate(id, settings);
     }

@@ -56,6 +56,7 @@ export async function showSettings(ctx) {
       redirectUris: lines(values.redirectUris),
       postLogoutRedirectUris: lines(values.postLogoutRedirectUris),
       clientAuthMethod: values.clientAuthMethod,
+      securityProfile: values.securityProfile,
       requiredUpstreams: values.requiredUpstreams
         .split(',')
         .map((id) => id.trim())
@@ -141,6 +142,7 @@ function fill(app) {
   form.elements.postLogoutRedirectUris.value = (app.postLogoutRedirectUris ?? []).join('\n');
   form.elements.requiredUpstreams.value = (app.requiredUpstreams ?? []).join(', ');
   form.elements.clientAuthMethod.value = app.clientAuthMethod ?? 'secret';
+  form.elements.securityProfile.value = app.securityProfile ?? 'none';
   fillKeysFields(form, app);
   showRegisteredKeys(app);
   $('#client-id').textContent = app.clientId ?? '';

@@ -242,6 +242,11 @@ function settings(words: Translator): Html {
               ><input type="checkbox" name="dpopBoundAccessTokens" />
               ${t('console.settings.requireDpop')}</label
             >
+            <label for="set-profile">${t('console.settings.profile')}</label>
+            <select id="set-profile" name="securityProfile">
+              <option value="none">${t('console.settings.profileNone')}</option>
+              <option value="fapi2">${t('console.settings.profileFapi2')}</option>
+            </select>
           </fieldset>
           <button type="submit">${t('console.settings.save')}</button>
         </form>
