@@ -2,6 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { rfc3339 } from '../common/http/timestamps';
+import {
+  DEFAULT_ID_TOKEN_SIGNING_ALG,
+  type IdTokenSigningAlg,
+} from '../common/crypto/signing-algs';
 import type { Application, ClientAuthMethod } from '../modules/applications/application.entity';
 import type { ClientJwks } from '../modules/applications/client-jwks';
 import { ApplicationsService } from '../modules/applications/applications.service';
@@ -30,6 +34,11 @@ import {
   ReplayFrom,
   WebhookEndpointsService,
 } from '../modules/webhooks/webhook-endpoints.service';
+
+/** The alg of an application's id_tokens, its default (RS256) included. */
+function idTokenAlgOf(application: Application): IdTokenSigningAlg {
+  return application.idTokenSignedResponseAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG;
+}
 
 /** A private_key_jwt client's keys as the CLI prints them: the method, the URI or the key ids. */
 function keysView(application: Application): object {
@@ -79,12 +88,18 @@ export class AdminCommands {
     logo?: string;
     signUpEnabled?: boolean;
     requirePushedAuthorizationRequests?: boolean;
+    /** As typed: ApplicationsService refuses anything but ID_TOKEN_SIGNING_ALGS. */
+    idTokenSignedResponseAlg?: string;
   }): Promise<object> {
-    const { application, clientSecret } = await this.applications.create(input);
+    const { application, clientSecret } = await this.applications.create({
+      ...input,
+      idTokenSignedResponseAlg: input.idTokenSignedResponseAlg as IdTokenSigningAlg | undefined,
+    });
     return {
       id: application.id,
       clientId: application.clientId,
       clientSecret,
+      idTokenSignedResponseAlg: idTokenAlgOf(application),
       ...(application.clientAuthMethod === 'private_key_jwt' ? keysView(application) : {}),
     };
   }
@@ -101,15 +116,19 @@ export class AdminCommands {
     return { id: application.id, clientId: application.clientId, ...keysView(application) };
   }
 
-  /** The settings the CLI changes on an existing application (only RFC 9126's, so far). */
+  /** The settings the CLI changes on an existing application: RFC 9126's and the id_token alg. */
   async appUpdate(
     applicationId: number,
-    settings: { requirePushedAuthorizationRequests: boolean },
+    settings: { requirePushedAuthorizationRequests?: boolean; idTokenSignedResponseAlg?: string },
   ): Promise<object> {
-    const { application } = await this.applications.update(applicationId, settings);
+    const { application } = await this.applications.update(applicationId, {
+      ...settings,
+      idTokenSignedResponseAlg: settings.idTokenSignedResponseAlg as IdTokenSigningAlg | undefined,
+    });
     return {
       id: application.id,
       requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
+      idTokenSignedResponseAlg: idTokenAlgOf(application),
     };
   }
 
@@ -126,6 +145,7 @@ export class AdminCommands {
         enabled: app.enabled,
         signUpEnabled: app.signUpEnabled,
         requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
+        idTokenSignedResponseAlg: idTokenAlgOf(app),
         createdAt: rfc3339(app.createdAt),
       })),
     };
@@ -210,8 +230,14 @@ export class AdminCommands {
     return { items: (await this.signingKeys.list()).map(signingKeyView) };
   }
 
-  async signingKeyRotate(): Promise<object> {
-    return this.signingKeys.rotate();
+  /**
+   * One alg's rotation, or every alg in use: then RS256's kids at the top level (the answer of
+   * the single-alg days) and each alg's under `algorithms`.
+   */
+  async signingKeyRotate(alg?: IdTokenSigningAlg): Promise<object> {
+    if (alg !== undefined) return this.signingKeys.rotate(alg);
+    const algorithms = await this.signingKeys.rotateAll();
+    return { ...algorithms.find((result) => result.alg === 'RS256'), algorithms };
   }
 
   /** The signing secret is printed here and never again (docs/webhooks.md). */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
+import { ID_TOKEN_SIGNING_ALGS, isIdTokenSigningAlg } from '../common/crypto/signing-algs';
 import { CLIENT_AUTH_METHODS, ClientAuthMethod } from '../modules/applications/application.entity';
 import type { ClientJwks } from '../modules/applications/client-jwks';
 import type {
@@ -32,7 +33,11 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            (docs/accounts.md; SIGNUP_ENABLED must allow it)
              [--require-par on|off]        take only pushed authorization requests (RFC 9126;
                                            docs/oauth.md); off by default
-  app update APP_ID --require-par on|off   the same setting of an existing application
+             [--id-token-alg RS256|PS256|ES256|EdDSA]
+                                           the alg of its id_tokens (docs/oidc.md, "Signing
+                                           keys"); RS256 by default
+  app update APP_ID [--require-par on|off] [--id-token-alg ALG]
+                                           the same settings of an existing application
   app list
   app keys ID --jwks FILE | --jwks-uri U   private_key_jwt (docs/oauth.md, "Client authentication"):
                                            set or rotate the client's public keys, a JWK Set in
@@ -54,8 +59,10 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
              --openid-url U --base-url U --scope S; oauth2: --subject-field P --username-field P
              --email-field P --email-verified-field P --avatar-field P
   signing-key list                         the OpenID Connect signing keys (no private material)
-  signing-key rotate                       active -> retired, next -> active, a fresh next key
-                                           (docs/oidc.md, "Signing keys")
+  signing-key rotate [--alg ALG]           active -> retired, next -> active, a fresh next key,
+                                           for ALG (RS256, PS256, ES256, EdDSA) or, without
+                                           --alg, for every alg in use (docs/oidc.md, "Signing
+                                           keys")
   webhook add --app ID --url U [--events a,b] [--description D]
                                            a webhook endpoint (docs/webhooks.md); prints its
                                            signing secret, once; https only (http on loopback
@@ -93,6 +100,8 @@ const OPTIONS = {
   logo: { type: 'string' },
   'sign-up': { type: 'boolean' },
   'require-par': { type: 'string' },
+  'id-token-alg': { type: 'string' },
+  alg: { type: 'string' },
   app: { type: 'string' },
   scopes: { type: 'string' },
   username: { type: 'string' },
@@ -279,16 +288,23 @@ function plan(words: string[], values: Values): Action {
         logo: values.logo,
         signUpEnabled: values['sign-up'] ?? false,
         requirePushedAuthorizationRequests: onOff(values['require-par'], false),
+        // Checked by ApplicationsService like the console's value (400 invalid_request).
+        idTokenSignedResponseAlg: values['id-token-alg'],
       };
       return (c) => c.appCreate(input);
     }
     case 'app update': {
       const id = positiveInt(arg, 'APP_ID');
-      if (values['require-par'] === undefined) {
-        throw new UsageError('app update needs --require-par on|off');
+      const par = values['require-par'];
+      const alg = values['id-token-alg'];
+      if (par === undefined && alg === undefined) {
+        throw new UsageError('app update needs --require-par on|off or --id-token-alg ALG');
       }
-      const requirePushedAuthorizationRequests = onOff(values['require-par'], false);
-      return (c) => c.appUpdate(id, { requirePushedAuthorizationRequests });
+      const settings = {
+        ...(par !== undefined && { requirePushedAuthorizationRequests: onOff(par, false) }),
+        ...(alg !== undefined && { idTokenSignedResponseAlg: alg }),
+      };
+      return (c) => c.appUpdate(id, settings);
     }
     case 'app list':
       return (c) => c.appList();
@@ -373,8 +389,13 @@ function plan(words: string[], values: Values): Action {
     }
     case 'signing-key list':
       return (c) => c.signingKeyList();
-    case 'signing-key rotate':
-      return (c) => c.signingKeyRotate();
+    case 'signing-key rotate': {
+      const alg = values.alg;
+      if (alg !== undefined && !isIdTokenSigningAlg(alg)) {
+        throw new UsageError(`--alg must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`);
+      }
+      return (c) => c.signingKeyRotate(alg);
+    }
     case 'webhook add': {
       const input = {
         applicationId: positiveInt(values.app, '--app'),

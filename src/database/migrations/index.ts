@@ -30,6 +30,7 @@ import { PartitionedEvents1795620000000 } from './1795620000000-PartitionedEvent
 import { PushedAuthorizationRequests1795640000000 } from './1795640000000-PushedAuthorizationRequests';
 import { TokenFillfactor1795630000000 } from './1795630000000-TokenFillfactor';
 import { PrivateKeyJwt1795650000000 } from './1795650000000-PrivateKeyJwt';
+import { SigningAlgorithms1795670000000 } from './1795670000000-SigningAlgorithms';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   TokenFillfactor1795630000000,
   PushedAuthorizationRequests1795640000000,
   PrivateKeyJwt1795650000000,
+  SigningAlgorithms1795670000000,
 ];

@@ -7,6 +7,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
+import type { IdTokenSigningAlg } from '../../common/crypto/signing-algs';
 import type { ClientJwks } from './client-jwks';
 
 /**
@@ -22,6 +23,10 @@ export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
 @Check(
   'chk_applications_client_auth_method',
   `"client_auth_method" IN ('secret', 'none', 'private_key_jwt')`,
+)
+@Check(
+  'chk_applications_id_token_signed_response_alg',
+  `"id_token_signed_response_alg" IN ('RS256', 'PS256', 'ES256', 'EdDSA')`,
 )
 export class Application {
   @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'pk_applications' })
@@ -120,6 +125,14 @@ export class Application {
    */
   @Column({ name: 'require_pushed_authorization_requests', type: 'boolean', default: false })
   requirePushedAuthorizationRequests!: boolean;
+
+  /**
+   * The JWS alg of this client's id_tokens (OIDC Dynamic Client Registration 1.0 section 2,
+   * `id_token_signed_response_alg`): one of ID_TOKEN_SIGNING_ALGS; null is the default, RS256
+   * (docs/oidc.md, "Signing keys").
+   */
+  @Column({ name: 'id_token_signed_response_alg', type: 'varchar', length: 16, nullable: true })
+  idTokenSignedResponseAlg!: IdTokenSigningAlg | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

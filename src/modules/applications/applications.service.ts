@@ -5,6 +5,11 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { sha256Hex } from '../../common/crypto/hash';
 import { randomBase62 } from '../../common/crypto/random';
+import {
+  ID_TOKEN_SIGNING_ALGS,
+  isIdTokenSigningAlg,
+  type IdTokenSigningAlg,
+} from '../../common/crypto/signing-algs';
 import { Application, CLIENT_AUTH_METHODS, ClientAuthMethod } from './application.entity';
 import {
   checkClientJwks,
@@ -34,6 +39,8 @@ export interface NewApplication {
   signUpEnabled?: boolean;
   /** RFC 9126 section 5: /authorize only with a pushed request (docs/oauth.md); off by default. */
   requirePushedAuthorizationRequests?: boolean;
+  /** The alg of its id_tokens (docs/oidc.md, "Signing keys"); absent: RS256. */
+  idTokenSignedResponseAlg?: IdTokenSigningAlg;
   /** The console account that creates it; CLI applications have none. */
   ownerId?: string;
 }
@@ -58,6 +65,7 @@ export interface ApplicationSettings {
   requireVerifiedEmail?: boolean;
   signUpEnabled?: boolean;
   requirePushedAuthorizationRequests?: boolean;
+  idTokenSignedResponseAlg?: IdTokenSigningAlg;
   /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }
@@ -99,6 +107,7 @@ export class ApplicationsService {
         requireVerifiedEmail: input.requireVerifiedEmail ?? false,
         signUpEnabled: input.signUpEnabled ?? false,
         requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
+        idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? null,
         ownerId: input.ownerId ?? null,
         clientId: randomBase62(24),
         clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
@@ -215,6 +224,11 @@ export function checkSettings(input: ApplicationSettings): void {
     throw invalid(`auth method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
   }
   checkKeySettings(input);
+  // Never none or an HMAC: only the algorithms the provider has keys for (a CLI value unchecked).
+  const alg: unknown = input.idTokenSignedResponseAlg;
+  if (alg !== undefined && !isIdTokenSigningAlg(alg)) {
+    throw invalid(`id_token signing alg must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`);
+  }
   const bad = (input.redirectUris ?? []).filter((uri) => !isRegistrableRedirectUri(uri));
   if (bad.length > 0) throw invalid(`redirect URIs not allowed: ${bad.join(', ')}`);
   // RP-Initiated Logout 1.0 section 3: the same registration rules as redirect URIs.

@@ -36,6 +36,7 @@ function common(
     requireVerifiedEmail: body.requireVerifiedEmail,
     signUpEnabled: body.signUpEnabled,
     requirePushedAuthorizationRequests: body.requirePushedAuthorizationRequests,
+    idTokenSignedResponseAlg: body.idTokenSignedResponseAlg,
   };
 }
 

@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CLIENT_AUTH_METHODS, type Application } from '../../applications/application.entity';
+import {
+  DEFAULT_ID_TOKEN_SIGNING_ALG,
+  ID_TOKEN_SIGNING_ALGS,
+} from '../../../common/crypto/signing-algs';
 import { CONSOLE_ROLES, type ConsoleRole } from '../roles/console-access.service';
 
 /** An application in the console's list: what every role may see. */
@@ -58,6 +62,12 @@ export class ApplicationDetail extends ApplicationSummary {
   })
   requirePushedAuthorizationRequests?: boolean;
   @ApiPropertyOptional({
+    enum: ID_TOKEN_SIGNING_ALGS,
+    description:
+      'admin and owner only: the JWS alg of the id_tokens of this client (RS256 unless set; docs/oidc.md, "Signing keys")',
+  })
+  idTokenSignedResponseAlg?: string;
+  @ApiPropertyOptional({
     type: [String],
     description:
       'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
@@ -113,6 +123,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     requireVerifiedEmail: application.requireVerifiedEmail,
     signUpEnabled: application.signUpEnabled,
     requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
+    idTokenSignedResponseAlg: application.idTokenSignedResponseAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
     requiredUpstreams: [...application.requiredUpstreams],
     updatedAt: application.updatedAt.toISOString(),
   };

@@ -105,7 +105,11 @@ describe('Requiring pushed authorization requests per application', () => {
     expect(query((await directAuthorize(clientId)).headers.location).error).toBe('invalid_request');
     const off = await cli('app', 'update', String(id), '--require-par', 'off', '--json');
     expect(off.exitCode).toBe(0);
-    expect(JSON.parse(off.stdout)).toEqual({ id, requirePushedAuthorizationRequests: false });
+    expect(JSON.parse(off.stdout)).toEqual({
+      id,
+      requirePushedAuthorizationRequests: false,
+      idTokenSignedResponseAlg: 'RS256',
+    });
     expect((await directAuthorize(clientId)).headers.location).toMatch(/^\/oauth2\/login/);
     const bad = await cli('app', 'update', String(id), '--require-par', 'maybe', '--json');
     expect(bad.exitCode).not.toBe(0);
