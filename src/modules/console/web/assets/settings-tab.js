@@ -33,6 +33,7 @@ export async function showSettings(ctx) {
       redirectUris: lines(values.redirectUris),
       postLogoutRedirectUris: lines(values.postLogoutRedirectUris),
       clientAuthMethod: values.clientAuthMethod,
+      idTokenSignedResponseAlg: values.idTokenSignedResponseAlg,
       requiredUpstreams: values.requiredUpstreams
         .split(',')
         .map((id) => id.trim())
@@ -95,6 +96,7 @@ function fill(app) {
   form.elements.postLogoutRedirectUris.value = (app.postLogoutRedirectUris ?? []).join('\n');
   form.elements.requiredUpstreams.value = (app.requiredUpstreams ?? []).join(', ');
   form.elements.clientAuthMethod.value = app.clientAuthMethod ?? 'secret';
+  form.elements.idTokenSignedResponseAlg.value = app.idTokenSignedResponseAlg ?? 'RS256';
   $('#client-id').textContent = app.clientId ?? '';
   // Only a `secret` client has a secret to reset.
   $('#reset-secret').hidden = app.clientAuthMethod !== 'secret';
