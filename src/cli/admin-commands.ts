@@ -3,6 +3,10 @@ import { nameOf, type SecurityProfile } from '../modules/applications/security-p
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { rfc3339 } from '../common/http/timestamps';
+import {
+  DEFAULT_ID_TOKEN_SIGNING_ALG,
+  type IdTokenSigningAlg,
+} from '../common/crypto/signing-algs';
 import type { Application, ClientAuthMethod } from '../modules/applications/application.entity';
 import type { ClientJwks } from '../modules/applications/client-jwks';
 import { ApplicationsService } from '../modules/applications/applications.service';
@@ -31,6 +35,11 @@ import {
   ReplayFrom,
   WebhookEndpointsService,
 } from '../modules/webhooks/webhook-endpoints.service';
+
+/** The alg of an application's id_tokens, its default (RS256) included. */
+function idTokenAlgOf(application: Application): IdTokenSigningAlg {
+  return application.idTokenSignedResponseAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG;
+}
 
 /** A private_key_jwt client's keys as the CLI prints them: the method, the URI or the key ids. */
 function keysView(application: Application): object {
@@ -82,12 +91,18 @@ export class AdminCommands {
     requirePushedAuthorizationRequests?: boolean;
     dpopBoundAccessTokens?: boolean;
     securityProfile?: SecurityProfile | null;
+    /** As typed: ApplicationsService refuses anything but ID_TOKEN_SIGNING_ALGS. */
+    idTokenSignedResponseAlg?: string;
   }): Promise<object> {
-    const { application, clientSecret } = await this.applications.create(input);
+    const { application, clientSecret } = await this.applications.create({
+      ...input,
+      idTokenSignedResponseAlg: input.idTokenSignedResponseAlg as IdTokenSigningAlg | undefined,
+    });
     return {
       id: application.id,
       clientId: application.clientId,
       clientSecret,
+      idTokenSignedResponseAlg: idTokenAlgOf(application),
       ...(application.clientAuthMethod === 'private_key_jwt' ? keysView(application) : {}),
     };
   }
@@ -104,21 +119,27 @@ export class AdminCommands {
     return { id: application.id, clientId: application.clientId, ...keysView(application) };
   }
 
-  /** The settings the CLI changes on an existing application: RFC 9126's, RFC 9449's, the profile. */
+  /** The settings the CLI changes on an existing application: RFC 9126's, RFC 9449's, the
+   * profile and the id_token alg. */
   async appUpdate(
     applicationId: number,
     settings: {
       requirePushedAuthorizationRequests?: boolean;
       dpopBoundAccessTokens?: boolean;
       securityProfile?: SecurityProfile | null;
+      idTokenSignedResponseAlg?: string;
     },
   ): Promise<object> {
-    const { application } = await this.applications.update(applicationId, settings);
+    const { application } = await this.applications.update(applicationId, {
+      ...settings,
+      idTokenSignedResponseAlg: settings.idTokenSignedResponseAlg as IdTokenSigningAlg | undefined,
+    });
     return {
       id: application.id,
       requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
       dpopBoundAccessTokens: application.dpopBoundAccessTokens,
       securityProfile: nameOf(application.securityProfile),
+      idTokenSignedResponseAlg: idTokenAlgOf(application),
     };
   }
 
@@ -137,6 +158,7 @@ export class AdminCommands {
         requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
         dpopBoundAccessTokens: app.dpopBoundAccessTokens,
         securityProfile: nameOf(app.securityProfile),
+        idTokenSignedResponseAlg: idTokenAlgOf(app),
         createdAt: rfc3339(app.createdAt),
       })),
     };
@@ -221,8 +243,14 @@ export class AdminCommands {
     return { items: (await this.signingKeys.list()).map(signingKeyView) };
   }
 
-  async signingKeyRotate(): Promise<object> {
-    return this.signingKeys.rotate();
+  /**
+   * One alg's rotation, or every alg in use: then RS256's kids at the top level (the answer of
+   * the single-alg days) and each alg's under `algorithms`.
+   */
+  async signingKeyRotate(alg?: IdTokenSigningAlg): Promise<object> {
+    if (alg !== undefined) return this.signingKeys.rotate(alg);
+    const algorithms = await this.signingKeys.rotateAll();
+    return { ...algorithms.find((result) => result.alg === 'RS256'), algorithms };
   }
 
   /** The signing secret is printed here and never again (docs/webhooks.md). */

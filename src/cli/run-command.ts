@@ -7,6 +7,7 @@ import {
 } from '../modules/applications/security-profile';
 import { parseArgs } from 'node:util';
 import { AppError } from '../common/errors/app-error';
+import { ID_TOKEN_SIGNING_ALGS, isIdTokenSigningAlg } from '../common/crypto/signing-algs';
 import { CLIENT_AUTH_METHODS, ClientAuthMethod } from '../modules/applications/application.entity';
 import type { ClientJwks } from '../modules/applications/client-jwks';
 import type {
@@ -40,10 +41,14 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            docs/oauth.md); off by default
              [--require-dpop on|off]       every token request with a DPoP proof (RFC 9449
                                            dpop_bound_access_tokens; docs/oauth.md); off by default
+             [--id-token-alg RS256|PS256|ES256|EdDSA]
+                                           the alg of its id_tokens (docs/oidc.md, "Signing
+                                           keys"); RS256 by default
              [--profile fapi2|none]        the FAPI 2.0 Security Profile (docs/oidc.md): needs
                                            private_key_jwt, https redirect URIs and --id-token-alg
                                            PS256, ES256 or EdDSA; none by default
   app update APP_ID [--require-par on|off] [--require-dpop on|off] [--profile fapi2|none]
+                    [--id-token-alg ALG]
                                            the same settings of an existing application
   app list
   app keys ID --jwks FILE | --jwks-uri U   private_key_jwt (docs/oauth.md, "Client authentication"):
@@ -66,8 +71,10 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
              --openid-url U --base-url U --scope S; oauth2: --subject-field P --username-field P
              --email-field P --email-verified-field P --avatar-field P
   signing-key list                         the OpenID Connect signing keys (no private material)
-  signing-key rotate                       active -> retired, next -> active, a fresh next key
-                                           (docs/oidc.md, "Signing keys")
+  signing-key rotate [--alg ALG]           active -> retired, next -> active, a fresh next key,
+                                           for ALG (RS256, PS256, ES256, EdDSA) or, without
+                                           --alg, for every alg in use (docs/oidc.md, "Signing
+                                           keys")
   webhook add --app ID --url U [--events a,b] [--description D]
                                            a webhook endpoint (docs/webhooks.md); prints its
                                            signing secret, once; https only (http on loopback
@@ -107,6 +114,8 @@ const OPTIONS = {
   'require-par': { type: 'string' },
   'require-dpop': { type: 'string' },
   profile: { type: 'string' },
+  'id-token-alg': { type: 'string' },
+  alg: { type: 'string' },
   app: { type: 'string' },
   scopes: { type: 'string' },
   username: { type: 'string' },
@@ -316,6 +325,8 @@ function plan(words: string[], values: Values): Action {
         requirePushedAuthorizationRequests: onOff(values, 'require-par', false),
         dpopBoundAccessTokens: onOff(values, 'require-dpop', false),
         securityProfile: securityProfile(values) ?? null,
+        // Checked by ApplicationsService like the console's value (400 invalid_request).
+        idTokenSignedResponseAlg: values['id-token-alg'],
       };
       return (c) => c.appCreate(input);
     }
@@ -325,10 +336,11 @@ function plan(words: string[], values: Values): Action {
         requirePushedAuthorizationRequests: onOff(values, 'require-par'),
         dpopBoundAccessTokens: onOff(values, 'require-dpop'),
         securityProfile: securityProfile(values),
+        idTokenSignedResponseAlg: values['id-token-alg'],
       };
       if (Object.values(settings).every((value) => value === undefined)) {
         throw new UsageError(
-          'app update needs --require-par on|off, --require-dpop on|off or --profile fapi2|none',
+          'app update needs --require-par on|off, --require-dpop on|off, --profile fapi2|none or --id-token-alg ALG',
         );
       }
       return (c) => c.appUpdate(id, settings);
@@ -416,8 +428,13 @@ function plan(words: string[], values: Values): Action {
     }
     case 'signing-key list':
       return (c) => c.signingKeyList();
-    case 'signing-key rotate':
-      return (c) => c.signingKeyRotate();
+    case 'signing-key rotate': {
+      const alg = values.alg;
+      if (alg !== undefined && !isIdTokenSigningAlg(alg)) {
+        throw new UsageError(`--alg must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`);
+      }
+      return (c) => c.signingKeyRotate(alg);
+    }
     case 'webhook add': {
       const input = {
         applicationId: positiveInt(values.app, '--app'),

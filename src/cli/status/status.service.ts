@@ -78,7 +78,8 @@ export class StatusService {
   }
 
   private async signingKeyFacts(): Promise<NonNullable<StatusReport['signingKeys']>> {
-    const keys = await this.signingKeys.list();
+    // The keys of RS256, every client's default; the other algs' are in `signing-key list`.
+    const keys = (await this.signingKeys.list()).filter((key) => key.alg === 'RS256');
     const active = keys.find((key) => key.state === 'active');
     const since = active?.activatedAt ?? active?.createdAt;
     return {

@@ -31,6 +31,7 @@ import { PushedAuthorizationRequests1795640000000 } from './1795640000000-Pushed
 import { TokenFillfactor1795630000000 } from './1795630000000-TokenFillfactor';
 import { PrivateKeyJwt1795650000000 } from './1795650000000-PrivateKeyJwt';
 import { Dpop1795660000000 } from './1795660000000-Dpop';
+import { SigningAlgorithms1795670000000 } from './1795670000000-SigningAlgorithms';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   PushedAuthorizationRequests1795640000000,
   PrivateKeyJwt1795650000000,
   Dpop1795660000000,
+  SigningAlgorithms1795670000000,
 ];

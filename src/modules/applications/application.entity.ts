@@ -8,6 +8,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { SecurityProfile } from './security-profile';
+import type { IdTokenSigningAlg } from '../../common/crypto/signing-algs';
 import type { ClientJwks } from './client-jwks';
 
 /**
@@ -25,6 +26,10 @@ export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
   `"client_auth_method" IN ('secret', 'none', 'private_key_jwt')`,
 )
 @Check('chk_applications_security_profile', `"security_profile" IN ('fapi2')`)
+@Check(
+  'chk_applications_id_token_signed_response_alg',
+  `"id_token_signed_response_alg" IN ('RS256', 'PS256', 'ES256', 'EdDSA')`,
+)
 export class Application {
   @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'pk_applications' })
   id!: number;
@@ -138,6 +143,14 @@ export class Application {
    */
   @Column({ name: 'security_profile', type: 'varchar', length: 16, nullable: true })
   securityProfile!: SecurityProfile | null;
+
+  /**
+   * The JWS alg of this client's id_tokens (OIDC Dynamic Client Registration 1.0 section 2,
+   * `id_token_signed_response_alg`): one of ID_TOKEN_SIGNING_ALGS; null is the default, RS256
+   * (docs/oidc.md, "Signing keys").
+   */
+  @Column({ name: 'id_token_signed_response_alg', type: 'varchar', length: 16, nullable: true })
+  idTokenSignedResponseAlg!: IdTokenSigningAlg | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -6,6 +6,11 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { sha256Hex } from '../../common/crypto/hash';
 import { randomBase62 } from '../../common/crypto/random';
+import {
+  ID_TOKEN_SIGNING_ALGS,
+  isIdTokenSigningAlg,
+  type IdTokenSigningAlg,
+} from '../../common/crypto/signing-algs';
 import { Application, CLIENT_AUTH_METHODS, ClientAuthMethod } from './application.entity';
 import {
   checkClientJwks,
@@ -39,6 +44,8 @@ export interface NewApplication {
   dpopBoundAccessTokens?: boolean;
   /** The client's security profile (security-profile.ts); none by default. */
   securityProfile?: SecurityProfile | null;
+  /** The alg of its id_tokens (docs/oidc.md, "Signing keys"); absent: RS256. */
+  idTokenSignedResponseAlg?: IdTokenSigningAlg;
   /** The console account that creates it; CLI applications have none. */
   ownerId?: string;
 }
@@ -65,6 +72,7 @@ export interface ApplicationSettings {
   requirePushedAuthorizationRequests?: boolean;
   dpopBoundAccessTokens?: boolean;
   securityProfile?: SecurityProfile | null;
+  idTokenSignedResponseAlg?: IdTokenSigningAlg;
   /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }
@@ -107,6 +115,7 @@ export class ApplicationsService {
       requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
       dpopBoundAccessTokens: input.dpopBoundAccessTokens ?? false,
       securityProfile: input.securityProfile ?? null,
+      idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? null,
       ownerId: input.ownerId ?? null,
       clientId: randomBase62(24),
       clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
@@ -225,6 +234,11 @@ export function checkSettings(input: ApplicationSettings): void {
     throw invalid(`auth method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
   }
   checkKeySettings(input);
+  // Never none or an HMAC: only the algorithms the provider has keys for (a CLI value unchecked).
+  const alg: unknown = input.idTokenSignedResponseAlg;
+  if (alg !== undefined && !isIdTokenSigningAlg(alg)) {
+    throw invalid(`id_token signing alg must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`);
+  }
   const bad = (input.redirectUris ?? []).filter((uri) => !isRegistrableRedirectUri(uri));
   if (bad.length > 0) throw invalid(`redirect URIs not allowed: ${bad.join(', ')}`);
   // RP-Initiated Logout 1.0 section 3: the same registration rules as redirect URIs.

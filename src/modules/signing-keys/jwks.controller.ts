@@ -17,7 +17,8 @@ const JwksDocs = (): MethodDecorator =>
     ApiOperation({
       summary: 'JSON Web Key Set (RFC 7517) of the id_token signing keys',
       description:
-        `The next, active and still-published retired RS256 keys, public members only; ` +
+        `The next, active and still-published retired keys of every alg in use (RS256, PS256, ` +
+        `ES256, EdDSA; each key with its alg and a kid of its own), public members only; ` +
         `application/json, cacheable for ${JWKS_MAX_AGE_SECONDS} s. A key is published one ` +
         `rotation before it signs; an instance notices a rotation within ${KEY_CACHE_SECONDS} s.`,
     }),

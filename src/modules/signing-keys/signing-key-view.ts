@@ -1,9 +1,10 @@
+import type { IdTokenSigningAlg } from '../../common/crypto/signing-algs';
 import type { SigningKey, SigningKeyState } from './signing-key.entity';
 
 /** A signing key as `list()` and the CLI show it: never private material. */
 export interface SigningKeyView {
   kid: string;
-  alg: 'RS256';
+  alg: IdTokenSigningAlg;
   state: SigningKeyState;
   createdAt: Date;
   activatedAt: Date | null;

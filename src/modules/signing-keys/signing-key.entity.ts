@@ -1,31 +1,38 @@
 import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { IdTokenSigningAlg } from '../../common/crypto/signing-algs';
 
 /**
- * `next`: published in the JWKS, never signs. `active`: signs (exactly one). `retired`: signs no
- * more, published until `published_until`, then deleted by the purge (docs/oidc.md).
+ * Per algorithm: `next`: published in the JWKS, never signs. `active`: signs (exactly one).
+ * `retired`: signs no more, published until `published_until`, then deleted by the purge
+ * (docs/oidc.md).
  */
 export const SIGNING_KEY_STATES = ['next', 'active', 'retired'] as const;
 export type SigningKeyState = (typeof SIGNING_KEY_STATES)[number];
 
 /**
- * RFC 7517 section 4 members of a published RSA key (RFC 7518 section 6.3.1: n, e). A type, not
- * an interface, so that it is also a `Record<string, unknown>` (the JWKS callers' type).
+ * RFC 7517 section 4 members of a published key: an RSA key's `n e` (RFC 7518 section 6.3.1), an
+ * EC key's `crv x y` (section 6.2.1), an OKP key's `crv x` (RFC 8037 section 2). A type, not an
+ * interface, so that it is also a `Record<string, unknown>` (the JWKS callers' type).
  */
 export type PublicJwk = {
-  kty: string;
-  n: string;
-  e: string;
+  kty: 'RSA' | 'EC' | 'OKP';
+  n?: string;
+  e?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
   kid: string;
-  alg: 'RS256';
+  alg: IdTokenSigningAlg;
   use: 'sig';
 };
 
-/** One RS256 key pair of the OpenID Connect provider (docs/oidc.md, "Signing keys"). */
+/** One key pair of the OpenID Connect provider for one alg (docs/oidc.md, "Signing keys"). */
 @Entity({ name: 'signing_keys' })
 @Check('chk_signing_keys_state', `"state" IN ('next', 'active', 'retired')`)
-// At most one active and one next key, whatever the instances do (the lock is the first guard).
-@Index('uq_signing_keys_active', ['state'], { unique: true, where: `"state" = 'active'` })
-@Index('uq_signing_keys_next', ['state'], { unique: true, where: `"state" = 'next'` })
+@Check('chk_signing_keys_alg', `"alg" IN ('RS256', 'PS256', 'ES256', 'EdDSA')`)
+// At most one active and one next key per alg, whatever the instances do (the lock is the first guard).
+@Index('uq_signing_keys_active', ['alg'], { unique: true, where: `"state" = 'active'` })
+@Index('uq_signing_keys_next', ['alg'], { unique: true, where: `"state" = 'next'` })
 export class SigningKey {
   @PrimaryGeneratedColumn({ type: 'integer', primaryKeyConstraintName: 'pk_signing_keys' })
   id!: number;
@@ -35,10 +42,11 @@ export class SigningKey {
   @Column({ type: 'text' })
   kid!: string;
 
-  @Column({ type: 'varchar', length: 16 })
-  alg!: 'RS256';
+  /** The JWS alg this key signs with, and only this one (keys made before the others: RS256). */
+  @Column({ type: 'varchar', length: 16, default: 'RS256' })
+  alg!: IdTokenSigningAlg;
 
-  /** The public JWK as published (kty, n, e, kid, alg, use); never a private member. */
+  /** The public JWK as published (public members, kid, alg, use); never a private member. */
   @Column({ name: 'public_jwk', type: 'jsonb' })
   publicJwk!: PublicJwk;
 

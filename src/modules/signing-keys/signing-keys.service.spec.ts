@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { FixedClock } from '../../../test/support/fixed-clock';
 import { migratedDatabase, MigratedDatabase } from '../../../test/support/migrated-database';
+import { ID_TOKEN_SIGNING_ALGS } from '../../common/crypto/signing-algs';
 import { loadConfig } from '../../config/app-config';
 import { loadJose } from './jose';
 import { SigningKeyUnavailableError } from './key-material';
@@ -67,7 +68,12 @@ describe(SigningKeysService.name, () => {
       const oldNext = before.find((key) => key.state === 'next')!.kid;
       clock.advance(60_000);
       const result = await service.rotate();
-      expect(result).toEqual({ active: oldNext, next: expect.any(String), retired: oldActive });
+      expect(result).toEqual({
+        alg: 'RS256',
+        active: oldNext,
+        next: expect.any(String),
+        retired: oldActive,
+      });
       const after = await service.list();
       const now = clock.now();
       const until = new Date(
@@ -116,13 +122,94 @@ describe(SigningKeysService.name, () => {
     });
   });
 
+  describe('one set of keys per alg', () => {
+    const states = async (service: SigningKeysService) =>
+      (await service.list()).map((key) => `${key.alg} ${key.state}`).sort();
+
+    it("creates an alg's pair on its first use, leaving the other algs' keys alone", async () => {
+      const service = instance();
+      const rsKids = await kids(service);
+      expect(await states(service)).toEqual(['RS256 active', 'RS256 next']);
+      const token = await service.sign({ iss: ISSUER }, 'ES256');
+      expect(await states(service)).toEqual([
+        'ES256 active',
+        'ES256 next',
+        'RS256 active',
+        'RS256 next',
+      ]);
+      const es = (await service.list()).find((k) => k.alg === 'ES256' && k.state === 'active')!;
+      expect(await kidOf(token)).toBe(es.kid);
+      expect(await kids(service)).toEqual(expect.arrayContaining(rsKids));
+      expect(await kids(service)).toHaveLength(4);
+    });
+
+    it('creates exactly one pair of an alg when several instances sign with it together', async () => {
+      const services = [instance(), instance(), instance()];
+      await services[0].jwks();
+      const signed = await Promise.all(services.map((s) => s.sign({ iss: ISSUER }, 'EdDSA')));
+      const signers = await Promise.all(signed.map((jws) => kidOf(jws)));
+      expect(new Set(signers).size).toBe(1);
+      expect(await states(services[0])).toEqual([
+        'EdDSA active',
+        'EdDSA next',
+        'RS256 active',
+        'RS256 next',
+      ]);
+    });
+
+    it("rotates one alg and leaves the other algs' keys as they were", async () => {
+      const service = instance();
+      const psToken = await service.sign({ iss: ISSUER }, 'PS256');
+      const rsToken = await service.sign({ iss: ISSUER }, 'RS256');
+      const before = await service.list();
+      const result = await service.rotate('PS256');
+      expect(result).toMatchObject({ alg: 'PS256', retired: await kidOf(psToken) });
+      const after = await service.list();
+      for (const key of before.filter((k) => k.alg === 'RS256')) {
+        expect(after.find((k) => k.kid === key.kid)).toEqual(key);
+      }
+      expect(await kidOf(await service.sign({ iss: ISSUER }, 'PS256'))).toBe(result.active);
+      expect(await kidOf(await service.sign({ iss: ISSUER }, 'RS256'))).toBe(await kidOf(rsToken));
+      // The retired PS256 key still verifies what it signed.
+      expect(await service.verify(psToken)).toMatchObject({ iss: ISSUER });
+    });
+
+    it('rotates every alg in use with rotateAll, RS256 always, and creates none for an unused alg', async () => {
+      const service = instance();
+      const tokens = await Promise.all(
+        (['RS256', 'ES256', 'EdDSA'] as const).map((alg) => service.sign({ iss: ISSUER }, alg)),
+      );
+      const results = await service.rotateAll();
+      expect(results.map((r) => r.alg)).toEqual(['RS256', 'ES256', 'EdDSA']);
+      for (const [index, token] of tokens.entries()) {
+        expect(results[index].retired).toBe(await kidOf(token));
+        expect(await service.verify(token)).toMatchObject({ iss: ISSUER });
+      }
+      expect((await service.list()).some((key) => key.alg === 'PS256')).toBe(false);
+      expect(await states(service)).toEqual(
+        ['EdDSA', 'ES256', 'RS256']
+          .flatMap((alg) => [`${alg} active`, `${alg} next`, `${alg} retired`])
+          .sort(),
+      );
+    });
+  });
+
   describe('encryption at rest', () => {
-    it('stores no plaintext private key and no private JWK member', async () => {
-      await instance().jwks();
+    it('stores no plaintext private key and no private JWK member, for every alg', async () => {
+      const service = instance();
+      for (const alg of ID_TOKEN_SIGNING_ALGS) await service.sign({ iss: ISSUER }, alg);
       const rows: { public_jwk: Record<string, unknown>; private_key_sealed: string }[] =
         await db.dataSource.query('SELECT public_jwk, private_key_sealed FROM signing_keys');
+      expect(rows).toHaveLength(8);
+      const members: Record<string, string[]> = {
+        RSA: ['e', 'n'],
+        EC: ['crv', 'x', 'y'],
+        OKP: ['crv', 'x'],
+      };
       for (const row of rows) {
-        expect(Object.keys(row.public_jwk).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+        expect(Object.keys(row.public_jwk).sort()).toEqual(
+          ['alg', 'kid', 'kty', 'use', ...members[row.public_jwk.kty as string]].sort(),
+        );
         expect(row.private_key_sealed).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
         expect(row.private_key_sealed).not.toContain('PRIVATE KEY');
       }

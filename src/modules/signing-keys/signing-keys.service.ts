@@ -2,10 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
+import {
+  DEFAULT_ID_TOKEN_SIGNING_ALG,
+  ID_TOKEN_SIGNING_ALGS,
+  IdTokenSigningAlg,
+  isIdTokenSigningAlg,
+} from '../../common/crypto/signing-algs';
 import { AppConfig } from '../../config/app-config';
 import { JoseCryptoKey, loadJose } from './jose';
 import { issuerUrls } from './issuers';
-import { GeneratedKey, KeyMaterial, SIGNING_ALG, SigningKeyUnavailableError } from './key-material';
+import { GeneratedKey, KeyMaterial, SigningKeyUnavailableError } from './key-material';
 import type { PublicJwk, SigningKey } from './signing-key.entity';
 import { isPublished, SigningKeyView, toSigningKeyView } from './signing-key-view';
 import { RotationResult, SigningKeysStore } from './signing-keys.store';
@@ -21,14 +27,13 @@ export const CLOCK_SKEW_SECONDS = 60;
 const UNKNOWN_KID_RELOAD_MS = 1000;
 
 /**
- * The OpenID Connect signing keys (docs/oidc.md, "Signing keys"): RS256 keys generated here,
- * stored with the private key encrypted, published before they sign, kept published after they
- * stop signing until every token they signed has expired.
+ * The OpenID Connect signing keys (docs/oidc.md, "Signing keys"): for each alg of
+ * ID_TOKEN_SIGNING_ALGS its own keys, generated here on the alg's first use (RS256 on any first
+ * use), stored with the private key encrypted, published before they sign, kept published after
+ * they stop signing until every token they signed has expired.
  */
 @Injectable()
 export class SigningKeysService {
-  /** The alg the active key signs with: callers compute at_hash with its hash (SHA-256). */
-  readonly alg = SIGNING_ALG;
   private readonly logger = new Logger('SigningKeys');
   private readonly material: KeyMaterial;
   private readonly store: SigningKeysStore;
@@ -46,14 +51,16 @@ export class SigningKeysService {
     this.store = new SigningKeysStore(dataSource);
   }
 
-  /** Compact JWS of `payload` with the active key: header { alg: 'RS256', kid, typ: 'JWT' }. */
-  async sign(payload: Record<string, unknown>): Promise<string> {
-    const active = (await this.keys()).find((key) => key.state === 'active');
-    if (!active) throw new Error('no active signing key after creating one');
+  /** Compact JWS of `payload` with the active key of `alg`: header { alg, kid, typ: 'JWT' }. */
+  async sign(
+    payload: Record<string, unknown>,
+    alg: IdTokenSigningAlg = DEFAULT_ID_TOKEN_SIGNING_ALG,
+  ): Promise<string> {
+    const active = await this.activeKey(alg);
     const privateKey = await this.privateKey(active);
     const jose = await loadJose();
     return new jose.SignJWT(payload)
-      .setProtectedHeader({ alg: SIGNING_ALG, kid: active.kid, typ: 'JWT' })
+      .setProtectedHeader({ alg, kid: active.kid, typ: 'JWT' })
       .sign(privateKey);
   }
 
@@ -65,8 +72,8 @@ export class SigningKeysService {
   }
 
   /**
-   * The payload of a JWS signed by one of our published keys with iss = one of our issuers
-   * (issuers.ts), or null.
+   * The payload of a JWS signed by one of our published keys, with that key's own alg, with iss =
+   * one of our issuers (issuers.ts), or null.
    * `ignoreExpiry`: OIDC RP-Initiated Logout 1.0 section 2 accepts an expired id_token_hint.
    */
   async verify(
@@ -74,27 +81,35 @@ export class SigningKeysService {
     options: { ignoreExpiry?: boolean } = {},
   ): Promise<Record<string, unknown> | null> {
     const jose = await loadJose();
-    let kid: unknown;
+    let header: { kid?: unknown; alg?: unknown };
     try {
-      kid = jose.decodeProtectedHeader(jws).kid;
+      header = jose.decodeProtectedHeader(jws);
     } catch {
       return null;
     }
-    if (typeof kid !== 'string') return null;
+    const { kid, alg } = header;
+    // Only our algorithms: never none, never an HMAC keyed with a public key.
+    if (typeof kid !== 'string' || !isIdTokenSigningAlg(alg)) return null;
     let keys = await this.keys();
     // A key rotated in elsewhere may be newer than this view: read again, at most once a second.
     if (!keys.some((key) => key.kid === kid) && this.viewAgeMs() >= UNKNOWN_KID_RELOAD_MS) {
       keys = await this.reload();
     }
     const now = this.clock.now();
-    const published = keys.filter((key) => isPublished(key, now)).map((key) => key.publicJwk);
+    // The kid's key verifies with its own alg only: a kid of one algorithm never verifies another.
+    const key = keys.find((candidate) => candidate.kid === kid && isPublished(candidate, now));
+    if (!key || key.alg !== alg) return null;
     try {
-      const { payload } = await jose.jwtVerify(jws, jose.createLocalJWKSet({ keys: published }), {
-        issuer: issuerUrls(this.config.publicBaseUrl),
-        algorithms: [SIGNING_ALG],
-        currentDate: now,
-        clockTolerance: CLOCK_SKEW_SECONDS,
-      });
+      const { payload } = await jose.jwtVerify(
+        jws,
+        jose.createLocalJWKSet({ keys: [key.publicJwk] }),
+        {
+          issuer: issuerUrls(this.config.publicBaseUrl),
+          algorithms: [key.alg],
+          currentDate: now,
+          clockTolerance: CLOCK_SKEW_SECONDS,
+        },
+      );
       return payload;
     } catch (error) {
       // jose checks exp last, after the signature, iss and nbf: an expired token passed them all.
@@ -103,13 +118,40 @@ export class SigningKeysService {
     }
   }
 
-  /** active → retired, next → active, and a fresh next: one transaction under the lock. */
-  async rotate(): Promise<RotationResult> {
-    const fresh = await this.material.generate();
-    const result = await this.store.locked((manager) => this.rotateLocked(manager, fresh));
+  /**
+   * For `alg`: active → retired, next → active, and a fresh next, in one transaction under the
+   * lock (the first pair of an alg never used yet). The other algs' keys are untouched.
+   */
+  async rotate(alg: IdTokenSigningAlg = DEFAULT_ID_TOKEN_SIGNING_ALG): Promise<RotationResult> {
+    const fresh = await this.material.generate(alg);
+    const result = await this.store.locked((manager) => this.rotateLocked(manager, alg, fresh));
     this.invalidate();
     this.logger.log(`Signing keys rotated: ${JSON.stringify(result)}`);
     return result;
+  }
+
+  /**
+   * Every alg in use (one with an active key; RS256 always) rotated as `rotate(alg)` does, in one
+   * transaction, in the order of ID_TOKEN_SIGNING_ALGS. An alg never used keeps having no key.
+   */
+  async rotateAll(): Promise<RotationResult[]> {
+    const inUse = new Set(
+      (await this.store.all()).filter((k) => k.state === 'active').map((k) => k.alg),
+    );
+    const algs = ID_TOKEN_SIGNING_ALGS.filter(
+      (alg) => alg === DEFAULT_ID_TOKEN_SIGNING_ALG || inUse.has(alg),
+    );
+    const fresh = await Promise.all(algs.map((alg) => this.material.generate(alg)));
+    const results = await this.store.locked(async (manager) => {
+      const rotated: RotationResult[] = [];
+      for (const [index, alg] of algs.entries()) {
+        rotated.push(await this.rotateLocked(manager, alg, fresh[index]));
+      }
+      return rotated;
+    });
+    this.invalidate();
+    this.logger.log(`Signing keys rotated: ${JSON.stringify(results)}`);
+    return results;
   }
 
   /** Every stored key, newest first (retired ones until the purge deletes them). */
@@ -124,15 +166,16 @@ export class SigningKeysService {
 
   private async rotateLocked(
     manager: EntityManager,
+    alg: IdTokenSigningAlg,
     fresh: GeneratedKey,
     spare?: GeneratedKey,
   ): Promise<RotationResult> {
     const now = this.clock.now();
-    const { active, next } = await this.store.current(manager);
+    const { active, next } = await this.store.current(manager, alg);
     const until = new Date(now.getTime() + this.retentionSeconds * 1000);
     if (active) await this.store.retire(manager, active.kid, now, until);
     let activeKid: string;
-    if (next && this.material.opens(next.kid, next.privateKeySealed)) {
+    if (next && this.material.opens(next.kid, alg, next.privateKeySealed)) {
       await this.store.activate(manager, next.kid, now);
       activeKid = next.kid;
     } else {
@@ -142,20 +185,39 @@ export class SigningKeysService {
         await this.store.retire(manager, next.kid, now, now);
         this.logger.warn(`Signing key ${next.kid} does not decrypt: retired, not promoted`);
       }
-      const replacement = spare ?? (await this.material.generate());
+      const replacement = spare ?? (await this.material.generate(alg));
       await this.store.insert(manager, replacement, 'active', now);
       activeKid = replacement.kid;
     }
     await this.store.insert(manager, fresh, 'next', now);
-    return { active: activeKid, next: fresh.kid, retired: active?.kid ?? null };
+    return { alg, active: activeKid, next: fresh.kid, retired: active?.kid ?? null };
   }
 
-  /** First use: an active and a next key, created by exactly one instance (advisory lock). */
-  private async ensureKeys(): Promise<void> {
+  /** The active key of `alg`; on the alg's first use, its pair is created first. */
+  private async activeKey(alg: IdTokenSigningAlg): Promise<SigningKey> {
+    const find = (keys: SigningKey[]): SigningKey | undefined =>
+      keys.find((key) => key.state === 'active' && key.alg === alg);
+    let active = find(await this.keys());
+    if (!active) {
+      await this.ensureKeys(alg);
+      this.invalidate();
+      active = find(await this.reload());
+    }
+    if (!active) throw new Error(`no active ${alg} signing key after creating one`);
+    return active;
+  }
+
+  /** First use of `alg`: an active and a next key, created by exactly one instance (advisory lock). */
+  private async ensureKeys(alg: IdTokenSigningAlg): Promise<void> {
     // Generated before the lock, so the transaction stays short; the loser's pair is discarded.
-    const [fresh, spare] = await Promise.all([this.material.generate(), this.material.generate()]);
+    const [fresh, spare] = await Promise.all([
+      this.material.generate(alg),
+      this.material.generate(alg),
+    ]);
     const created = await this.store.locked(async (manager) =>
-      (await this.store.current(manager)).active ? null : this.rotateLocked(manager, fresh, spare),
+      (await this.store.current(manager, alg)).active
+        ? null
+        : this.rotateLocked(manager, alg, fresh, spare),
     );
     if (created) this.logger.log(`Signing keys created: ${JSON.stringify(created)}`);
   }
@@ -184,8 +246,9 @@ export class SigningKeysService {
     const generation = this.generation;
     const now = this.clock.now();
     let keys = await this.store.published(now);
-    if (!keys.some((key) => key.state === 'active')) {
-      await this.ensureKeys();
+    const isDefault = (key: SigningKey): boolean => key.alg === DEFAULT_ID_TOKEN_SIGNING_ALG;
+    if (!keys.some((key) => key.state === 'active' && isDefault(key))) {
+      await this.ensureKeys(DEFAULT_ID_TOKEN_SIGNING_ALG);
       keys = await this.store.published(now);
     }
     // A rotation by this instance while reading: its own invalidate() wins over this result.
@@ -205,7 +268,7 @@ export class SigningKeysService {
   private async privateKey(key: SigningKey): Promise<JoseCryptoKey> {
     let imported = this.privateKeys.get(key.kid);
     if (!imported) {
-      imported = this.material.privateKey(key.kid, key.privateKeySealed);
+      imported = this.material.privateKey(key.kid, key.alg, key.privateKeySealed);
       this.privateKeys.set(key.kid, imported);
     }
     try {

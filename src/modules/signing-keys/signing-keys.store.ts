@@ -1,6 +1,6 @@
 import { Brackets, DataSource, EntityManager } from 'typeorm';
+import type { IdTokenSigningAlg } from '../../common/crypto/signing-algs';
 import type { GeneratedKey } from './key-material';
-import { SIGNING_ALG } from './key-material';
 import { SigningKey } from './signing-key.entity';
 
 /**
@@ -9,8 +9,9 @@ import { SigningKey } from './signing-key.entity';
  */
 export const SIGNING_KEYS_LOCK_KEY = 0x534b4559;
 
-/** Kids of a rotation's outcome. */
+/** Kids of a rotation's outcome, for one alg. */
 export interface RotationResult {
+  alg: IdTokenSigningAlg;
   active: string;
   next: string;
   retired: string | null;
@@ -49,12 +50,16 @@ export class SigningKeysStore {
     });
   }
 
-  /** The active and next keys, read under the lock. */
-  async current(manager: EntityManager): Promise<{ active?: SigningKey; next?: SigningKey }> {
+  /** The active and next keys of `alg`, read under the lock. */
+  async current(
+    manager: EntityManager,
+    alg: IdTokenSigningAlg,
+  ): Promise<{ active?: SigningKey; next?: SigningKey }> {
     const rows = await manager
       .getRepository(SigningKey)
       .createQueryBuilder('k')
       .where(`k.state IN ('active', 'next')`)
+      .andWhere('k.alg = :alg', { alg })
       .getMany();
     return {
       active: rows.find((row) => row.state === 'active'),
@@ -70,7 +75,6 @@ export class SigningKeysStore {
   ): Promise<void> {
     await manager.getRepository(SigningKey).insert({
       ...key,
-      alg: SIGNING_ALG,
       state,
       createdAt: now,
       activatedAt: state === 'active' ? now : null,

@@ -71,6 +71,7 @@ describe('docs/security.md abuse-case tables', () => {
     for (const surface of [
       'OAuth provider endpoints',
       'Client authentication with keys (private_key_jwt)',
+      'ID token signing algorithms',
       'Login page',
       'Sign-up',
       'Email verification',

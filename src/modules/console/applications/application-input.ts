@@ -40,6 +40,7 @@ function common(
     dpopBoundAccessTokens: body.dpopBoundAccessTokens,
     securityProfile:
       body.securityProfile === undefined ? undefined : profileOf(body.securityProfile),
+    idTokenSignedResponseAlg: body.idTokenSignedResponseAlg,
   };
 }
 

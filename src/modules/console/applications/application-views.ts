@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { nameOf, PROFILE_NAMES, type ProfileName } from '../../applications/security-profile';
 import { CLIENT_AUTH_METHODS, type Application } from '../../applications/application.entity';
+import {
+  DEFAULT_ID_TOKEN_SIGNING_ALG,
+  ID_TOKEN_SIGNING_ALGS,
+} from '../../../common/crypto/signing-algs';
 import { CONSOLE_ROLES, type ConsoleRole } from '../roles/console-access.service';
 
 /** An application in the console's list: what every role may see. */
@@ -70,6 +74,12 @@ export class ApplicationDetail extends ApplicationSummary {
   })
   securityProfile?: ProfileName;
   @ApiPropertyOptional({
+    enum: ID_TOKEN_SIGNING_ALGS,
+    description:
+      'admin and owner only: the JWS alg of the id_tokens of this client (RS256 unless set; docs/oidc.md, "Signing keys")',
+  })
+  idTokenSignedResponseAlg?: string;
+  @ApiPropertyOptional({
     type: [String],
     description:
       'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
@@ -127,6 +137,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: application.dpopBoundAccessTokens,
     securityProfile: nameOf(application.securityProfile),
+    idTokenSignedResponseAlg: application.idTokenSignedResponseAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
     requiredUpstreams: [...application.requiredUpstreams],
     updatedAt: application.updatedAt.toISOString(),
   };

@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { AtLeastOneField, IfPresent } from '../../../common/validation/dto-decorators';
 import { CLIENT_AUTH_METHODS, type ClientAuthMethod } from '../../applications/application.entity';
+import { ID_TOKEN_SIGNING_ALGS, type IdTokenSigningAlg } from '../../../common/crypto/signing-algs';
 
 // Shapes only; the rules on the values (URLs, redirect URIs, names) are ApplicationsService's.
 const NAME_MAX = 100;
@@ -38,6 +39,22 @@ const PROFILE =
 
 const Profile = (): PropertyDecorator =>
   IsIn(PROFILE_NAMES, { message: `securityProfile must be one of ${PROFILE_NAMES.join(', ')}` });
+const ID_TOKEN_ALG =
+  'The JWS alg of this client\'s id_tokens (OIDC Dynamic Client Registration 1.0 section 2, id_token_signed_response_alg): RS256 (the default), PS256, ES256 or EdDSA (Ed25519); each alg is signed by keys of its own (docs/oidc.md, "Signing keys"). Anything else is 400 invalid_body. No passkey confirmation: every value is one the provider signs safely, and it changes what the client verifies, not who receives tokens (docs/console.md)';
+
+/** One of ID_TOKEN_SIGNING_ALGS (never none, never an HMAC). */
+const IdTokenAlg = (): PropertyDecorator =>
+  applyDecorators(
+    ApiPropertyOptional({
+      enum: ID_TOKEN_SIGNING_ALGS,
+      default: 'RS256',
+      description: ID_TOKEN_ALG,
+    }),
+    IfPresent(),
+    IsIn(ID_TOKEN_SIGNING_ALGS, {
+      message: `idTokenSignedResponseAlg must be one of ${ID_TOKEN_SIGNING_ALGS.join(', ')}`,
+    }),
+  );
 
 /** A string of at most `max` characters. */
 const Text = (max: number): PropertyDecorator => {
@@ -176,6 +193,8 @@ export class NewApplicationBody {
   @IfPresent()
   @Profile()
   securityProfile?: ProfileName;
+  @IdTokenAlg()
+  idTokenSignedResponseAlg?: IdTokenSigningAlg;
 }
 
 /** Body of PATCH /api/console/applications/{id}: any of these, at least one (empty_body). */
@@ -260,6 +279,8 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @Profile()
   securityProfile?: ProfileName;
+  @IdTokenAlg()
+  idTokenSignedResponseAlg?: IdTokenSigningAlg;
 
   // Shape only here; whether each id names a configured provider is the service's check.
   @ApiPropertyOptional({

@@ -8,6 +8,7 @@ import type { ProviderMetadata } from './metadata.openapi';
 import {
   AUTH_SIGNING_ALGS,
   CLAIMS_SUPPORTED,
+  ID_TOKEN_ALGS,
   INTROSPECTION_AUTH_METHODS,
   REVOCATION_AUTH_METHODS,
   TOKEN_AUTH_METHODS,
@@ -43,7 +44,7 @@ export function providerMetadata(
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['RS256'],
+    id_token_signing_alg_values_supported: [...ID_TOKEN_ALGS],
     token_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
     token_endpoint_auth_signing_alg_values_supported: [...AUTH_SIGNING_ALGS],
     revocation_endpoint: `${base}/api/oauth2/revoke`,

@@ -4,6 +4,7 @@ import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import {
   AUTH_SIGNING_ALGS,
   CLAIMS_SUPPORTED,
+  ID_TOKEN_ALGS,
   INTROSPECTION_AUTH_METHODS,
   REVOCATION_AUTH_METHODS,
   TOKEN_AUTH_METHODS,
@@ -48,7 +49,11 @@ export class ProviderMetadata {
 
   @ApiProperty({ enum: ['public'], isArray: true }) subject_types_supported!: string[];
 
-  @ApiProperty({ enum: ['RS256'], isArray: true })
+  @ApiProperty({
+    enum: ID_TOKEN_ALGS,
+    isArray: true,
+    description: 'RS256 first, the default; per client: id_token_signed_response_alg',
+  })
   id_token_signing_alg_values_supported!: string[];
 
   @ApiProperty({ enum: TOKEN_AUTH_METHODS, isArray: true })

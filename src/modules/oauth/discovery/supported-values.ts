@@ -23,6 +23,13 @@ export const CLAIMS_SUPPORTED = [
 ] as const;
 
 import { CLIENT_ASSERTION_ALGS } from '../../applications/client-jwks';
+import { ID_TOKEN_SIGNING_ALGS } from '../../../common/crypto/signing-algs';
+
+/**
+ * OIDC Discovery 1.0 section 3: the algs of id_tokens, RS256 first (the default of a client that
+ * names none); each client gets its own `id_token_signed_response_alg` (docs/oidc.md).
+ */
+export const ID_TOKEN_ALGS = ID_TOKEN_SIGNING_ALGS;
 
 /** Every client authentication method of the token endpoint (client-auth/). */
 export const TOKEN_AUTH_METHODS = [

@@ -205,16 +205,23 @@ describe('Console in Chromium', () => {
     await page.locator('#settings-form').getByLabel('Description').fill('The customer portal');
     await page.getByRole('checkbox', { name: /Create an account/ }).check();
     await page.getByRole('checkbox', { name: /pushed authorization requests/ }).check();
+    expect(await page.inputValue('#set-id-token-alg')).toBe('RS256');
+    await page.getByLabel('ID token signing algorithm').selectOption('PS256');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await settled(page, page.locator('#settings-status', { hasText: 'Settings saved' }));
-    const [{ sign_up_enabled: signUp, require_par: requirePar }] = await bed.t.dataSource.query<
-      { sign_up_enabled: boolean; require_par: boolean }[]
-    >(
-      `SELECT sign_up_enabled, require_pushed_authorization_requests AS require_par
-       FROM applications WHERE name = 'Customer Portal'`,
-    );
+    const [{ sign_up_enabled: signUp, require_par: requirePar, alg }] =
+      await bed.t.dataSource.query<
+        { sign_up_enabled: boolean; require_par: boolean; alg: string | null }[]
+      >(
+        `SELECT sign_up_enabled, require_pushed_authorization_requests AS require_par,
+                id_token_signed_response_alg AS alg
+         FROM applications WHERE name = 'Customer Portal'`,
+      );
     expect(signUp).toBe(true);
     expect(requirePar).toBe(true);
+    // The alg is no client setting that needs a passkey: saved at once, and shown again.
+    expect(alg).toBe('PS256');
+    expect(await page.inputValue('#set-id-token-alg')).toBe('PS256');
     // A new redirect URI changes where codes may go: saved only through the passkey dialog.
     const redirects = await page.inputValue('#set-redirects');
     await page.locator('#set-redirects').fill(`${redirects}\nhttps://portal.example/cb2`);

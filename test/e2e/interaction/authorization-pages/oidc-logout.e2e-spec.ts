@@ -124,6 +124,30 @@ describe('RP-initiated logout (end_session_endpoint)', () => {
     expect(await stillSignedIn(s)).toBe(false);
   });
 
+  it.each(['PS256', 'ES256', 'EdDSA'] as const)(
+    'signs out with the hint of a client whose id_tokens are signed %s',
+    async (alg) => {
+      const { application } = await oauthSetup(t.app);
+      await t.app.get(ApplicationsService).update(application.id, {
+        postLogoutRedirectUris: [BYE],
+        idTokenSignedResponseAlg: alg,
+      });
+      const s = await signIn(application.clientId, 'alice');
+      const header = JSON.parse(Buffer.from(s.idToken.split('.')[0], 'base64url').toString()) as {
+        alg: string;
+      };
+      expect(header.alg).toBe(alg);
+      const res = await logout(s.agent, {
+        id_token_hint: s.idToken,
+        post_logout_redirect_uri: BYE,
+        state: 's',
+      });
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(`${BYE}?state=s`);
+      expect(await stillSignedIn(s)).toBe(false);
+    },
+  );
+
   it('accepts an expired hint (section 2), and shows "Signed out" without a redirect URI', async () => {
     const s = await setup();
     const { idTokenTtlSeconds } = t.app.get(AppConfig);

@@ -26,7 +26,7 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
       subject_types_supported: ['public'],
-      id_token_signing_alg_values_supported: ['RS256'],
+      id_token_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       token_endpoint_auth_methods_supported: [
         'client_secret_basic',
         'client_secret_post',

@@ -109,6 +109,7 @@ describe('Requiring pushed authorization requests per application', () => {
       id,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      idTokenSignedResponseAlg: 'RS256',
     });
     expect((await directAuthorize(clientId)).headers.location).toMatch(/^\/oauth2\/login/);
     const bad = await cli('app', 'update', String(id), '--require-par', 'maybe', '--json');

@@ -57,6 +57,7 @@ export async function showSettings(ctx) {
       postLogoutRedirectUris: lines(values.postLogoutRedirectUris),
       clientAuthMethod: values.clientAuthMethod,
       securityProfile: values.securityProfile,
+      idTokenSignedResponseAlg: values.idTokenSignedResponseAlg,
       requiredUpstreams: values.requiredUpstreams
         .split(',')
         .map((id) => id.trim())
@@ -145,6 +146,7 @@ function fill(app) {
   form.elements.securityProfile.value = app.securityProfile ?? 'none';
   fillKeysFields(form, app);
   showRegisteredKeys(app);
+  form.elements.idTokenSignedResponseAlg.value = app.idTokenSignedResponseAlg ?? 'RS256';
   $('#client-id').textContent = app.clientId ?? '';
   // Only a `secret` client has a secret to reset.
   $('#reset-secret').hidden = app.clientAuthMethod !== 'secret';

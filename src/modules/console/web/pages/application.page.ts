@@ -219,6 +219,18 @@ function settings(words: Translator): Html {
             <option value="private_key_jwt">${t('console.settings.authPrivateKeyJwt')}</option>
           </select>
           ${clientKeysFields(words)}
+          <label for="set-id-token-alg">${t('console.settings.idTokenAlg')}</label>
+          <select
+            id="set-id-token-alg"
+            name="idTokenSignedResponseAlg"
+            aria-describedby="set-id-token-alg-hint"
+          >
+            <option value="RS256">RS256</option>
+            <option value="PS256">PS256</option>
+            <option value="ES256">ES256</option>
+            <option value="EdDSA">EdDSA (Ed25519)</option>
+          </select>
+          <p class="hint" id="set-id-token-alg-hint">${t('console.settings.idTokenAlgHint')}</p>
           <fieldset>
             <legend>${t('console.settings.options')}</legend>
             <label class="inline"
