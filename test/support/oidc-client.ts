@@ -12,10 +12,12 @@ export type ClientConfig = InstanceType<OpenIdClient['Configuration']>;
  * The app listening on a loopback port that is also its PUBLIC_BASE_URL, so that discovery's
  * issuer matches the URL it is fetched from (OIDC Discovery 1.0 section 4.3).
  */
-export async function listeningApp(): Promise<{ t: TestApp; base: string }> {
+export async function listeningApp(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ port, env: { PUBLIC_BASE_URL: base } });
+  const t = await createTestApp({ port, env: { ...env, PUBLIC_BASE_URL: base } });
   return { t, base };
 }
 
