@@ -67,12 +67,12 @@ export async function dpopProof(t: TestApp, key: DpopKey, options: ProofOptions 
  * The server's current DPoP nonce, as a client learns it: a token request with a proof without
  * one is answered `use_dpop_nonce` with the nonce in `DPoP-Nonce` (RFC 9449 section 8).
  */
-export async function serverNonce(t: TestApp, key: DpopKey): Promise<string> {
+export async function serverNonce(t: TestApp, key: DpopKey, htu = TOKEN_URL): Promise<string> {
   const res = await t
     .http()
     .post('/api/oauth2/token')
     .type('form')
-    .set('DPoP', await dpopProof(t, key))
+    .set('DPoP', await dpopProof(t, key, { htu: htu.replace(/\/api\/.*$/, '/api/oauth2/token') }))
     .send({ grant_type: 'refresh_token', refresh_token: 'x', client_id: 'x' });
   const nonce = res.headers['dpop-nonce'];
   if (res.status !== 400 || res.body.error !== 'use_dpop_nonce' || typeof nonce !== 'string') {
@@ -83,5 +83,5 @@ export async function serverNonce(t: TestApp, key: DpopKey): Promise<string> {
 
 /** A proof carrying the server's current nonce. */
 export async function noncedProof(t: TestApp, key: DpopKey, options: ProofOptions = {}) {
-  return dpopProof(t, key, { nonce: await serverNonce(t, key), ...options });
+  return dpopProof(t, key, { nonce: await serverNonce(t, key, options.htu), ...options });
 }

@@ -19,6 +19,12 @@ export const FAPI2_CODE_TTL_SECONDS = 60;
 /** The ID token algorithms FAPI 2.0 allows (section 5.4.1: PS256, ES256 or EdDSA). */
 export const FAPI2_ID_TOKEN_ALGS = ['PS256', 'ES256', 'EdDSA'] as const;
 
+/**
+ * The JWS algorithms a `fapi2` client's own JWTs (client assertions, DPoP proofs) may use: the
+ * same three (section 5.4.1), `Ed25519` being EdDSA's fully specified name (RFC 9864).
+ */
+export const FAPI2_JWS_ALGS = ['PS256', 'ES256', 'EdDSA', 'Ed25519'] as const;
+
 /** The registration fields a profile constrains (an Application has them all). */
 interface Registration {
   securityProfile: SecurityProfile | null;

@@ -3,6 +3,7 @@ import { type Params } from '../../../common/http/params';
 import { fromUiLocales } from '../../../common/i18n/negotiation';
 import type { AuthorizationRequest } from './authorization-request';
 import { checkApplicationEnabled } from './checks/check-application-enabled';
+import { checkDpopJkt } from './checks/check-dpop-jkt';
 import { checkOidcParams } from './checks/check-oidc-params';
 import { checkPkce } from './checks/check-pkce';
 import { checkPrompt } from './checks/check-prompt';
@@ -30,6 +31,7 @@ export function validateAuthorizationRequest(
   const requested = checkScope(query);
   checkRequestObject(query, requested);
   const codeChallenge = checkPkce(query, application);
+  checkDpopJkt(query);
   const prompt = checkPrompt(query, requested);
   const { scope, ...oidc } = checkOidcParams(query, requested);
   checkApplicationEnabled(application);

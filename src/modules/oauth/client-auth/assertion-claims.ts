@@ -12,6 +12,8 @@ export interface AssertionExpectations {
   clientId: string;
   /** The accepted `aud` values (assertion-audiences.ts). */
   audiences: readonly string[];
+  /** The algorithms allowed, a subset of CLIENT_ASSERTION_ALGS (all of them when absent). */
+  algorithms?: readonly string[];
   now: Date;
 }
 
@@ -53,7 +55,7 @@ export async function verifyAssertion(
 ): Promise<VerifiedAssertion> {
   const nowSeconds = Math.floor(expected.now.getTime() / 1000);
   const options = {
-    algorithms: [...CLIENT_ASSERTION_ALGS],
+    algorithms: [...(expected.algorithms ?? CLIENT_ASSERTION_ALGS)],
     issuer: expected.clientId,
     subject: expected.clientId,
     audience: [...expected.audiences],

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { ClientAuthMethod } from '../../applications/application.entity';
+import type { SecurityProfile } from '../../applications/security-profile';
 import type { ClientJwks } from '../../applications/client-jwks';
 import { constantTimeEqual } from '../../../common/crypto/constant-time';
 import { sha256Hex } from '../../../common/crypto/hash';
@@ -26,6 +27,8 @@ export interface OAuthClient {
    * `dpop_bound_access_tokens`, or its security profile's: docs/oidc.md).
    */
   dpopBoundAccessTokens: boolean;
+  /** The client's security profile (applications/security-profile.ts), or null. */
+  securityProfile: SecurityProfile | null;
 }
 
 /**
@@ -114,7 +117,8 @@ function enabled<C extends OAuthClient>(application: C): C {
 export const FIND_CLIENT = statement(
   `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
     client_secret_hash AS "clientSecretHash", jwks, jwks_uri AS "jwksUri", enabled,
-    (dpop_bound_access_tokens OR security_profile IS NOT NULL) AS "dpopBoundAccessTokens"
+    (dpop_bound_access_tokens OR security_profile IS NOT NULL) AS "dpopBoundAccessTokens",
+    security_profile AS "securityProfile"
   FROM applications WHERE client_id = :clientId`,
   ['clientId'],
 );

@@ -5,6 +5,8 @@ import { Clock } from '../../../common/clock';
 import { AppConfig } from '../../../config/app-config';
 import type { ClientJwks } from '../../applications/client-jwks';
 import { loadJose } from '../../signing-keys/jose';
+import { issuerUrls } from '../../signing-keys/issuers';
+import { FAPI2_JWS_ALGS, type SecurityProfile } from '../../applications/security-profile';
 import { assertionFailed } from './assertion-failure';
 import { assertionAudiences, type AuthenticatingEndpoint } from './assertion-audiences';
 import { AssertionRefused, verifyAssertion } from './assertion-claims';
@@ -18,6 +20,7 @@ export interface KeyedClient {
   clientId: string;
   jwks: ClientJwks | null;
   jwksUri: string | null;
+  securityProfile: SecurityProfile | null;
 }
 
 /**
@@ -68,9 +71,15 @@ export class ClientAssertions implements OnModuleInit {
     endpoint?: AuthenticatingEndpoint,
   ): Promise<void> {
     const { clientId } = client;
+    const base = this.config.publicBaseUrl;
+    // FAPI 2.0 section 5.3.2.1: a fapi2 client's assertion names the issuer identifier alone
+    // (no endpoint URL, which a hostile server could have a client sign for it), signed with
+    // PS256, ES256 or EdDSA (section 5.4.1).
+    const fapi2 = client.securityProfile === 'fapi2';
     const expected = {
       clientId,
-      audiences: assertionAudiences(this.config.publicBaseUrl, endpoint),
+      audiences: fapi2 ? issuerUrls(base) : assertionAudiences(base, endpoint),
+      algorithms: fapi2 ? FAPI2_JWS_ALGS : undefined,
       now: this.clock.now(),
     };
     try {

@@ -84,6 +84,10 @@ describe('sameTarget (RFC 9449 section 4.3, item 9)', () => {
     ['https://id.example.com:8443/api/oauth2/token', false],
     ['/api/oauth2/token', false],
     ['ftp://id.example.com/api/oauth2/token', false],
+    ['https://x@id.example.com/api/oauth2/token', false],
+    [` ${URL_}`, false],
+    [`${URL_}\t`, false],
+    ['https://id.example.com/api/oauth2\\token', false],
   ])('%s names the token endpoint: %s', (htu, same) => {
     expect(sameTarget(htu, URL_)).toBe(same);
   });

@@ -33,6 +33,8 @@ export interface ProofRequest {
 export interface VerifiedProof {
   /** The JWK SHA-256 thumbprint of the proof's key (RFC 7638): the tokens' `cnf.jkt`. */
   jkt: string;
+  /** The proof's JWS algorithm. */
+  alg: string;
   jti: string;
   /** The proof's `nonce` claim, if it has one. */
   nonce: string | undefined;
@@ -87,6 +89,7 @@ export async function verifyDpopProof(
   }
   return {
     jkt: await jose.calculateJwkThumbprint(jwk, 'sha256'),
+    alg: jose.decodeProtectedHeader(proof).alg ?? '',
     jti,
     nonce,
     replayableUntil: new Date(
@@ -112,6 +115,9 @@ export function sameTarget(htu: string, url: string): boolean {
 }
 
 function targetOf(value: string): string | null {
+  // Nothing the WHATWG parser would quietly drop or rewrite: surrounding or inner whitespace
+  // and backslashes. A URL with user information never names this server's endpoint.
+  if (/[\s\\]/.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value);
@@ -119,6 +125,7 @@ function targetOf(value: string): string | null {
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  if (url.username !== '' || url.password !== '') return null;
   return `${url.protocol}//${url.host}${url.pathname}`;
 }
 

@@ -84,7 +84,7 @@ const introspectionSql = (from: string, columns = ''): string =>
   `SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
      c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
      c.enabled, (c.dpop_bound_access_tokens OR c.security_profile IS NOT NULL)
-       AS "dpopBoundAccessTokens"${columns},
+       AS "dpopBoundAccessTokens", c.security_profile AS "securityProfile"${columns},
      ${ownTokenSql('access')}, ${ownTokenSql('refresh')}
    FROM ${from}
    ${activeTokenSql('access')}

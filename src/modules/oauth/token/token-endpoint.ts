@@ -19,9 +19,9 @@ export function answerTokenRequest(
 ): Promise<TokenResponse> {
   const { tokens, dpop, metrics } = endpoint;
   return countTokenRequest(metrics, req, async (params) => {
-    const jkt = await dpop.atTokenEndpoint(req);
-    const response = await tokens.token(params, req.headers.authorization, jkt);
-    const nonce = jkt === null ? undefined : dpop.nonce();
+    const proven = await dpop.atTokenEndpoint(req);
+    const response = await tokens.token(params, req.headers.authorization, proven);
+    const nonce = proven === null ? undefined : dpop.nonce();
     if (nonce !== undefined) res.setHeader('DPoP-Nonce', nonce);
     return response;
   });

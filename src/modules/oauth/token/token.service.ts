@@ -25,6 +25,10 @@ import { IdTokenService } from './id-token.service';
 import { authenticateClient } from '../client-auth/authenticate-client';
 import { TokenBatches } from './token-batches';
 import { TokenIssuer, TokenResponse } from './token-issuer';
+import type { ProvenKey } from '../dpop/dpop.service';
+import { FAPI2_JWS_ALGS } from '../../applications/security-profile';
+
+const isFapi2Alg = (alg: string): boolean => (FAPI2_JWS_ALGS as readonly string[]).includes(alg);
 
 /**
  * The token endpoint's form parameters: what the controller reads of the body
@@ -80,18 +84,18 @@ export class TokenService {
     this.context = { dataSource, batches, issuer, idTokens, tokens, events, clock, reuseSeconds };
   }
 
-  /** `jkt`: the thumbprint of the request's DPoP proof key (dpop/dpop.service.ts), or null. */
+  /** `proven`: the key of the request's DPoP proof (dpop/dpop.service.ts), or null. */
   async token(
     params: FormParams<TokenParameter>,
     authorization: string | undefined,
-    jkt: string | null,
+    proven: ProvenKey | null,
   ): Promise<TokenResponse> {
     const { grant_type: grantType } = take(params, ['grant_type']);
     if (grantType === undefined) throw invalidRequest('grant_type is required');
     const credentials = clientCredentials(params, authorization);
     const grant = GRANT_TYPES.get(grantType);
     const outcome = grant
-      ? await this.run(grant, credentials, params, jkt)
+      ? await this.run(grant, credentials, params, proven)
       : await this.unsupported(credentials);
     if (outcome instanceof OAuthError) throw outcome;
     return outcome;
@@ -108,16 +112,24 @@ export class TokenService {
     grant: GrantType<TokenParameter, unknown>,
     credentials: ClientCredentials,
     params: FormParams<TokenParameter>,
-    jkt: string | null,
+    proven: ProvenKey | null,
   ): Promise<GrantOutcome> {
+    const jkt = proven?.jkt ?? null;
     const request = grantRequest(grant, params);
     if (credentials.method === 'none' && !(request instanceof OAuthError)) {
       const served = await grant.asPublicClient(this.context, credentials.clientId, request, jkt);
       if (served !== null) return served;
     }
     const client = await authenticateClient(credentials, this.context.dataSource);
-    if (client.dpopBoundAccessTokens && jkt === null) {
+    if (client.dpopBoundAccessTokens && proven === null) {
       return invalidRequest('This client must send a DPoP proof with its token requests');
+    }
+    // FAPI 2.0 section 5.4.1: a fapi2 client's proofs are PS256, ES256 or EdDSA.
+    if (client.securityProfile === 'fapi2' && proven && !isFapi2Alg(proven.alg)) {
+      return new OAuthError(
+        'invalid_dpop_proof',
+        'This client must sign its DPoP proofs with PS256, ES256 or EdDSA',
+      );
     }
     if (request instanceof OAuthError) return request;
     return grant.handle(this.context, client, request, jkt);

@@ -174,7 +174,7 @@ export class UserinfoService {
     const owner = await this.authenticate(
       (tokenHash) => this.lookups.run(tokenHash),
       req,
-      presentedToken(req.headers.authorization, formToken),
+      presentedToken(authorizationOf(req), formToken),
       USERINFO_SCOPES,
       PROFILE_SCOPES,
     );
@@ -205,7 +205,7 @@ export class UserinfoService {
     const owner = await this.authenticate(
       (tokenHash) => this.ownerOf(OWNER, tokenHash),
       req,
-      presentedToken(req.headers.authorization, undefined),
+      presentedToken(authorizationOf(req), undefined),
       EMAILS_SCOPES,
     );
     const rows = await this.dataSource.query<UserEmailEntry[]>(
@@ -235,7 +235,8 @@ export class UserinfoService {
     anyOf: readonly OAuthScope[],
     named: readonly OAuthScope[] = anyOf,
   ): Promise<TokenOwner> {
-    const jkt = scheme === 'DPoP' ? await this.dpop.atResource(req, token) : null;
+    const proof = scheme === 'DPoP' ? await this.dpop.atResource(req, token) : null;
+    const jkt = proof?.jkt ?? null;
     const owner = await find(sha256Hex(token));
     if (!owner) {
       const description = 'The access token is invalid, expired or revoked';
@@ -244,6 +245,8 @@ export class UserinfoService {
         : resourceDpopError('invalid_token', description);
     }
     if (owner.dpop_jkt !== jkt) throw bindingMismatch(owner.dpop_jkt, jkt);
+    // The proof's single use, once it came with a real token bound to its key.
+    await proof?.spend();
     if (!scopeAllows(owner.scope, anyOf)) {
       throw new OAuthError(
         'insufficient_scope',
@@ -263,6 +266,24 @@ export class UserinfoService {
     const rows = await preparedQuery<TokenOwner>(this.dataSource, owner.name, owner.text, values);
     return rows[0] ?? null;
   }
+}
+
+/**
+ * The request's one Authorization header. Node keeps the first of several; several are refused
+ * as `invalid_request` (RFC 6750 section 3.1: more than one method), so no proxy or client can be
+ * fooled about which one was used.
+ */
+function authorizationOf(req: Request): string | undefined {
+  const headers = req.headersDistinct.authorization ?? [];
+  if (headers.length > 1) {
+    const description = 'Send one Authorization header';
+    throw new OAuthError(
+      'invalid_request',
+      description,
+      `${REALM}, error="invalid_request", error_description="${description}"`,
+    );
+  }
+  return headers[0];
 }
 
 /** An access token as the request presented it: as a bearer token, or under the DPoP scheme. */

@@ -196,6 +196,51 @@ describe('DPoP-bound access tokens at userinfo, user emails and introspection', 
     );
   });
 
+  it('writes nothing for a proof sent with an unknown or unbound token, and spends it with a bound one', async () => {
+    const spent = async () =>
+      Number(
+        (
+          await t.dataSource.query<{ count: string }[]>(
+            'SELECT count(*) FROM oauth_dpop_proof_jtis',
+          )
+        )[0].count,
+      );
+    const { accessToken } = await tokens();
+    const before = await spent();
+    const unknown = await resource('made-up-token', 'DPoP', await userinfoProof('made-up-token'));
+    expect(unknown.status).toBe(401);
+    const bearer = await tokens({ authMethod: 'secret', bound: false, username: 'bob' });
+    const unbound = await resource(
+      bearer.accessToken,
+      'DPoP',
+      await userinfoProof(bearer.accessToken),
+    );
+    expect(unbound.status).toBe(401);
+    expect(await spent()).toBe(before);
+    const proof = await userinfoProof(accessToken);
+    expectStatus(await resource(accessToken, 'DPoP', proof), 200);
+    expect(await spent()).toBe(before + 1);
+    expectChallenge(
+      await resource(accessToken, 'DPoP', proof),
+      'invalid_dpop_proof',
+      'The DPoP proof was already used',
+    );
+  });
+
+  it('refuses two Authorization headers with invalid_request', async () => {
+    const { accessToken } = await tokens();
+    const res = await t
+      .http()
+      .get('/api/oauth2/userinfo')
+      .set('Authorization', [`DPoP ${accessToken}`, `Bearer ${accessToken}`] as unknown as string)
+      .set('DPoP', await userinfoProof(accessToken));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: 'invalid_request',
+      error_description: 'Send one Authorization header',
+    });
+  });
+
   it('answers the binding in introspection: token_type DPoP and cnf.jkt', async () => {
     const bound = await tokens({ authMethod: 'secret' });
     const introspect = (token: string) =>

@@ -101,6 +101,8 @@ describe('Requiring DPoP per application', () => {
       id,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      securityProfile: 'none',
+      idTokenSignedResponseAlg: 'RS256',
     });
     expect((await tokenRequest(clientId, clientSecret)).body.error).toBe('invalid_grant');
     const bad = await cli('app', 'update', String(id), '--require-dpop', 'maybe', '--json');

@@ -11,12 +11,14 @@ import {
   type DpopKey,
 } from '../../../support/dpop';
 import {
+  authorizePath,
   authorizeInteractively,
   basic,
   browser,
   expectStatus,
   oauthSetup,
   pkce,
+  query,
   REDIRECT_URI,
 } from '../../../support/oauth';
 import { loadJose } from '../../../support/private-key-jwt';
@@ -339,6 +341,30 @@ describe('DPoP at the token endpoint', () => {
     expectStatus(bearer, 200);
     expect(bearer.body.token_type).toBe('bearer');
     expect((await tokenRows()).map((row) => row.dpop_jkt)).toEqual([key.jkt, next.jkt, null]);
+  });
+
+  it('refuses dpop_jkt at /authorize and at the pushed authorization request endpoint', async () => {
+    const setup = await oauthSetup(t.app, { authMethod: 'none' });
+    const params = {
+      client_id: setup.application.clientId,
+      redirect_uri: REDIRECT_URI,
+      response_type: 'code',
+      scope: 'read',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      dpop_jkt: key.jkt,
+    };
+    const description =
+      'dpop_jkt is not supported: send a DPoP proof with the token request to bind the tokens';
+    const direct = await t.http().get(authorizePath(params));
+    expect(direct.status).toBe(302);
+    expect(query(direct.headers.location)).toMatchObject({
+      error: 'invalid_request',
+      error_description: description,
+    });
+    const pushed = await t.http().post('/oauth2/par').type('form').send(params);
+    expect(pushed.status).toBe(400);
+    expect(pushed.body).toEqual({ error: 'invalid_request', error_description: description });
   });
 
   it('refuses a token request without a proof from a client with dpop_bound_access_tokens', async () => {

@@ -6,7 +6,15 @@ import { consoleWorld } from '../../../support/console';
 import { FetchBrowser } from '../../../support/fetch-browser';
 import { authorizePath, pkce, PASSWORD, query, REDIRECT_URI } from '../../../support/oauth';
 import { clockSkewOf, listeningApp, type OpenIdClient } from '../../../support/oidc-client';
-import { clientKey, jwksOf, loadJose, type ClientKey } from '../../../support/private-key-jwt';
+import { dpopKey, noncedProof } from '../../../support/dpop';
+import {
+  assertionFields,
+  clientKey,
+  jwksOf,
+  loadJose,
+  signAssertion,
+  type ClientKey,
+} from '../../../support/private-key-jwt';
 import type { TestApp } from '../../../support/test-app';
 
 /**
@@ -190,6 +198,54 @@ describe('FAPI 2.0 Security Profile per client', () => {
     await expect(oc.refreshTokenGrant(config, 'any-refresh-token')).rejects.toMatchObject({
       error: 'invalid_request',
       error_description: 'This client must send a DPoP proof with its token requests',
+    });
+  });
+
+  it('takes from a fapi2 client only assertions for the issuer, and assertions and DPoP proofs signed PS256, ES256 or EdDSA', async () => {
+    const rsa = await clientKey('RS256');
+    const { application: bank } = await applications().create({
+      name: 'Bank',
+      redirectUris: [REDIRECT_URI],
+      authMethod: 'private_key_jwt',
+      jwks: jwksOf(key, rsa),
+      idTokenSignedResponseAlg: 'ES256',
+      securityProfile: 'fapi2',
+    });
+    // A token request whose grant fails (unknown refresh token) once the client and the proof hold.
+    const probe = async (assertion: string, proof?: string) => {
+      const req = t.http().post('/api/oauth2/token').type('form');
+      void req.set(
+        'DPoP',
+        proof ??
+          (await noncedProof(t, await dpopKey('ES256'), { htu: `${base}/api/oauth2/token` })),
+      );
+      return req.send({
+        grant_type: 'refresh_token',
+        refresh_token: 'unknown',
+        ...assertionFields(assertion),
+      });
+    };
+    const now = t.clock.now();
+    const assertion = (signer: ClientKey, aud: string) =>
+      signAssertion(signer, bank.clientId, { now, aud });
+    expect((await probe(await assertion(key, base))).body.error).toBe('invalid_grant');
+    // The token endpoint's URL is an audience other clients may use, not a fapi2 client.
+    for (const aud of [`${base}/api/oauth2/token`, `${base}/api/oauth2/introspect`]) {
+      const res = await probe(await assertion(key, aud));
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('invalid_client');
+    }
+    const rs256 = await probe(await assertion(rsa, base));
+    expect(rs256.status).toBe(401);
+    expect(rs256.body.error).toBe('invalid_client');
+    const rs256Proof = await noncedProof(t, await dpopKey('RS256'), {
+      htu: `${base}/api/oauth2/token`,
+    });
+    const refused = await probe(await assertion(key, base), rs256Proof);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: 'This client must sign its DPoP proofs with PS256, ES256 or EdDSA',
     });
   });
 });

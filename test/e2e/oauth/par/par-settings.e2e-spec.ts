@@ -109,6 +109,7 @@ describe('Requiring pushed authorization requests per application', () => {
       id,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      securityProfile: 'none',
       idTokenSignedResponseAlg: 'RS256',
     });
     expect((await directAuthorize(clientId)).headers.location).toMatch(/^\/oauth2\/login/);

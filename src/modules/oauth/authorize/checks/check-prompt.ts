@@ -31,10 +31,17 @@ export function checkPrompt(params: Params, scope: string): PromptParams {
   }
   const unknown = values.find((value) => !isInteractivePrompt(value));
   if (unknown !== undefined || values.length === 0) {
-    throw new OAuthError('invalid_request', `Unsupported prompt value: ${unknown ?? prompt}`);
+    // The description goes to the client's redirect_uri: it names a value of the OIDC prompt
+    // registry, never the sender's own text (docs/security.md, "OAuth provider endpoints").
+    const named =
+      unknown !== undefined && REGISTERED_PROMPTS.includes(unknown) ? `: ${unknown}` : '';
+    throw new OAuthError('invalid_request', `Unsupported prompt value${named}`);
   }
   return { prompt: null, prompts: values as InteractivePrompt[] };
 }
+
+/** The prompt values registered for OpenID Connect that this provider does not serve. */
+const REGISTERED_PROMPTS = ['create'];
 
 function isInteractivePrompt(value: string): value is InteractivePrompt {
   return (INTERACTIVE_PROMPTS as readonly string[]).includes(value);

@@ -76,5 +76,12 @@ describe('authorize steps', () => {
         'invalid_request: Unsupported prompt value: create',
       );
     });
+
+    it('never echoes an unknown prompt value into the error the client receives', () => {
+      const text = 'Your_session_expired._Call_+1-555-0100';
+      expect(errorOf(() => checkPrompt({ prompt: `login ${text}` }, 'openid'))).toBe(
+        'invalid_request: Unsupported prompt value',
+      );
+    });
   });
 });
