@@ -102,7 +102,10 @@ export class AdminCommands {
       id: application.id,
       clientId: application.clientId,
       clientSecret,
-      idTokenSignedResponseAlg: idTokenAlgOf(application),
+      // Only when one was given: the answer for the other applications is unchanged.
+      ...(application.idTokenSignedResponseAlg !== null
+        ? { idTokenSignedResponseAlg: application.idTokenSignedResponseAlg }
+        : {}),
       ...(application.clientAuthMethod === 'private_key_jwt' ? keysView(application) : {}),
     };
   }

@@ -4,7 +4,7 @@ import { migratedDatabase, MigratedDatabase } from '../../../test/support/migrat
 import { ID_TOKEN_SIGNING_ALGS } from '../../common/crypto/signing-algs';
 import { loadConfig } from '../../config/app-config';
 import { loadJose } from './jose';
-import { SigningKeyUnavailableError } from './key-material';
+import { KeyMaterial, SigningKeyUnavailableError } from './key-material';
 import { CLOCK_SKEW_SECONDS, KEY_CACHE_SECONDS, SigningKeysService } from './signing-keys.service';
 
 const START = new Date('2030-01-01T00:00:00Z');
@@ -155,6 +155,16 @@ describe(SigningKeysService.name, () => {
         'RS256 active',
         'RS256 next',
       ]);
+    });
+
+    it("uses the alg's keys another instance created since its view was read, generating none", async () => {
+      const a = instance();
+      const b = instance();
+      await b.jwks();
+      const first = await a.sign({ iss: ISSUER }, 'ES256');
+      const generated = jest.spyOn(KeyMaterial.prototype, 'generate');
+      expect(await kidOf(await b.sign({ iss: ISSUER }, 'ES256'))).toBe(await kidOf(first));
+      expect(generated).not.toHaveBeenCalled();
     });
 
     it("rotates one alg and leaves the other algs' keys as they were", async () => {

@@ -198,8 +198,10 @@ export class SigningKeysService {
     const find = (keys: SigningKey[]): SigningKey | undefined =>
       keys.find((key) => key.state === 'active' && key.alg === alg);
     let active = find(await this.keys());
-    if (!active) {
-      await this.ensureKeys(alg);
+    // Another instance may have created the alg's keys since this view was read: look first, so
+    // that keys are generated only when the alg really has none.
+    for (let attempt = 0; !active && attempt < 2; attempt++) {
+      if (attempt === 1) await this.ensureKeys(alg);
       this.invalidate();
       active = find(await this.reload());
     }

@@ -123,6 +123,7 @@ describe('console applications', () => {
       requireVerifiedEmail: true,
       signUpEnabled: true,
       requirePushedAuthorizationRequests: false,
+      idTokenSignedResponseAlg: 'RS256',
       requiredUpstreams: [],
       clientSecret: expect.stringMatching(/^[0-9A-Za-z]{48}$/),
     });
