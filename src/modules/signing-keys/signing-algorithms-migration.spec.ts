@@ -1,9 +1,9 @@
 import { FixedClock } from '../../../test/support/fixed-clock';
 import { migratedDatabase, MigratedDatabase } from '../../../test/support/migrated-database';
 import { loadConfig } from '../../config/app-config';
-import { loadJose } from '../../modules/signing-keys/jose';
-import { SigningKeysService } from '../../modules/signing-keys/signing-keys.service';
-import { SigningAlgorithms1795670000000 } from './1795670000000-SigningAlgorithms';
+import { SigningAlgorithms1795670000000 } from '../../database/migrations/1795670000000-SigningAlgorithms';
+import { loadJose } from './jose';
+import { SigningKeysService } from './signing-keys.service';
 
 const START = new Date('2030-01-01T00:00:00Z');
 const ISSUER = 'https://id.example.com';
