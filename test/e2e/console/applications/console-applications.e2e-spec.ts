@@ -123,6 +123,8 @@ describe('console applications', () => {
       requireVerifiedEmail: true,
       signUpEnabled: true,
       requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
+      securityProfile: 'none',
       idTokenSignedResponseAlg: 'RS256',
       requiredUpstreams: [],
       clientSecret: expect.stringMatching(/^[0-9A-Za-z]{48}$/),

@@ -120,6 +120,8 @@ describe('The id_token signing alg of an application', () => {
     expect(JSON.parse(updated.stdout)).toEqual({
       id,
       requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
+      securityProfile: 'none',
       idTokenSignedResponseAlg: 'ES256',
     });
     const list = JSON.parse((await cli('app', 'list', '--json')).stdout) as {
