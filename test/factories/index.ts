@@ -1,10 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { AdminCommands } from '../../src/cli/admin-commands';
 import { runCommand, type CliResult } from '../../src/cli/run-command';
-import {
-  ApplicationsService,
-  NewApplication,
-} from '../../src/modules/applications/applications.service';
+import { ApplicationsService } from '../../src/modules/applications/applications.service';
+import type { NewApplication } from '../../src/modules/applications/application-rules';
 import { ApiKeysService } from '../../src/modules/keys/api-keys.service';
 import type { ApiScope } from '../../src/modules/keys/scopes';
 import { UsersService, NewUser } from '../../src/modules/users/users.service';

@@ -31,7 +31,7 @@ const uriList = (value: unknown): value is string[] =>
 /**
  * The client settings of a confirmation request (`{redirectUris?, postLogoutRedirectUris?,
  * clientAuthMethod?, jwks?, jwksUri?}`, the names of the settings body), or null when it is not
- * that shape. The keys' own rules are checkSettings' (applications.service.ts).
+ * that shape. The keys' own rules are checkSettings' (application-rules.ts).
  */
 export function parseClientSettings(value: unknown): ClientSettings | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;

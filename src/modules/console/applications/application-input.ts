@@ -1,4 +1,4 @@
-import type { ApplicationSettings, NewApplication } from '../../applications/applications.service';
+import type { ApplicationSettings, NewApplication } from '../../applications/application-rules';
 import { profileOf } from '../../applications/security-profile';
 import type { ClientSetting } from '../../applications/client-settings';
 import type { ClientJwks } from '../../applications/client-jwks';

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { checkSettings } from '../../applications/applications.service';
+import { checkSettings } from '../../applications/application-rules';
 import { clientSettingsDigest, parseClientSettings } from '../../applications/client-settings';
 import { invalidBody } from '../../../common/validation/request-errors';
 import type { ConfirmationRequest } from '../passkeys/confirmations/confirmation.dto';

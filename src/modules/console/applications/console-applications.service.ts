@@ -3,11 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
-import {
-  ApplicationsService,
-  checkSettings,
-  noSecret,
-} from '../../applications/applications.service';
+import { ApplicationsService, noSecret } from '../../applications/applications.service';
+import { checkSettings } from '../../applications/application-rules';
 import { changedClientSettings, clientSettingsDigest } from '../../applications/client-settings';
 import type { AuditDetails } from '../../audit/audit-log.entity';
 import { AuditLog } from '../../audit/audit-log.service';

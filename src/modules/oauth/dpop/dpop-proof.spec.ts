@@ -63,6 +63,7 @@ describe('verifyDpopProof', () => {
     const jwk = jose.decodeProtectedHeader(jws).jwk!;
     expect(verified).toEqual({
       jkt: await jose.calculateJwkThumbprint(jwk, 'sha256'),
+      alg: 'ES256',
       jti: 'j-1',
       nonce: 'n-1',
       replayableUntil: new Date(NOW.getTime() + (300 + 60 + 1) * 1000),
