@@ -34,6 +34,15 @@ const MIN_RSA_BITS = 2048;
  */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
+/**
+ * What makes `jwk` private or symmetric key material: its private members, or `kty oct`; empty
+ * for a public key. Client keys and the keys of DPoP proofs are refused alike by it.
+ */
+export function privateMaterialOf(jwk: Record<string, unknown>): string[] {
+  if (jwk.kty === 'oct') return ['kty oct'];
+  return PRIVATE_MEMBERS.filter((name) => name in jwk);
+}
+
 /** Each algorithm with the key type and curve it signs with. */
 const ALG_KEYS: Record<ClientAssertionAlg, { kty: string; crv?: string }> = {
   RS256: { kty: 'RSA' },
@@ -80,10 +89,10 @@ function checkKey(key: unknown, index: number): PublicJwk {
     throw new InvalidJwksError(`${where} must be a JWK object`);
   }
   const jwk = key as PublicJwk;
-  const secret = PRIVATE_MEMBERS.filter((name) => name in jwk);
-  if (jwk.kty === 'oct' || secret.length > 0) {
+  const secret = privateMaterialOf(jwk);
+  if (secret.length > 0) {
     throw new InvalidJwksError(
-      `${where} holds private or symmetric key material (${jwk.kty === 'oct' ? 'kty oct' : secret.join(', ')}): register public keys only`,
+      `${where} holds private or symmetric key material (${secret.join(', ')}): register public keys only`,
     );
   }
   if (!['RSA', 'EC', 'OKP'].includes(jwk.kty)) {

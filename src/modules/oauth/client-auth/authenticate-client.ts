@@ -114,12 +114,21 @@ function enabled<C extends OAuthClient>(application: C): C {
   return application;
 }
 
+/**
+ * The select list of an OAuthClient from `applications` aliased `a` (written once: client
+ * authentication and introspection read the same row). A client under a security profile must
+ * use DPoP whatever its own flag says (docs/oidc.md, "FAPI 2.0 Security Profile").
+ */
+export const oauthClientColumnsSql = (a: string): string =>
+  `${a}.id, ${a}.client_id AS "clientId", ${a}.client_auth_method AS "clientAuthMethod",
+    ${a}.client_secret_hash AS "clientSecretHash", ${a}.jwks, ${a}.jwks_uri AS "jwksUri",
+    ${a}.enabled,
+    (${a}.dpop_bound_access_tokens OR ${a}.security_profile IS NOT NULL) AS "dpopBoundAccessTokens",
+    ${a}.security_profile AS "securityProfile"`;
+
 export const FIND_CLIENT = statement(
-  `SELECT id, client_id AS "clientId", client_auth_method AS "clientAuthMethod",
-    client_secret_hash AS "clientSecretHash", jwks, jwks_uri AS "jwksUri", enabled,
-    (dpop_bound_access_tokens OR security_profile IS NOT NULL) AS "dpopBoundAccessTokens",
-    security_profile AS "securityProfile"
-  FROM applications WHERE client_id = :clientId`,
+  `SELECT ${oauthClientColumnsSql('a')}
+  FROM applications a WHERE a.client_id = :clientId`,
   ['clientId'],
 );
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { privateMaterialOf } from '../../applications/client-jwks';
 import type { Jose } from '../../signing-keys/jose';
 
 /**
@@ -15,8 +16,6 @@ export const DPOP_PROOF_CLOCK_SKEW_SECONDS = 60;
 /** A proof longer than this is refused unread (an RSA-4096 key and every claim fit in 2 kB). */
 export const DPOP_PROOF_MAX_LENGTH = 4096;
 const MAX_JTI_LENGTH = 256;
-/** JWK members that only a private or symmetric key has (RFC 7518 section 6). */
-const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 /** What the proof must have been made for (RFC 9449 section 4.3, items 8, 9 and 12). */
 export interface ProofRequest {
@@ -65,7 +64,7 @@ export async function verifyDpopProof(
   if (proof.length > DPOP_PROOF_MAX_LENGTH)
     throw new DpopProofRefused('The DPoP proof is too long');
   const jwk = embeddedKey(jose, proof);
-  const payload = await verifySignature(jose, proof);
+  const { payload, protectedHeader } = await verifySignature(jose, proof);
   const { jti, htm, htu, iat, ath, nonce } = payload;
   if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) {
     throw new DpopProofRefused('The DPoP proof needs a jti');
@@ -89,7 +88,7 @@ export async function verifyDpopProof(
   }
   return {
     jkt: await jose.calculateJwkThumbprint(jwk, 'sha256'),
-    alg: jose.decodeProtectedHeader(proof).alg ?? '',
+    alg: protectedHeader.alg,
     jti,
     nonce,
     replayableUntil: new Date(
@@ -143,22 +142,24 @@ function embeddedKey(jose: Jose, proof: string): JoseJwkParameter {
   if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) {
     throw new DpopProofRefused('The DPoP proof needs a jwk header');
   }
-  if (PRIVATE_MEMBERS.some((member) => member in jwk) || jwk.kty === 'oct') {
+  if (privateMaterialOf(jwk).length > 0) {
     throw new DpopProofRefused('The DPoP proof key must be a public key');
   }
   return jwk;
 }
 
-type Payload = Awaited<ReturnType<Jose['jwtVerify']>>['payload'];
+type Verified = Awaited<ReturnType<Jose['jwtVerify']>>;
 
-/** The payload, once jose verified the signature with the embedded key and the `typ`. */
-async function verifySignature(jose: Jose, proof: string): Promise<Payload> {
+/** The payload and header, once jose verified the signature with the embedded key and the `typ`. */
+async function verifySignature(
+  jose: Jose,
+  proof: string,
+): Promise<Pick<Verified, 'payload' | 'protectedHeader'>> {
   try {
-    const verified = await jose.jwtVerify(proof, jose.EmbeddedJWK, {
+    return await jose.jwtVerify(proof, jose.EmbeddedJWK, {
       typ: 'dpop+jwt',
       algorithms: [...DPOP_SIGNING_ALGS],
     });
-    return verified.payload;
   } catch (error) {
     throw new DpopProofRefused(refusalText(jose, error));
   }

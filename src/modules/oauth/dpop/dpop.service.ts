@@ -67,9 +67,9 @@ export class DpopService {
   }
 
   /**
-   * The thumbprint of the proof's key at the token endpoint (or the pushed authorization request
-   * endpoint), or null when the request has no `DPoP` header; a failing proof is the endpoint's
-   * 400 `invalid_dpop_proof` or `use_dpop_nonce` (RFC 9449 sections 5 and 8), with a nonce.
+   * The key a token request's proof proved (its `jti` spent), or null when the request has no
+   * `DPoP` header; a failing proof is the endpoint's 400 `invalid_dpop_proof` or
+   * `use_dpop_nonce` (RFC 9449 sections 5 and 8), with a nonce.
    */
   async atTokenEndpoint(req: Request): Promise<ProvenKey | null> {
     if (!this.sent(req)) return null;

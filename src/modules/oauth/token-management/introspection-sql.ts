@@ -10,7 +10,7 @@ import {
 } from '../../../common/sql/statement';
 import { TOKEN_EXPIRY_COLUMN, usableTokenSql, type TokenKind } from '../../tokens/token-sql';
 import { relationOf, relationUsable } from '../../users/relation-sql';
-import type { OAuthClient } from '../client-auth/authenticate-client';
+import { oauthClientColumnsSql, type OAuthClient } from '../client-auth/authenticate-client';
 
 /**
  * An active token's own fields, as the lookup reads them (exp and iat in epoch seconds; the JSON
@@ -81,10 +81,7 @@ const ownTokenSql = (kind: TokenKind): string =>
 
 /** The client named :clientId (`c`, in `from`) with the token as each kind, in one round trip. */
 const introspectionSql = (from: string, columns = ''): string =>
-  `SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
-     c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
-     c.enabled, (c.dpop_bound_access_tokens OR c.security_profile IS NOT NULL)
-       AS "dpopBoundAccessTokens", c.security_profile AS "securityProfile"${columns},
+  `SELECT ${oauthClientColumnsSql('c')}${columns},
      ${ownTokenSql('access')}, ${ownTokenSql('refresh')}
    FROM ${from}
    ${activeTokenSql('access')}

@@ -1,8 +1,9 @@
 -- INTROSPECTION in src/modules/oauth/token-management/introspection-sql.ts: introspection (RFC 7662): the calling client and the presented token as an access and as a refresh token of its application (prepared as oauth_introspect)
 SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMethod",
-     c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
-     c.enabled, (c.dpop_bound_access_tokens OR c.security_profile IS NOT NULL)
-       AS "dpopBoundAccessTokens", c.security_profile AS "securityProfile",
+    c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
+    c.enabled,
+    (c.dpop_bound_access_tokens OR c.security_profile IS NOT NULL) AS "dpopBoundAccessTokens",
+    c.security_profile AS "securityProfile",
      CASE WHEN access_row.application_id = c.id THEN to_jsonb(access_row) END AS access_token, CASE WHEN refresh_row.application_id = c.id THEN to_jsonb(refresh_row) END AS refresh_token
    FROM applications c
    LEFT JOIN LATERAL (
