@@ -41,6 +41,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            docs/oauth.md); off by default
              [--require-dpop on|off]       every token request with a DPoP proof (RFC 9449
                                            dpop_bound_access_tokens; docs/oauth.md); off by default
+             [--device-code-grant on|off]  registered for the device authorization grant (RFC
+                                           8628; docs/oauth.md); off by default
              [--id-token-alg RS256|PS256|ES256|EdDSA]
                                            the alg of its id_tokens (docs/oidc.md, "Signing
                                            keys"); RS256 by default
@@ -48,7 +50,7 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            private_key_jwt, https redirect URIs and --id-token-alg
                                            PS256, ES256 or EdDSA; none by default
   app update APP_ID [--require-par on|off] [--require-dpop on|off] [--profile fapi2|none]
-                    [--id-token-alg ALG]
+                    [--id-token-alg ALG] [--device-code-grant on|off]
                                            the same settings of an existing application
   app list
   app keys ID --jwks FILE | --jwks-uri U   private_key_jwt (docs/oauth.md, "Client authentication"):
@@ -113,6 +115,7 @@ const OPTIONS = {
   'sign-up': { type: 'boolean' },
   'require-par': { type: 'string' },
   'require-dpop': { type: 'string' },
+  'device-code-grant': { type: 'string' },
   profile: { type: 'string' },
   'id-token-alg': { type: 'string' },
   alg: { type: 'string' },
@@ -273,18 +276,12 @@ function replayFrom(values: Values): ReplayFrom {
   return { fromTime: time!.toUpperCase() };
 }
 
+type OnOffOption = 'require-par' | 'require-dpop' | 'device-code-grant';
+
 /** The on|off option `name`'s value; `fallback` when it is not given. */
-function onOff(values: Values, name: 'require-par' | 'require-dpop', fallback: boolean): boolean;
-function onOff(
-  values: Values,
-  name: 'require-par' | 'require-dpop',
-  fallback?: undefined,
-): boolean | undefined;
-function onOff(
-  values: Values,
-  name: 'require-par' | 'require-dpop',
-  fallback?: boolean,
-): boolean | undefined {
+function onOff(values: Values, name: OnOffOption, fallback: boolean): boolean;
+function onOff(values: Values, name: OnOffOption, fallback?: undefined): boolean | undefined;
+function onOff(values: Values, name: OnOffOption, fallback?: boolean): boolean | undefined {
   const value = values[name];
   if (value === undefined) return fallback;
   if (value === 'on' || value === 'off') return value === 'on';
@@ -324,6 +321,7 @@ function plan(words: string[], values: Values): Action {
         signUpEnabled: values['sign-up'] ?? false,
         requirePushedAuthorizationRequests: onOff(values, 'require-par', false),
         dpopBoundAccessTokens: onOff(values, 'require-dpop', false),
+        deviceCodeGrant: onOff(values, 'device-code-grant', false),
         securityProfile: securityProfile(values) ?? null,
         // Checked by ApplicationsService like the console's value (400 invalid_request).
         idTokenSignedResponseAlg: values['id-token-alg'],
@@ -335,12 +333,13 @@ function plan(words: string[], values: Values): Action {
       const settings = {
         requirePushedAuthorizationRequests: onOff(values, 'require-par'),
         dpopBoundAccessTokens: onOff(values, 'require-dpop'),
+        deviceCodeGrant: onOff(values, 'device-code-grant'),
         securityProfile: securityProfile(values),
         idTokenSignedResponseAlg: values['id-token-alg'],
       };
       if (Object.values(settings).every((value) => value === undefined)) {
         throw new UsageError(
-          'app update needs --require-par on|off, --require-dpop on|off, --profile fapi2|none or --id-token-alg ALG',
+          'app update needs --require-par on|off, --require-dpop on|off, --device-code-grant on|off, --profile fapi2|none or --id-token-alg ALG',
         );
       }
       return (c) => c.appUpdate(id, settings);

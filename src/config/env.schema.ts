@@ -233,6 +233,16 @@ export class EnvSchema {
   PAR_MAX_PENDING_PER_CLIENT = 1000;
 
   /**
+   * RFC 8628: the lifetime of a device code and its user code (docs/oauth.md, "Device
+   * authorization grant"); the answer's `expires_in`.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(1800)
+  DEVICE_CODE_TTL_SECONDS = 600;
+
+  /**
    * Whether every client must push its authorization requests (RFC 9126 section 5): /authorize
    * then takes only a request_uri. Each application can also require it for itself.
    */

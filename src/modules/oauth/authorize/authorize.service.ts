@@ -1,4 +1,4 @@
-import { loginLocation } from './login-location';
+import { DEVICE_CONFIRM_PATH, loginLocation } from './login-location';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -177,7 +177,7 @@ export class AuthorizeService {
     status: 302 | 303,
   ): Promise<PageResult> {
     const decision = await this.grants.decide(application, signedIn.user, request);
-    if (decision.kind === 'consent') {
+    if (decision.kind === 'consent' && request.device === undefined) {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
     }
@@ -190,6 +190,11 @@ export class AuthorizeService {
       // Required upstream: ask the signed-in user to bind one of the required providers.
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/bind-upstream?request=${encodeURIComponent(sealed)}` };
+    }
+    if (request.device !== undefined) {
+      // RFC 8628: the device's confirmation page always asks, and refuses what the rules refuse.
+      const sealed = pending?.sealed ?? this.pending.create(request);
+      return { status, location: `${DEVICE_CONFIRM_PATH}?request=${encodeURIComponent(sealed)}` };
     }
     if (pending !== null && !(await this.pending.take(pending))) throw requestGone();
     if (decision.kind === 'denied')

@@ -31,6 +31,7 @@ const FLAGS = [
   'signUpEnabled',
   'requirePushedAuthorizationRequests',
   'dpopBoundAccessTokens',
+  'deviceCodeGrant',
 ];
 
 export async function showSettings(ctx) {
