@@ -88,7 +88,7 @@ export function confirmPage(lang: PageLanguage, model: ConfirmModel): string {
       <ul>
         ${scopes}
       </ul>
-      <p>${rich('device.confirmCode', { code: model.userCode }, CODE)}</p>
+      <p>${rich('device.confirmCode', { userCode: model.userCode }, CODE)}</p>
       <p class="error" role="alert">${t('device.warning')}</p>
       <form method="post" action="${CONFIRM_PATH}">
         <input type="hidden" name="request" value="${model.requestId}" />
