@@ -36,6 +36,7 @@ export function codeEntryPage(lang: PageLanguage, model: CodeEntryModel): string
         <label for="user_code">${t('device.codeLabel')}</label>
         <input
           id="user_code"
+          type="text"
           name="user_code"
           value="${model.userCode}"
           autocomplete="off"
