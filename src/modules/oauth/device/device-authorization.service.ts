@@ -62,8 +62,9 @@ export class DeviceAuthorizationService {
       this.dataSource,
       'device_authorization_endpoint',
     );
-    await this.checkRegistered(client);
+    // The form's own parameter is read first: a malformed one is invalid_request for any client.
     const { scope } = take(params, ['scope']);
+    await this.checkRegistered(client);
     const granted = deviceScope(scope);
     const deviceCode = newOpaqueToken();
     const now = this.clock.now();
