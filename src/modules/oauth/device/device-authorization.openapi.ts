@@ -111,5 +111,9 @@ export const DeviceAuthorizationDocs = (): MethodDecorator =>
         schema: { type: 'string' as const },
       },
     }),
+    deviceError(
+      429,
+      'invalid_request: DEVICE_MAX_PENDING_PER_CLIENT codes of this client are waiting (docs/security.md)',
+    ),
     OAuthServerErrors(),
   );

@@ -8,7 +8,7 @@ import { AppConfig } from '../../../config/app-config';
 import type { IssuerPath } from '../../signing-keys/issuers';
 import { authenticateClient, type OAuthClient } from '../client-auth/authenticate-client';
 import { clientCredentials, type ClientAuthParameter } from '../client-auth/client-credentials';
-import { OAuthError } from '../protocol/oauth-error';
+import { OAuthError, RefusedRequestError } from '../protocol/oauth-error';
 import { take, type FormParams } from '../protocol/params';
 import { DEFAULT_SCOPE, formatScope, OAUTH_SCOPES, splitScope } from '../protocol/scopes';
 import { displayUserCode, newUserCode, userCodeHash } from './user-code';
@@ -92,7 +92,12 @@ export class DeviceAuthorizationService {
     }
   }
 
-  /** Stores the codes' hashes; a user code that collides with a stored one is drawn again. */
+  /**
+   * Stores the codes' hashes unless the client already has DEVICE_MAX_PENDING_PER_CLIENT codes
+   * waiting (429: the count and the insert are one statement, so racing requests at the cap may
+   * pass it by a few, as for pushed requests); a user code that collides with a stored one is
+   * drawn again.
+   */
   private async insert(
     applicationId: number,
     deviceCode: string,
@@ -107,7 +112,9 @@ export class DeviceAuthorizationService {
         `INSERT INTO oauth_device_codes
            (device_code_hash, user_code_hash, application_id, scope, interval_seconds, issuer_path,
             expires_at, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         SELECT $1, $2, $3::integer, $4, $5::integer, $6, $7::timestamptz, $8::timestamptz
+         WHERE (SELECT count(*) FROM oauth_device_codes
+           WHERE application_id = $3 AND status = 'pending' AND expires_at > $8) < $9
          ON CONFLICT (user_code_hash) DO NOTHING RETURNING id`,
         [
           sha256Hex(deviceCode),
@@ -118,11 +125,27 @@ export class DeviceAuthorizationService {
           issuerPath,
           new Date(now.getTime() + expiresIn * 1000),
           now,
+          this.config.deviceMaxPendingPerClient,
         ],
       );
       if (rows.length > 0) return userCode;
+      if (await this.atCap(applicationId, now)) {
+        throw new RefusedRequestError(
+          'Too many device authorizations of this client are waiting; answer them or let them expire',
+          429,
+        );
+      }
     }
     throw new OAuthError('temporarily_unavailable', 'No free user code; try again');
+  }
+
+  private async atCap(applicationId: number, now: Date): Promise<boolean> {
+    const [row] = await this.dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM oauth_device_codes
+       WHERE application_id = $1 AND status = 'pending' AND expires_at > $2`,
+      [applicationId, now],
+    );
+    return row.n >= this.config.deviceMaxPendingPerClient;
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basic, browser, expectStatus } from '../../../support/oauth';
 import { createTestApp, type TestApp } from '../../../support/test-app';
-import { runInApp } from '../../../factories';
+import { createApplication, runInApp } from '../../../factories';
 import {
   deviceAuthorization,
   deviceSetup,
@@ -127,6 +127,39 @@ describe('device authorization endpoint', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_scope');
     expect(await t.dataSource.query('SELECT id FROM oauth_device_codes')).toEqual([]);
+  });
+
+  it('keeps at most DEVICE_MAX_PENDING_PER_CLIENT codes of one client waiting, then 429', async () => {
+    const capped = await createTestApp({ env: { DEVICE_MAX_PENDING_PER_CLIENT: '2' } });
+    try {
+      const { application } = await deviceSetup(capped.app);
+      const { application: other } = await createApplication(capped.app, {
+        authMethod: 'none',
+        name: 'Other TV',
+        deviceCodeGrant: true,
+      });
+      for (let i = 0; i < 2; i += 1) {
+        expectStatus(await deviceAuthorization(capped.app, application.clientId), 200);
+      }
+      const refused = await deviceAuthorization(capped.app, application.clientId);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe('invalid_request');
+      // Another client is not concerned; an answered code no longer counts, nor an expired one.
+      expectStatus(await deviceAuthorization(capped.app, other.clientId), 200);
+      const [first] = await capped.dataSource.query<{ id: string }[]>(
+        'SELECT id FROM oauth_device_codes WHERE application_id = $1 ORDER BY id LIMIT 1',
+        [application.id],
+      );
+      await capped.dataSource.query(
+        "UPDATE oauth_device_codes SET status = 'denied' WHERE id = $1",
+        [first.id],
+      );
+      expectStatus(await deviceAuthorization(capped.app, application.clientId), 200);
+      capped.clock.advance(600 * 1000);
+      expectStatus(await deviceAuthorization(capped.app, application.clientId), 200);
+    } finally {
+      await capped.close();
+    }
   });
 
   it('stores the device code and the user code only as hashes', async () => {
