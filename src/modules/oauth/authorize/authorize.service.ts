@@ -216,6 +216,8 @@ export class AuthorizeService {
     consented: boolean,
     status: 302 | 303,
   ): Promise<PageResult> {
+    // A device's request is answered on its confirmation page only, never with a code.
+    if (request.device !== undefined) throw requestGone();
     const outcome = await this.grants.grant(application, signedIn, request, consented);
     if ('error' in outcome) {
       const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);

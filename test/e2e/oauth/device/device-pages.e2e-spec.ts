@@ -198,6 +198,13 @@ describe('device page', () => {
       });
     expect(crossed.status).toBe(403);
     expect(await status()).toBe('pending');
+    // The device's request is not a consent page's: no code is issued through /oauth2/consent.
+    const throughConsent = await agent
+      .post('/oauth2/consent')
+      .type('form')
+      .send({ request, decision: 'approve', csrf_token: hiddenInput(confirm.text, 'csrf_token') });
+    expect(throughConsent.status).toBe(400);
+    expect(await t.dataSource.query('SELECT id FROM oauth_codes')).toEqual([]);
     // The code entry form needs its token as well.
     const entry = await browser(t.app)
       .post('/device')
