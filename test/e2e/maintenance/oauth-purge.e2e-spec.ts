@@ -24,6 +24,7 @@ const NOTHING: PurgeCounts = {
   signingKeys: 0,
   oneTimeCodes: 0,
   signIns: 0,
+  backchannelLogouts: 0,
 };
 
 /** Expired codes, sessions, spent requests and tokens are purged, live ones kept. */
@@ -57,7 +58,7 @@ describe('Purge of expired OAuth rows', () => {
     await code('code-replay-window', 30 * MINUTE);
     const session = (label: string, expiresIn: number) =>
       t.dataSource.query(
-        'INSERT INTO oauth_sessions (id, user_id, expires_at) VALUES ($1, $2, $3)',
+        'INSERT INTO oauth_sessions (id, user_id, expires_at, sid) VALUES ($1, $2, $3, $1)',
         [label, user.id, at(expiresIn)],
       );
     await session('session-gone', 30 * MINUTE);
