@@ -100,7 +100,7 @@ export async function verifyLogoutToken(
   expected: { issuer: string; audience: string; now: Date },
 ): Promise<VerifiedLogout> {
   const jose = await loadJose();
-  const keySet = jose.createLocalJWKSet(jwks as Parameters<typeof jose.createLocalJWKSet>[0]);
+  const keySet = jose.createLocalJWKSet(jwks);
   const { payload, protectedHeader } = await jose.jwtVerify(token, keySet, {
     issuer: expected.issuer,
     audience: expected.audience,
