@@ -58,6 +58,10 @@ function backchannelView(application: Application): object {
   };
 }
 
+/** Only a client that registered back-channel logout: the answer for the others is unchanged. */
+const hasBackchannel = (application: Application): boolean =>
+  application.backchannelLogoutUri !== null || application.backchannelLogoutSessionRequired;
+
 /** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
 @Injectable()
 export class AdminCommands {
@@ -117,7 +121,7 @@ export class AdminCommands {
         ? { idTokenSignedResponseAlg: application.idTokenSignedResponseAlg }
         : {}),
       ...(application.clientAuthMethod === 'private_key_jwt' ? keysView(application) : {}),
-      ...(application.backchannelLogoutUri !== null ? backchannelView(application) : {}),
+      ...(hasBackchannel(application) ? backchannelView(application) : {}),
     };
   }
 
@@ -156,7 +160,7 @@ export class AdminCommands {
       dpopBoundAccessTokens: application.dpopBoundAccessTokens,
       securityProfile: nameOf(application.securityProfile),
       idTokenSignedResponseAlg: idTokenAlgOf(application),
-      ...backchannelView(application),
+      ...(hasBackchannel(application) ? backchannelView(application) : {}),
     };
   }
 
