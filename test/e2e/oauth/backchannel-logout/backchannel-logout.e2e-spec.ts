@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApplicationsService } from '../../../../src/modules/applications/applications.service';
 import { BackchannelDeliveryService } from '../../../../src/modules/oauth/backchannel-logout/backchannel-delivery.service';
-import { SessionService } from '../../../../src/modules/sessions/session.service';
 import { KEY_CACHE_SECONDS } from '../../../../src/modules/signing-keys/signing-keys.service';
 import { createApiKey, createApplication, createUser } from '../../../factories';
 import { postAccountForm } from '../../../support/account';
@@ -27,7 +26,9 @@ import {
   tokenRequest,
   type Agent,
 } from '../../../support/oauth';
-import { createTestApp, TestApp } from '../../../support/test-app';
+import { useMailboxBed } from '../../../support/mailbox-bed';
+import { codeOf } from '../../../support/smtp-server';
+import type { TestApp } from '../../../support/test-app';
 
 interface Client {
   id: number;
@@ -55,17 +56,15 @@ const claimsOf = (jwt: string): Record<string, unknown> =>
  */
 describe('Back-channel logout', () => {
   const receiver = new BackchannelReceiver();
+  // The service with a mailbox on loopback: a password reset's code is emailed.
+  const bed = useMailboxBed({ env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
   let t: TestApp;
   beforeAll(async () => {
     await receiver.start();
-    t = await createTestApp({ env: { WEBHOOKS_ALLOW_INSECURE: 'true' } });
+    t = bed.t;
   });
-  afterAll(async () => {
-    await t.close();
-    await receiver.stop();
-  });
-  beforeEach(async () => {
-    await t.truncate();
+  afterAll(() => receiver.stop());
+  beforeEach(() => {
     receiver.reset();
     // The truncated signing keys leave this instance's view within KEY_CACHE_SECONDS.
     t.clock.advance((KEY_CACHE_SECONDS + 1) * 1000);
@@ -363,12 +362,31 @@ describe('Back-channel logout', () => {
         },
       ],
       [
-        // The statement a password reset runs in its transaction (reset-password.service.ts).
-        'a password reset',
+        'a password reset in another browser',
         async (session) => {
-          await t.dataSource.transaction((manager) =>
-            t.app.get(SessionService).endAll(session.userId, manager),
-          );
+          const other = browser(t.app);
+          const forgot = await other.get('/oauth2/forgot-password');
+          const asked = await other
+            .post('/oauth2/forgot-password')
+            .type('form')
+            .send({
+              csrf_token: hiddenInput(forgot.text, 'csrf_token'),
+              email: `${session.username}@example.org`,
+            });
+          expectStatus(asked, 303);
+          const mail = await bed.mailbox.next(`${session.username}@example.org`);
+          const page = await other.get(asked.headers.location);
+          const reset = await other
+            .post('/oauth2/reset-password')
+            .type('form')
+            .send({
+              id: hiddenInput(page.text, 'id'),
+              csrf_token: hiddenInput(page.text, 'csrf_token'),
+              code: codeOf(mail),
+              password: 'a brand new passphrase',
+              password_repeat: 'a brand new passphrase',
+            });
+          expectStatus(reset, 303);
         },
       ],
     ];
