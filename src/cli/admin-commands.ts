@@ -50,6 +50,18 @@ function keysView(application: Application): object {
   };
 }
 
+/** A client's back-channel logout registration (docs/oidc.md, "Back-channel logout"). */
+function backchannelView(application: Application): object {
+  return {
+    backchannelLogoutUri: application.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: application.backchannelLogoutSessionRequired,
+  };
+}
+
+/** Only a client that registered back-channel logout: the answer for the others is unchanged. */
+const hasBackchannel = (application: Application): boolean =>
+  application.backchannelLogoutUri !== null || application.backchannelLogoutSessionRequired;
+
 /** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
 @Injectable()
 export class AdminCommands {
@@ -93,6 +105,8 @@ export class AdminCommands {
     securityProfile?: SecurityProfile | null;
     /** As typed: ApplicationsService refuses anything but ID_TOKEN_SIGNING_ALGS. */
     idTokenSignedResponseAlg?: string;
+    backchannelLogoutUri?: string | null;
+    backchannelLogoutSessionRequired?: boolean;
   }): Promise<object> {
     const { application, clientSecret } = await this.applications.create({
       ...input,
@@ -107,6 +121,7 @@ export class AdminCommands {
         ? { idTokenSignedResponseAlg: application.idTokenSignedResponseAlg }
         : {}),
       ...(application.clientAuthMethod === 'private_key_jwt' ? keysView(application) : {}),
+      ...(hasBackchannel(application) ? backchannelView(application) : {}),
     };
   }
 
@@ -131,6 +146,8 @@ export class AdminCommands {
       dpopBoundAccessTokens?: boolean;
       securityProfile?: SecurityProfile | null;
       idTokenSignedResponseAlg?: string;
+      backchannelLogoutUri?: string | null;
+      backchannelLogoutSessionRequired?: boolean;
     },
   ): Promise<object> {
     const { application } = await this.applications.update(applicationId, {
@@ -143,6 +160,7 @@ export class AdminCommands {
       dpopBoundAccessTokens: application.dpopBoundAccessTokens,
       securityProfile: nameOf(application.securityProfile),
       idTokenSignedResponseAlg: idTokenAlgOf(application),
+      ...(hasBackchannel(application) ? backchannelView(application) : {}),
     };
   }
 

@@ -32,6 +32,7 @@ import { TokenFillfactor1795630000000 } from './1795630000000-TokenFillfactor';
 import { PrivateKeyJwt1795650000000 } from './1795650000000-PrivateKeyJwt';
 import { Dpop1795660000000 } from './1795660000000-Dpop';
 import { SigningAlgorithms1795670000000 } from './1795670000000-SigningAlgorithms';
+import { BackchannelLogout1795690000000 } from './1795690000000-BackchannelLogout';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   PrivateKeyJwt1795650000000,
   Dpop1795660000000,
   SigningAlgorithms1795670000000,
+  BackchannelLogout1795690000000,
 ];
