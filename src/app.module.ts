@@ -22,6 +22,7 @@ import { SigningKeysModule } from './modules/signing-keys/signing-keys.module';
 import { StatsModule } from './modules/stats/stats.module';
 import { UsersModule } from './modules/users/users.module';
 import { WebhooksModule } from './modules/webhooks/webhooks.module';
+import { BackchannelLogoutModule } from './modules/oauth/backchannel-logout/backchannel-logout.module';
 
 @Module({})
 export class AppModule {
@@ -48,6 +49,7 @@ export class AppModule {
         InteractionModule,
         SigningKeysModule,
         WebhooksModule,
+        BackchannelLogoutModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -13,7 +13,8 @@ declare module 'autocannon' {
       onResponse?: (status: number, body: string, context: object) => void;
     }
     interface Options {
-      url: string;
+      /** Several URLs: connection i goes to url[i % url.length]. */
+      url: string | string[];
       connections?: number;
       pipelining?: number;
       amount?: number;

@@ -19,6 +19,20 @@ export function processCpuUs(pid: number): number | null {
   }
 }
 
+/**
+ * CPU microseconds several processes have used so far, together (a target of several server
+ * instances serves one load), or null when /proc does not show one of them.
+ */
+export function processesCpuUs(pids: number[]): number | null {
+  let sum = 0;
+  for (const pid of pids) {
+    const us = processCpuUs(pid);
+    if (us === null) return null;
+    sum += us;
+  }
+  return sum;
+}
+
 /** The harness's own connections carry this name and are left out of the sums. */
 export const HARNESS_APPLICATION_NAME = 'bench-harness';
 

@@ -22,7 +22,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchDatabaseUrl } from '../bench-database';
 import { Child } from './child';
-import { machineJiffies, PostgresCpu, processCpuUs } from './cpu';
+import { machineJiffies, PostgresCpu, processesCpuUs } from './cpu';
 import type { LoadResult } from './generator';
 import { OURS_PUBLIC_BASE_URL, ours, type OursTarget } from './ours';
 import { median } from './report';
@@ -250,9 +250,10 @@ async function phase(
 ): Promise<Sample> {
   const load = await phases.prepare(op, n);
   const pgBefore = await postgres.sample(server.database!);
-  const before = processCpuUs(server.child.pid);
+  const pids = server.children.map((c) => c.pid);
+  const before = processesCpuUs(pids);
   const result = await generator.call<LoadResult>({ load: { ...load, connections: CONCURRENCY } });
-  const after = processCpuUs(server.child.pid);
+  const after = processesCpuUs(pids);
   const pgAfter = await postgres.sample(server.database!);
   if (result.failures > 0)
     throw new Error(`${op}: ${result.failures} failed, first: ${result.firstFailure}`);

@@ -7,7 +7,12 @@ import autocannon from 'autocannon';
 
 /** One timed phase: `amount` requests, the i-th built from variants[i % variants.length]. */
 export interface Load {
-  url: string;
+  /**
+   * Where to send the requests: one URL, or one per server instance of the target, which
+   * autocannon spreads the connections over round robin (connection i to url[i % n]), so each
+   * instance gets an equal share of them and of the requests.
+   */
+  url: string | string[];
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   variants: { headers?: Record<string, string>; body?: string }[];

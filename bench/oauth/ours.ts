@@ -4,6 +4,11 @@
  * The baseline's database is prepared by this tree's code, so both trees must share the schema. The harness prepares the database first
  * (migrations, applications, users, relations, an API key) by booting AppModule in its own
  * process, then closes it; codes are inserted into oauth_codes before each exchange phase.
+ *
+ * With `instances` above 1 (BENCH_INSTANCES, the `ours×N` target), that many server processes
+ * run the same build on the one database prepared once, with the same Redis, secrets and rate
+ * limiter key prefix, as replicas behind a load balancer would; the phases' requests are spread
+ * over them by the load generator's connections.
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
@@ -17,9 +22,17 @@ import { ApplicationsService } from '../../src/modules/applications/applications
 import { ApiKeysService } from '../../src/modules/keys/api-keys.service';
 import { UsersService } from '../../src/modules/users/users.service';
 import { recreateDatabase } from '../bench-database';
-import { spawnServer } from './child';
+import { type Child, spawnServer } from './child';
 import { HARNESS_APPLICATION_NAME } from './cpu';
-import { basicAuth, CHALLENGE, oauthPhases, REDIRECT_URI, type Target, VERIFIER } from './target';
+import {
+  basicAuth,
+  CHALLENGE,
+  oauthPhases,
+  type PhaseLoad,
+  REDIRECT_URI,
+  type Target,
+  VERIFIER,
+} from './target';
 
 const USERS = 100;
 /** The service's PUBLIC_BASE_URL in the benchmark: what a DPoP proof's `htu` names. */
@@ -27,7 +40,7 @@ export const OURS_PUBLIC_BASE_URL = 'https://bench.example';
 
 /** This service as a target, with what a benchmark of its own needs to make more requests. */
 export interface OursTarget extends Target {
-  /** Where the server listens (http://127.0.0.1:port). */
+  /** Where the (first) server listens (http://127.0.0.1:port); the untimed requests go there. */
   base: string;
   /** The public (`none`) client of the phases. */
   clientId: string;
@@ -111,8 +124,14 @@ export async function ours(options: {
   metrics?: boolean;
   /** An OTLP/HTTP endpoint: tracing on, exporting there (the `traced` target). */
   tracesTo?: string;
+  /** Server processes on the one database (default 1); more make the `ours×N` target. */
+  instances?: number;
+  /** The rate limiter's Redis (default: REDIS_URL; none: each process's own buckets). */
+  redisUrl?: string;
 }): Promise<OursTarget> {
   const { node, databaseUrl, logLevel, tree, metrics, tracesTo } = options;
+  const instances = options.instances ?? 1;
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   const variant: OursVariant = tree
     ? 'baseline'
     : metrics
@@ -124,32 +143,60 @@ export async function ours(options: {
   const fixture = await prepareDatabase(databaseUrl);
   // BENCH_PROFILE=1: a V8 CPU profile of our server, written to bench/profiles/ when it exits.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
-  const { child, port } = await spawnServer(
-    variant === 'ours' ? 'identity-service' : `identity-service (${variant})`,
-    node,
-    [...profile, ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), main],
-    {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      PUBLIC_BASE_URL: OURS_PUBLIC_BASE_URL,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      // Fixed, so signing keys stored by an earlier run on this database still decrypt.
-      SIGNING_KEYS_SECRET: 'bench-only-signing-keys-secret-not-for-deployments',
-      DATABASE_URL: databaseUrl,
-      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-      LOG_LEVEL: logLevel,
-      // Far above the load: every request takes the whole limiter path and is admitted.
-      RATE_LIMIT_PER_MINUTE: '1000000000',
-      RATE_LIMIT_KEY_PREFIX: `idsvc-bench:${randomUUID()}:`,
-      // The peers purge nothing during a run either.
-      PURGE_INTERVAL_SECONDS: '0',
-      ...(metrics ? { METRICS_PORT: '0' } : {}),
-      ...(tracesTo ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracesTo } : {}),
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const processName = variant === 'ours' ? 'identity-service' : `identity-service (${variant})`;
+  const args = [
+    ...profile,
+    ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    main,
+  ];
+  // One environment for every instance: the secrets (sealed requests, DPoP nonces) and the
+  // limiter's key prefix must be the same on all of them, as on a deployment's replicas.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    PUBLIC_BASE_URL: OURS_PUBLIC_BASE_URL,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    // Fixed, so signing keys stored by an earlier run on this database still decrypt.
+    SIGNING_KEYS_SECRET: 'bench-only-signing-keys-secret-not-for-deployments',
+    DATABASE_URL: databaseUrl,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    LOG_LEVEL: logLevel,
+    // Far above the load: every request takes the whole limiter path and is admitted.
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    RATE_LIMIT_KEY_PREFIX: `idsvc-bench:${randomUUID()}:`,
+    // The peers purge nothing during a run either.
+    PURGE_INTERVAL_SECONDS: '0',
+    ...(metrics ? { METRICS_PORT: '0' } : {}),
+    ...(tracesTo ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracesTo } : {}),
+  };
+  // One after the other: the first finds the database migrated and its signing keys made by
+  // prepareDatabase, and the next ones boot on that same state, with nothing left to migrate.
+  const children: Child[] = [];
+  const bases: string[] = [];
+  try {
+    for (let i = 0; i < instances; i += 1) {
+      const { child, port } = await spawnServer(
+        instances === 1 ? processName : `${processName} #${i + 1}`,
+        node,
+        args,
+        env,
+      );
+      children.push(child);
+      bases.push(`http://127.0.0.1:${port}`);
+    }
+  } catch (error) {
+    await Promise.all(children.map((c) => c.stop()));
+    throw error;
+  }
+  const base = bases[0];
+  /** A phase's requests spread over every instance (the URL of each, round robin). */
+  const acrossInstances = (load: PhaseLoad): PhaseLoad => {
+    const url = load.url;
+    if (bases.length === 1 || typeof url !== 'string' || !url.startsWith(base)) return load;
+    return { ...load, url: bases.map((b) => b + url.slice(base.length)) };
+  };
   const db = new Client({
     connectionString: databaseUrl,
     application_name: HARNESS_APPLICATION_NAME,
@@ -191,13 +238,14 @@ export async function ours(options: {
         await makeCodes(USERS, fixture.rsApplicationId),
       ),
   });
+  const name = tree ? `${REPORT_NAMES.baseline} ${basename(tree)}` : REPORT_NAMES[variant];
   return {
-    key: variant,
+    key: instances === 1 ? variant : `${variant}×${instances}`,
     base,
     clientId: fixture.clientId,
     makeCodes: (n) => makeCodes(n),
-    name: tree ? `${REPORT_NAMES.baseline} ${basename(tree)}` : REPORT_NAMES[variant],
-    child,
+    name: instances === 1 ? name : `${name} ×${instances}`,
+    children,
     database: new URL(databaseUrl).pathname.slice(1),
     ops: [
       'exchange',
@@ -207,8 +255,8 @@ export async function ours(options: {
       'me',
     ],
     async prepare(op, n) {
-      if (op !== 'me') return phases.prepare(op, n);
-      return {
+      if (op !== 'me') return acrossInstances(await phases.prepare(op, n));
+      return acrossInstances({
         url: `${base}/api/v1/app/me`,
         method: 'GET',
         headers: { authorization: `Bearer ${fixture.apiKey}` },
@@ -216,12 +264,12 @@ export async function ours(options: {
         amount: n,
         expect: '"apiKey"',
         collect: false,
-      };
+      });
     },
     answered: phases.answered,
     async close() {
       await db.end();
-      await child.stop();
+      await Promise.all(children.map((c) => c.stop()));
     },
   };
 }

@@ -53,7 +53,7 @@ export async function oidcProvider(options: {
   return {
     key: storage,
     name: `oidc-provider ${version} (${storage === 'memory' ? 'in memory' : 'PostgreSQL'})`,
-    child,
+    children: [child],
     database: storage === 'postgres' ? new URL(databaseUrl).pathname.slice(1) : undefined,
     ops: ['exchange', 'refresh', 'userinfo', 'introspection'],
     ...phases,
@@ -83,7 +83,7 @@ export async function nestBare(options: {
       options.variant === 'stock'
         ? 'bare Nest 11 + Express route'
         : "bare Nest 11 + Express route (service's server and log)",
-    child,
+    children: [child],
     ops: ['me'],
     prepare: (_op, n) =>
       Promise.resolve({

@@ -1,74 +1,118 @@
-/** The printed table: per operation and target, medians and the median of per-round ratios. */
+/**
+ * The printed report, as markdown tables that can be pasted into the docs: per operation and
+ * target, the peak rate over the concurrency sweep with the CPU spent there, then every level's
+ * rate, latency and CPU, then each round's rates for the record.
+ */
+import { byLevel, coresBusy, type Level, p99Ratio, peakOf, peakRatio, type Sample } from './sweep';
 import { OPERATIONS, type OpName, type Target } from './target';
 
-export interface Sample {
-  perSecond: number;
-  /** CPU of the server process per operation, µs. */
-  serverUs: number | null;
-  /** CPU of the target's PostgreSQL backends per operation, µs (null: no database). */
-  postgresUs: number | null;
-}
+export { median, type Sample } from './sweep';
 
-/** samples[target key][op][round] */
+/** samples[target key][op]: every timed phase of that target and operation, all levels and rounds. */
 export type Samples = Map<string, Map<OpName, Sample[]>>;
 
-export const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 const fmt = (v: number | null, digits = 0): string => (v === null ? '–' : v.toFixed(digits));
+/** Milliseconds: two decimals below 10 ms, one above. */
+const ms = (v: number): string => (Number.isNaN(v) ? '–' : v.toFixed(v < 10 ? 2 : 1));
+const times = (v: number | null): string => (v === null ? '' : `${v.toFixed(2)}×`);
+const percent = (v: number | null): string => (v === null ? '–' : `${(v * 100).toFixed(0)} %`);
 
-function medianOf(samples: Sample[], pick: (s: Sample) => number | null): number | null {
-  const values = samples.map(pick).filter((v): v is number => v !== null);
-  return values.length ? median(values) : null;
-}
-
-export function table(targets: Target[], samples: Samples): string {
-  const ours = samples.get('ours');
-  const rows: string[][] = [
-    ['operation', 'target', 'ops/s', 'ours ÷ target', 'server CPU µs/op', 'PostgreSQL CPU µs/op'],
-  ];
-  for (const { op, label } of OPERATIONS) {
-    for (const target of targets) {
-      const mine = samples.get(target.key)?.get(op);
-      if (!mine?.length) continue;
-      const theirsOf = ours?.get(op);
-      // Each round pairs adjacent measurements of ours and the peer; the median of the
-      // per-round ratios resists a drifting machine load better than a ratio of medians.
-      const ratio =
-        target.key === 'ours' || !theirsOf?.length
-          ? null
-          : median(mine.map((s, i) => theirsOf[i].perSecond / s.perSecond));
-      rows.push([
-        label,
-        target.name,
-        fmt(medianOf(mine, (s) => s.perSecond)),
-        ratio === null ? '' : `${ratio.toFixed(2)}×`,
-        fmt(medianOf(mine, (s) => s.serverUs)),
-        target.database ? fmt(medianOf(mine, (s) => s.postgresUs)) : '–',
-      ]);
-    }
-  }
+/** A markdown table, columns padded; `right` marks the numeric columns, aligned right. */
+function markdown(rows: string[][], right: boolean[]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const right = [false, false, true, true, true, true];
   const line = (r: string[]) =>
     `| ${r.map((cell, c) => (right[c] ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join(' | ')} |`;
   const rule = `| ${widths.map((w, c) => (right[c] ? `${'-'.repeat(w - 1)}:` : '-'.repeat(w))).join(' | ')} |`;
   return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** Every round's ops/s, for the record under the table. */
-export function perRound(targets: Target[], samples: Samples): string {
-  const lines: string[] = [];
+/** Each operation's targets in the harness's order, with their samples (those that have any). */
+function* cells(
+  targets: Target[],
+  samples: Samples,
+): Generator<{ op: OpName; label: string; target: Target; mine: Sample[]; ours?: Sample[] }> {
   for (const { op, label } of OPERATIONS)
     for (const target of targets) {
       const mine = samples.get(target.key)?.get(op);
-      if (mine?.length)
-        lines.push(
-          `  ${label} · ${target.name}: ${mine.map((s) => s.perSecond.toFixed(0)).join(', ')}`,
-        );
+      if (!mine?.length) continue;
+      const ours = target.key === 'ours' ? undefined : samples.get('ours')?.get(op);
+      yield { op, label, target, mine, ours: ours?.length ? ours : undefined };
     }
+}
+
+/** The CPU columns of one level: server µs/op and cores, PostgreSQL µs/op, the machine's share. */
+function cpuCells(target: Target, level: Level): string[] {
+  return [
+    fmt(level.serverUs),
+    fmt(coresBusy(level), 2),
+    target.database ? fmt(level.postgresUs) : '–',
+    percent(level.machineBusy),
+  ];
+}
+
+const CPU_HEADERS = ['server CPU µs/op', 'server cores', 'PostgreSQL CPU µs/op', 'machine busy'];
+
+/** Per operation and target: the peak rate, where it was reached, ours ÷ target, the CPU there. */
+export function peakTable(targets: Target[], samples: Samples): string {
+  const rows: string[][] = [
+    ['operation', 'target', 'peak ops/s', 'at connections', 'ours ÷ target', ...CPU_HEADERS],
+  ];
+  for (const { label, target, mine, ours } of cells(targets, samples)) {
+    const peak = peakOf(mine)!;
+    rows.push([
+      label,
+      target.name,
+      fmt(peak.perSecond),
+      String(peak.connections),
+      times(ours ? peakRatio(ours, mine) : null),
+      ...cpuCells(target, peak),
+    ]);
+  }
+  return markdown(rows, [false, false, true, true, true, true, true, true, true]);
+}
+
+/** Per operation, target and level: rate, p50 and p99, ours' p99 ÷ target's there, the CPU. */
+export function levelTable(targets: Target[], samples: Samples): string {
+  const rows: string[][] = [
+    [
+      'operation',
+      'target',
+      'connections',
+      'ops/s',
+      'p50 ms',
+      'p99 ms',
+      'p99 ours ÷ target',
+      ...CPU_HEADERS,
+    ],
+  ];
+  for (const { label, target, mine, ours } of cells(targets, samples))
+    for (const level of byLevel(mine))
+      rows.push([
+        label,
+        target.name,
+        String(level.connections),
+        fmt(level.perSecond),
+        ms(level.p50Ms),
+        ms(level.p99Ms),
+        times(ours ? p99Ratio(ours, mine, level.connections) : null),
+        ...cpuCells(target, level),
+      ]);
+  return markdown(rows, [false, false, true, true, true, true, true, true, true, true, true]);
+}
+
+/** Every round's ops/s at each level, for the record under the tables. */
+export function perRound(targets: Target[], samples: Samples): string {
+  const lines: string[] = [];
+  for (const { label, target, mine } of cells(targets, samples)) {
+    const levels = [...new Set(mine.map((s) => s.connections))].sort((a, b) => a - b);
+    const rates = levels.map(
+      (c) =>
+        `${c}: ${mine
+          .filter((s) => s.connections === c)
+          .map((s) => s.perSecond.toFixed(0))
+          .join(', ')}`,
+    );
+    lines.push(`  ${label} · ${target.name}: ${rates.join('; ')}`);
+  }
   return lines.join('\n');
 }

@@ -19,10 +19,14 @@ export const OPERATIONS: { op: OpName; label: string }[] = [
 export type PhaseLoad = Omit<Load, 'connections'>;
 
 export interface Target {
-  /** Short key: ours, baseline (another checkout), memory, postgres, bare. */
+  /** Short key: ours, ours×2 (two instances), baseline (another checkout), memory, postgres, bare. */
   key: string;
   name: string;
-  child: Child;
+  /**
+   * Its server processes: one, or several of ours sharing one database and Redis (BENCH_INSTANCES);
+   * the server CPU of a phase is their sum.
+   */
+  children: Child[];
   /** The database whose client backends count as this target's PostgreSQL CPU. */
   database?: string;
   ops: OpName[];

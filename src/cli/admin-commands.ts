@@ -50,6 +50,18 @@ function keysView(application: Application): object {
   };
 }
 
+/** A client's back-channel logout registration (docs/oidc.md, "Back-channel logout"). */
+function backchannelView(application: Application): object {
+  return {
+    backchannelLogoutUri: application.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: application.backchannelLogoutSessionRequired,
+  };
+}
+
+/** Only a client that registered back-channel logout: the answer for the others is unchanged. */
+const hasBackchannel = (application: Application): boolean =>
+  application.backchannelLogoutUri !== null || application.backchannelLogoutSessionRequired;
+
 /** The operations behind the admin CLI; each returns the JSON object the CLI prints. */
 @Injectable()
 export class AdminCommands {
@@ -94,6 +106,8 @@ export class AdminCommands {
     securityProfile?: SecurityProfile | null;
     /** As typed: ApplicationsService refuses anything but ID_TOKEN_SIGNING_ALGS. */
     idTokenSignedResponseAlg?: string;
+    backchannelLogoutUri?: string | null;
+    backchannelLogoutSessionRequired?: boolean;
   }): Promise<object> {
     const { application, clientSecret } = await this.applications.create({
       ...input,
@@ -108,6 +122,7 @@ export class AdminCommands {
         ? { idTokenSignedResponseAlg: application.idTokenSignedResponseAlg }
         : {}),
       ...(application.clientAuthMethod === 'private_key_jwt' ? keysView(application) : {}),
+      ...(hasBackchannel(application) ? backchannelView(application) : {}),
     };
   }
 
@@ -133,6 +148,8 @@ export class AdminCommands {
       deviceCodeGrant?: boolean;
       securityProfile?: SecurityProfile | null;
       idTokenSignedResponseAlg?: string;
+      backchannelLogoutUri?: string | null;
+      backchannelLogoutSessionRequired?: boolean;
     },
   ): Promise<object> {
     const { application } = await this.applications.update(applicationId, {
@@ -146,6 +163,7 @@ export class AdminCommands {
       deviceCodeGrant: application.deviceCodeGrant,
       securityProfile: nameOf(application.securityProfile),
       idTokenSignedResponseAlg: idTokenAlgOf(application),
+      ...(hasBackchannel(application) ? backchannelView(application) : {}),
     };
   }
 

@@ -49,8 +49,17 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
              [--profile fapi2|none]        the FAPI 2.0 Security Profile (docs/oidc.md): needs
                                            private_key_jwt, https redirect URIs and --id-token-alg
                                            PS256, ES256 or EdDSA; none by default
+             [--backchannel-logout-uri URL|none]
+                                           where logout tokens go when a session ends (OpenID
+                                           Connect Back-Channel Logout; docs/oidc.md); none by
+                                           default
+             [--backchannel-logout-session-required on|off]
+                                           backchannel_logout_session_required (sid is always
+                                           sent); off by default
   app update APP_ID [--require-par on|off] [--require-dpop on|off] [--profile fapi2|none]
                     [--id-token-alg ALG] [--device-code-grant on|off]
+                    [--backchannel-logout-uri URL|none]
+                    [--backchannel-logout-session-required on|off]
                                            the same settings of an existing application
   app list
   app keys ID --jwks FILE | --jwks-uri U   private_key_jwt (docs/oauth.md, "Client authentication"):
@@ -116,6 +125,8 @@ const OPTIONS = {
   'require-par': { type: 'string' },
   'require-dpop': { type: 'string' },
   'device-code-grant': { type: 'string' },
+  'backchannel-logout-uri': { type: 'string' },
+  'backchannel-logout-session-required': { type: 'string' },
   profile: { type: 'string' },
   'id-token-alg': { type: 'string' },
   alg: { type: 'string' },
@@ -276,7 +287,11 @@ function replayFrom(values: Values): ReplayFrom {
   return { fromTime: time!.toUpperCase() };
 }
 
-type OnOffOption = 'require-par' | 'require-dpop' | 'device-code-grant';
+type OnOffOption =
+  | 'require-par'
+  | 'require-dpop'
+  | 'device-code-grant'
+  | 'backchannel-logout-session-required';
 
 /** The on|off option `name`'s value; `fallback` when it is not given. */
 function onOff(values: Values, name: OnOffOption, fallback: boolean): boolean;
@@ -286,6 +301,15 @@ function onOff(values: Values, name: OnOffOption, fallback?: boolean): boolean |
   if (value === undefined) return fallback;
   if (value === 'on' || value === 'off') return value === 'on';
   throw new UsageError(`--${name} must be on or off`);
+}
+
+/**
+ * --backchannel-logout-uri's value: the URI (checked by ApplicationsService, as the console's
+ * is), null for `none`, undefined when not given.
+ */
+function logoutUri(values: Values): string | null | undefined {
+  const value = values['backchannel-logout-uri'];
+  return value === 'none' ? null : value;
 }
 
 /** --profile's value: a security profile, null for `none`, undefined when not given. */
@@ -325,6 +349,8 @@ function plan(words: string[], values: Values): Action {
         securityProfile: securityProfile(values) ?? null,
         // Checked by ApplicationsService like the console's value (400 invalid_request).
         idTokenSignedResponseAlg: values['id-token-alg'],
+        backchannelLogoutUri: logoutUri(values),
+        backchannelLogoutSessionRequired: onOff(values, 'backchannel-logout-session-required'),
       };
       return (c) => c.appCreate(input);
     }
@@ -336,10 +362,12 @@ function plan(words: string[], values: Values): Action {
         deviceCodeGrant: onOff(values, 'device-code-grant'),
         securityProfile: securityProfile(values),
         idTokenSignedResponseAlg: values['id-token-alg'],
+        backchannelLogoutUri: logoutUri(values),
+        backchannelLogoutSessionRequired: onOff(values, 'backchannel-logout-session-required'),
       };
       if (Object.values(settings).every((value) => value === undefined)) {
         throw new UsageError(
-          'app update needs --require-par on|off, --require-dpop on|off, --device-code-grant on|off, --profile fapi2|none or --id-token-alg ALG',
+          'app update needs --require-par on|off, --require-dpop on|off, --device-code-grant on|off, --profile fapi2|none, --id-token-alg ALG, --backchannel-logout-uri URL|none or --backchannel-logout-session-required on|off',
         );
       }
       return (c) => c.appUpdate(id, settings);

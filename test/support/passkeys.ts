@@ -70,6 +70,7 @@ export interface ConfirmationRequestBody {
     redirectUris?: string[];
     postLogoutRedirectUris?: string[];
     clientAuthMethod?: string;
+    backchannelLogoutUri?: string | null;
   };
   /** upstream.bind: the provider. */
   providerId?: string;

@@ -33,6 +33,7 @@ import { PrivateKeyJwt1795650000000 } from './1795650000000-PrivateKeyJwt';
 import { Dpop1795660000000 } from './1795660000000-Dpop';
 import { SigningAlgorithms1795670000000 } from './1795670000000-SigningAlgorithms';
 import { DeviceAuthorization1795680000000 } from './1795680000000-DeviceAuthorization';
+import { BackchannelLogout1795690000000 } from './1795690000000-BackchannelLogout';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   Dpop1795660000000,
   SigningAlgorithms1795670000000,
   DeviceAuthorization1795680000000,
+  BackchannelLogout1795690000000,
 ];

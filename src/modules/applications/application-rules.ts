@@ -46,6 +46,9 @@ export interface NewApplication {
   securityProfile?: SecurityProfile | null;
   /** The alg of its id_tokens (docs/oidc.md, "Signing keys"); absent: RS256. */
   idTokenSignedResponseAlg?: IdTokenSigningAlg;
+  /** OpenID Connect Back-Channel Logout 1.0 (docs/oidc.md); none by default. */
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
   /** The console account that creates it; CLI applications have none. */
   ownerId?: string;
 }
@@ -74,6 +77,9 @@ export interface ApplicationSettings {
   deviceCodeGrant?: boolean;
   securityProfile?: SecurityProfile | null;
   idTokenSignedResponseAlg?: IdTokenSigningAlg;
+  /** Where logout tokens go (backchannel-logout-uri.ts); null removes it. */
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
   /** Upstream provider ids a user must have bound; the caller checks they exist. */
   requiredUpstreams?: string[];
 }

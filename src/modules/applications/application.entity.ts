@@ -159,6 +159,21 @@ export class Application {
   @Column({ name: 'id_token_signed_response_alg', type: 'varchar', length: 16, nullable: true })
   idTokenSignedResponseAlg!: IdTokenSigningAlg | null;
 
+  /**
+   * Where logout tokens go when a session in which this client got an id_token ends (OpenID
+   * Connect Back-Channel Logout 1.0, `backchannel_logout_uri`): https under the webhook URL rules
+   * (webhooks/webhook-url.ts), or null for none (docs/oidc.md, "Back-channel logout").
+   */
+  @Column({ name: 'backchannel_logout_uri', type: 'text', nullable: true })
+  backchannelLogoutUri!: string | null;
+
+  /**
+   * `backchannel_logout_session_required`: the client needs `sid` in its logout tokens. Recorded
+   * for the client's sake only: every logout token carries `sid`.
+   */
+  @Column({ name: 'backchannel_logout_session_required', type: 'boolean', default: false })
+  backchannelLogoutSessionRequired!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -1,11 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { sha256Hex } from '../../common/crypto/hash';
 import { randomBase62 } from '../../common/crypto/random';
+import { AppConfig } from '../../config/app-config';
 import { Application, ClientAuthMethod } from './application.entity';
+import { checkBackchannelLogoutUri } from './backchannel-logout-uri';
 import {
   checkClientKeys,
   checkProfile,
@@ -25,7 +27,14 @@ export interface CreatedApplication {
 export class ApplicationsService {
   constructor(
     @InjectRepository(Application) private readonly applications: Repository<Application>,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
+
+  /** A logout URI as stored (normalised), null to remove it; undefined: not sent. */
+  logoutUri(value: string | null | undefined): string | null | undefined {
+    if (value === undefined || value === null) return value;
+    return checkBackchannelLogoutUri(value, this.config.webhooksAllowInsecure);
+  }
 
   /**
    * Registers an application. A console application may start without redirect URIs (its owner
@@ -53,6 +62,8 @@ export class ApplicationsService {
       deviceCodeGrant: input.deviceCodeGrant ?? false,
       securityProfile: input.securityProfile ?? null,
       idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? null,
+      backchannelLogoutUri: this.logoutUri(input.backchannelLogoutUri) ?? null,
+      backchannelLogoutSessionRequired: input.backchannelLogoutSessionRequired ?? false,
       ownerId: input.ownerId ?? null,
       clientId: randomBase62(24),
       clientSecretHash: clientSecret === null ? null : sha256Hex(clientSecret),
@@ -84,6 +95,8 @@ export class ApplicationsService {
     const { authMethod, redirectUris, postLogoutRedirectUris, name, jwks, jwksUri, ...rest } =
       settings;
     Object.assign(application, stripUndefined(rest));
+    const logoutUri = this.logoutUri(rest.backchannelLogoutUri);
+    if (logoutUri !== undefined) application.backchannelLogoutUri = logoutUri;
     if (name !== undefined) application.name = name.trim();
     if (redirectUris !== undefined) application.redirectUris = [...new Set(redirectUris)];
     if (postLogoutRedirectUris !== undefined) {

@@ -16,6 +16,12 @@ export interface ClientSettings {
   authMethod?: ClientAuthMethod;
   jwks?: ClientJwks | null;
   jwksUri?: string | null;
+  /**
+   * Where logout tokens go (docs/oidc.md, "Back-channel logout"): setting or changing it needs
+   * the confirmation, as a webhook endpoint's URL does, since users' ids go there; removing it
+   * (null) needs none.
+   */
+  backchannelLogoutUri?: string | null;
 }
 
 export type ClientSetting = keyof ClientSettings;
@@ -36,9 +42,24 @@ const uriList = (value: unknown): value is string[] =>
 export function parseClientSettings(value: unknown): ClientSettings | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const record = value as Record<string, unknown>;
-  const known = ['redirectUris', 'postLogoutRedirectUris', 'clientAuthMethod', 'jwks', 'jwksUri'];
+  const known = [
+    'redirectUris',
+    'postLogoutRedirectUris',
+    'clientAuthMethod',
+    'jwks',
+    'jwksUri',
+    'backchannelLogoutUri',
+  ];
   if (Object.keys(record).some((key) => !known.includes(key))) return null;
   const { redirectUris, postLogoutRedirectUris, clientAuthMethod, jwks, jwksUri } = record;
+  const logoutUri = record.backchannelLogoutUri;
+  if (
+    logoutUri !== undefined &&
+    logoutUri !== null &&
+    (typeof logoutUri !== 'string' || logoutUri.length > MAX_JWKS_URI_LENGTH)
+  ) {
+    return null;
+  }
   if (jwks !== undefined && jwks !== null && (typeof jwks !== 'object' || Array.isArray(jwks))) {
     return null;
   }
@@ -63,6 +84,7 @@ export function parseClientSettings(value: unknown): ClientSettings | null {
     authMethod: clientAuthMethod as ClientAuthMethod | undefined,
     jwks: jwks as ClientJwks | null | undefined,
     jwksUri: jwksUri,
+    backchannelLogoutUri: logoutUri,
   };
 }
 
@@ -80,12 +102,18 @@ export function clientSettingsDigest(settings: ClientSettings): string {
     settings.jwks === undefined && settings.jwksUri === undefined
       ? []
       : [keyValue(settings.jwks, canonicalJwks), keyValue(settings.jwksUri, String)];
+  // The logout URI likewise: bound only when sent, so older digests stay as they were.
+  const logout =
+    settings.backchannelLogoutUri === undefined
+      ? []
+      : [{ backchannelLogoutUri: keyValue(settings.backchannelLogoutUri, String) }];
   return sha256Hex(
     JSON.stringify([
       unique(settings.redirectUris),
       unique(settings.postLogoutRedirectUris),
       settings.authMethod ?? null,
       ...keys,
+      ...logout,
     ]),
   );
 }
@@ -109,7 +137,12 @@ const sameSet = (a: string[], b: string[]): boolean => {
 export function changedClientSettings(
   current: Pick<
     Application,
-    'redirectUris' | 'postLogoutRedirectUris' | 'clientAuthMethod' | 'jwks' | 'jwksUri'
+    | 'redirectUris'
+    | 'postLogoutRedirectUris'
+    | 'clientAuthMethod'
+    | 'jwks'
+    | 'jwksUri'
+    | 'backchannelLogoutUri'
   >,
   settings: ClientSettings,
 ): ClientSetting[] {
@@ -131,6 +164,11 @@ export function changedClientSettings(
   }
   if (settings.jwksUri !== undefined && settings.jwksUri !== current.jwksUri) {
     changed.push('jwksUri');
+  }
+  // A new address needs the confirmation; removing the address (null) needs none.
+  const logoutUri = settings.backchannelLogoutUri;
+  if (typeof logoutUri === 'string' && logoutUri !== current.backchannelLogoutUri) {
+    changed.push('backchannelLogoutUri');
   }
   return changed;
 }

@@ -2,6 +2,7 @@ import { UpstreamAccountModule } from './account-upstreams/upstream-account.modu
 import { Module } from '@nestjs/common';
 import { ConsoleApplicationsModule } from './applications/console-applications.module';
 import { ConsoleAuditModule } from './audit/console-audit.module';
+import { ConsoleBackchannelLogoutsModule } from './backchannel-logout/console-backchannel-logouts.module';
 import { ConsoleKeysModule } from './keys/console-keys.module';
 import { ConsoleMembersModule } from './members/console-members.module';
 import { ConsolePasskeysModule } from './passkeys/console-passkeys.module';
@@ -14,7 +15,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
 /**
  * The owner console (docs/console.md): one feature, one Nest module per part. The JSON API
  * under /api/console (session, roles, applications, users, keys, members, audit log, webhooks,
- * passkeys and confirmations) and the pages under /console (web).
+ * back-channel logouts, passkeys and confirmations) and the pages under /console (web).
  */
 @Module({
   imports: [
@@ -27,6 +28,7 @@ import { ConsoleWebhooksModule } from './webhooks/console-webhooks.module';
     ConsoleMembersModule,
     ConsoleAuditModule,
     ConsoleWebhooksModule,
+    ConsoleBackchannelLogoutsModule,
     ConsoleWebModule,
     UpstreamAccountModule, // the account's bound upstream accounts
   ],

@@ -21,7 +21,11 @@ export type PurgeTarget =
   | 'passkeyConfirmations'
   | 'signingKeys'
   | 'oneTimeCodes'
-  | 'signIns';
+  | 'signIns'
+  | 'backchannelLogouts';
+
+/** Back-channel logouts that are over (delivered, refused, abandoned) stay this long, for the console. */
+export const BACKCHANNEL_LOGOUT_RETENTION_DAYS = 7;
 
 const deleteWhere = (table: string, condition: string): string =>
   `WITH gone AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${condition} LIMIT $2) RETURNING 1)
@@ -99,6 +103,15 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
     sql: deleteWhere(
       'sign_ins',
       `created_at < $1::timestamptz - interval '${SIGN_IN_RETENTION_DAYS} days'`,
+    ),
+  },
+  {
+    // The console lists how each back-channel logout went (docs/oidc.md); a week after a logout
+    // was queued, a final one is no longer shown. A pending one stays until it is final.
+    name: 'backchannelLogouts',
+    sql: deleteWhere(
+      'backchannel_logouts',
+      `status <> 'pending' AND created_at < $1::timestamptz - interval '${BACKCHANNEL_LOGOUT_RETENTION_DAYS} days'`,
     ),
   },
 ];

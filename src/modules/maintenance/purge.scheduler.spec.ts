@@ -20,6 +20,7 @@ const DONE: PurgeResult = {
     signingKeys: 0,
     oneTimeCodes: 0,
     signIns: 0,
+    backchannelLogouts: 0,
   },
 };
 

@@ -76,6 +76,10 @@ export class OAuthCode {
   @Column({ name: 'issuer_path', type: 'varchar', length: 16, nullable: true })
   issuerPath!: IssuerPath | null;
 
+  /** The `sid` of the session the code was issued in, repeated by its family's id_tokens. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  sid!: string | null;
+
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;
 

@@ -37,6 +37,15 @@ export class OAuthSession {
   @Column({ name: 'auth_method', type: 'varchar', length: 16, default: 'password' })
   authMethod!: SessionAuthMethod;
 
+  /**
+   * The session's id in OpenID Connect (the id_token's and the logout token's `sid`): 128 random
+   * bits of its own, base64url, never derived from the cookie, so it names the session without
+   * being a credential for it (docs/oidc.md, "Back-channel logout").
+   */
+  @Index('uq_oauth_sessions_sid', { unique: true })
+  @Column({ type: 'varchar', length: 32 })
+  sid!: string;
+
   /** The sign-in time. */
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

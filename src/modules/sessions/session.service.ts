@@ -9,6 +9,7 @@ import { OAuthSession, type SessionAuthMethod } from './oauth-session.entity';
 import { newOpaqueToken } from '../../common/crypto/opaque-token';
 import { sha256Hex } from '../../common/crypto/hash';
 import { SIGN_IN_ADDRESS_MAX, SIGN_IN_USER_AGENT_MAX } from './sign-in.entity';
+import { endSessionsSql, newSid } from './session-logouts';
 
 export interface NewSession {
   cookieValue: string;
@@ -47,8 +48,8 @@ export interface RecentSignIn {
  * every sign-in path (OAuth login, console, upstream, account page).
  */
 const CREATE_SESSION_SQL = `WITH session AS (
-  INSERT INTO oauth_sessions (id, user_id, auth_method, expires_at, created_at)
-  VALUES ($1, $2, $3, $4, $5)
+  INSERT INTO oauth_sessions (id, user_id, auth_method, expires_at, created_at, sid)
+  VALUES ($1, $2, $3, $4, $5, $8)
   RETURNING user_id, auth_method, created_at)
 INSERT INTO sign_ins (user_id, method, ip, user_agent, created_at)
 SELECT user_id, auth_method, $6, $7, created_at FROM session`;
@@ -89,6 +90,7 @@ export class SessionService {
       authMethod: method,
       expiresAt: new Date(now.getTime() + ttl * 1000),
       createdAt: now,
+      sid: newSid(),
     });
     await this.sessions.query(CREATE_SESSION_SQL, [
       session.id,
@@ -98,6 +100,7 @@ export class SessionService {
       now,
       client.ip.slice(0, SIGN_IN_ADDRESS_MAX),
       client.userAgent.slice(0, SIGN_IN_USER_AGENT_MAX),
+      session.sid,
     ]);
     return { cookieValue, maxAgeSeconds: ttl, session };
   }
@@ -118,16 +121,17 @@ export class SessionService {
 
   /**
    * Ends every session of `userId` (the OAuth pages' and the console's alike), in `manager`'s
-   * transaction; answers how many there were.
+   * transaction; answers how many there were. Like every ending below, it queues the sessions'
+   * back-channel logouts in the same statement (session-logouts.ts).
    */
-  async endAll(userId: string, manager: EntityManager): Promise<number> {
-    const result = await manager.getRepository(OAuthSession).delete({ userId });
-    return result.affected ?? 0;
+  endAll(userId: string, manager: EntityManager): Promise<number> {
+    return this.end(manager, 'user_id = $2', [userId]);
   }
 
+  /** Ends the cookie's session (sign-out), if there is one. */
   async destroy(cookieValue: string | undefined): Promise<void> {
     if (cookieValue !== undefined && cookieValue.length <= MAX_COOKIE_LENGTH) {
-      await this.sessions.delete({ id: sha256Hex(cookieValue) });
+      await this.end(this.sessions.manager, 'id = $2', [sha256Hex(cookieValue)]);
     }
   }
 
@@ -135,12 +139,17 @@ export class SessionService {
    * Ends every session of `userId` but `keepSessionId` (a password change signs the other
    * browsers out); inside the caller's transaction. Answers how many ended.
    */
-  async endOthers(manager: EntityManager, userId: string, keepSessionId: string): Promise<number> {
-    const [, ended] = await manager.query<[unknown, number]>(
-      'DELETE FROM oauth_sessions WHERE user_id = $1 AND id <> $2',
-      [userId, keepSessionId],
-    );
-    return ended;
+  endOthers(manager: EntityManager, userId: string, keepSessionId: string): Promise<number> {
+    return this.end(manager, 'user_id = $2 AND id <> $3', [userId, keepSessionId]);
+  }
+
+  /** One statement: the sessions deleted and their logouts queued, so both or neither happen. */
+  private async end(manager: EntityManager, where: string, params: unknown[]): Promise<number> {
+    const [row] = await manager.query<{ ended: number }[]>(endSessionsSql(where), [
+      this.clock.now(),
+      ...params,
+    ]);
+    return row?.ended ?? 0;
   }
 
   /** The user's latest sign-ins, newest first (the purge keeps 90 days of them). */

@@ -51,16 +51,20 @@ export class SigningKeysService {
     this.store = new SigningKeysStore(dataSource);
   }
 
-  /** Compact JWS of `payload` with the active key of `alg`: header { alg, kid, typ: 'JWT' }. */
+  /**
+   * Compact JWS of `payload` with the active key of `alg`: header { alg, kid, typ }, typ `JWT`
+   * unless told (a logout token's is `logout+jwt`, so it is never taken for an id_token).
+   */
   async sign(
     payload: Record<string, unknown>,
     alg: IdTokenSigningAlg = DEFAULT_ID_TOKEN_SIGNING_ALG,
+    typ = 'JWT',
   ): Promise<string> {
     const active = await this.activeKey(alg);
     const privateKey = await this.privateKey(active);
     const jose = await loadJose();
     return new jose.SignJWT(payload)
-      .setProtectedHeader({ alg, kid: active.kid, typ: 'JWT' })
+      .setProtectedHeader({ alg, kid: active.kid, typ })
       .sign(privateKey);
   }
 

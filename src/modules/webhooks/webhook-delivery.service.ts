@@ -7,6 +7,7 @@ import { ShutdownState } from '../../common/http/shutdown-state';
 import { EventFeedService } from '../events/event-feed.service';
 import { EventListQuery } from '../events/event-query';
 import type { EventView } from '../events/event-view';
+import type { DeliveryEngine, Started } from './delivery-scheduler';
 import { backoffMs, retryAfterMs } from './retry-schedule';
 import { WebhookDeliveryLog } from './webhook-delivery-log';
 import { webhookEndpointLags } from './webhook-lag';
@@ -29,13 +30,7 @@ const EVENTS_PER_DELIVERY = 50;
 /** An endpoint that has failed for this long without a success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 24 * 60 * 60 * 1000;
 
-/** Deliveries started by one claim. */
-export interface Started {
-  /** One per endpoint claimed; each settles true when its batch was full (more may wait). */
-  deliveries: Promise<boolean>[];
-  /** The claim took all the room there was: more endpoints may be due. */
-  full: boolean;
-}
+export type { Started } from './delivery-scheduler';
 
 /**
  * The delivery engine (docs/webhooks.md). `startDue` claims, up to the room left of
@@ -49,7 +44,7 @@ export interface Started {
  * room; tests call runRound, which awaits what it started.
  */
 @Injectable()
-export class WebhookDeliveryService {
+export class WebhookDeliveryService implements DeliveryEngine {
   private readonly logger = new Logger('Webhooks');
   private stopping = false;
   /** The last endpoint claimed: the next claim starts after it, so each endpoint gets its turn. */

@@ -41,39 +41,65 @@ export interface SendOutcome {
 
 /**
  * POSTs one event with the Standard Webhooks headers (webhook-id, webhook-timestamp,
- * webhook-signature, signed by the `standardwebhooks` library). The host is resolved and checked
- * first (webhook-address.ts) and the connection goes to the checked address, with the URL's
- * host name kept for the Host header and TLS. Redirects are not followed (a 3xx is a failure
- * like any other non-2xx), the whole exchange is bounded by DELIVERY_TIMEOUT_MS, and at most
- * MAX_RESPONSE_BYTES of the body are read. The signature timestamp is the wall clock, which is
- * what the receiver checks it against.
+ * webhook-signature, signed by the `standardwebhooks` library) through sendCheckedPost: the
+ * connection goes to the checked address, with the URL's host name kept for the Host header and
+ * TLS. The signature timestamp is the wall clock, which is what the receiver checks it against.
  */
-export async function sendWebhook(
+export function sendWebhook(
   message: OutgoingWebhook,
   policy: AddressPolicy,
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<SendOutcome> {
-  const started = performance.now();
   const signedAt = new Date();
   const signature = message.secrets
     .map((secret) => new Webhook(secret).sign(message.messageId, signedAt, message.body))
     .join(' ');
-  const latency = (): number => Math.round(performance.now() - started);
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const url = new URL(message.url);
-    const checked = await untilAborted(resolveDeliveryAddress(url.hostname, policy), signal);
-    // The race settles the exchange at the deadline whatever the socket does (a receiver that
-    // accepts and never answers, or sends an endless body); the signal also destroys the socket.
-    const response = await untilAborted(
-      post(url, checked, signal, {
+  return sendCheckedPost(
+    {
+      url: message.url,
+      headers: {
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
         'webhook-id': message.messageId,
         'webhook-timestamp': String(Math.floor(signedAt.getTime() / 1000)),
         'webhook-signature': signature,
-        body: message.body,
-      }),
+      },
+      body: message.body,
+    },
+    policy,
+    timeoutMs,
+  );
+}
+
+/** One POST to make: its URL, headers and body, as sent. */
+export interface OutgoingPost {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The transport every delivery of the service shares (webhooks, back-channel logout tokens):
+ * the host resolved and checked first (webhook-address.ts), the connection made to the checked
+ * address, redirects not followed (a 3xx is a failure like any other non-2xx), the whole
+ * exchange bounded by `timeoutMs` and at most MAX_RESPONSE_BYTES of the answer read. Never
+ * throws: a failure without an answer is an outcome with an error.
+ */
+export async function sendCheckedPost(
+  outgoing: OutgoingPost,
+  policy: AddressPolicy,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<SendOutcome> {
+  const started = performance.now();
+  const latency = (): number => Math.round(performance.now() - started);
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const url = new URL(outgoing.url);
+    const checked = await untilAborted(resolveDeliveryAddress(url.hostname, policy), signal);
+    // The race settles the exchange at the deadline whatever the socket does (a receiver that
+    // accepts and never answers, or sends an endless body); the signal also destroys the socket.
+    const response = await untilAborted(
+      post(url, checked, signal, { ...outgoing.headers, body: outgoing.body }),
       signal,
     );
     const ok = isDelivered(response.status);

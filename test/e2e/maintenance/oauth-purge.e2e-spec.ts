@@ -25,6 +25,7 @@ const NOTHING: PurgeCounts = {
   signingKeys: 0,
   oneTimeCodes: 0,
   signIns: 0,
+  backchannelLogouts: 0,
 };
 
 /** Expired codes, sessions, spent requests and tokens are purged, live ones kept. */
@@ -58,7 +59,7 @@ describe('Purge of expired OAuth rows', () => {
     await code('code-replay-window', 30 * MINUTE);
     const session = (label: string, expiresIn: number) =>
       t.dataSource.query(
-        'INSERT INTO oauth_sessions (id, user_id, expires_at) VALUES ($1, $2, $3)',
+        'INSERT INTO oauth_sessions (id, user_id, expires_at, sid) VALUES ($1, $2, $3, $1)',
         [label, user.id, at(expiresIn)],
       );
     await session('session-gone', 30 * MINUTE);
@@ -151,6 +152,30 @@ describe('Purge of expired OAuth rows', () => {
       'token-revoked-refresh-unexpired',
     ]);
     expect(await purge.runOnce()).toEqual({ ran: true, deleted: NOTHING });
+  });
+
+  it('deletes back-channel logouts a week after they were queued once they are final, never a pending one', async () => {
+    const { application, user } = await oauthSetup(t.app);
+    const queued = new Date(t.clock.now().getTime() - 7 * DAY - MINUTE);
+    for (const status of ['delivered', 'refused', 'abandoned', 'pending']) {
+      await t.dataSource.query(
+        `INSERT INTO backchannel_logouts (application_id, sid, user_id, created_at, status)
+         VALUES ($1, $2, $3, $4, $2)`,
+        [application.id, status, user.id, queued],
+      );
+    }
+    // A final one of six days ago stays.
+    await t.dataSource.query(
+      `INSERT INTO backchannel_logouts (application_id, sid, user_id, created_at, status)
+       VALUES ($1, 'recent', $2, $3, 'delivered')`,
+      [application.id, user.id, new Date(t.clock.now().getTime() - 6 * DAY)],
+    );
+    const { deleted } = await t.app.get(PurgeService).runOnce();
+    expect(deleted.backchannelLogouts).toBe(3);
+    const left = await t.dataSource.query<{ sid: string }[]>(
+      'SELECT sid FROM backchannel_logouts ORDER BY sid',
+    );
+    expect(left.map((row) => row.sid)).toEqual(['pending', 'recent']);
   });
 
   it('lets one run purge at a time: a run that starts meanwhile skips', async () => {

@@ -16,13 +16,19 @@ export function toSettings(body: ApplicationSettingsBody): ApplicationSettings {
     ...common(body),
     enabled: body.enabled,
     requiredUpstreams: body.requiredUpstreams,
+    // Settings only: a logout URI is set with a passkey confirmation, never on creation.
+    backchannelLogoutUri: body.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: body.backchannelLogoutSessionRequired,
   };
 }
 
 /** The fields both bodies share, under the names ApplicationsService uses. */
 function common(
   body: NewApplicationBody | ApplicationSettingsBody,
-): Omit<ApplicationSettings, 'enabled' | 'requiredUpstreams'> {
+): Omit<
+  ApplicationSettings,
+  'enabled' | 'requiredUpstreams' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired'
+> {
   return {
     name: body.name,
     description: body.description,
@@ -52,18 +58,19 @@ const CLIENT_SETTING_ACTIONS: Record<ClientSetting, string> = {
   authMethod: 'application.client_auth_method.update',
   jwks: 'application.client_keys.update',
   jwksUri: 'application.client_keys.update',
+  backchannelLogoutUri: 'application.backchannel_logout_uri.update',
 };
 
 /**
  * What the audit log keeps of a setting: its value, but of a JWKS only the keys' ids (their
- * `kid`, else their type), and a removed jwksUri as ''.
+ * `kid`, else their type), and a removed jwksUri or logout URI as ''.
  */
 function auditValue(key: string, value: unknown): string | boolean | string[] {
   if (key === 'jwks') {
     const jwks = value as ClientJwks | null;
     return jwks === null ? [] : jwks.keys.map((jwk) => jwk.kid ?? jwk.kty);
   }
-  if (key === 'jwksUri') return (value as string | null) ?? '';
+  if (key === 'jwksUri' || key === 'backchannelLogoutUri') return (value as string | null) ?? '';
   return value as string | boolean | string[];
 }
 

@@ -90,6 +90,18 @@ export class ApplicationDetail extends ApplicationSummary {
       'admin and owner only: upstream provider ids of which a user must have one bound to use the application',
   })
   requiredUpstreams?: string[];
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'admin and owner only: where logout tokens go (OpenID Connect Back-Channel Logout 1.0; docs/oidc.md, "Back-channel logout"), null for none',
+  })
+  backchannelLogoutUri?: string | null;
+  @ApiPropertyOptional({
+    description:
+      'admin and owner only: `backchannel_logout_session_required` as registered (every logout token carries `sid` anyway)',
+  })
+  backchannelLogoutSessionRequired?: boolean;
   @ApiPropertyOptional({ format: 'date-time', description: 'admin and owner only' })
   updatedAt?: string;
 }
@@ -145,6 +157,8 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     securityProfile: nameOf(application.securityProfile),
     idTokenSignedResponseAlg: application.idTokenSignedResponseAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
     requiredUpstreams: [...application.requiredUpstreams],
+    backchannelLogoutUri: application.backchannelLogoutUri,
+    backchannelLogoutSessionRequired: application.backchannelLogoutSessionRequired,
     updatedAt: application.updatedAt.toISOString(),
   };
 }

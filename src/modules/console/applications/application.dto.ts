@@ -40,6 +40,11 @@ const DEVICE_CODE_GRANT =
 const PROFILE =
   'The security profile the client runs under (docs/oidc.md, "FAPI 2.0 Security Profile"): `fapi2` requires pushed requests, PKCE, private_key_jwt, DPoP and an id_token alg of PS256, ES256 or EdDSA, and keeps codes to 60 s; a registration that does not meet it is 400 invalid_request. `none` for no profile. No passkey confirmation (it only narrows what the client may do)';
 
+const BACKCHANNEL_LOGOUT_URI =
+  'Where the logout tokens of OpenID Connect Back-Channel Logout 1.0 go when a session in which the client got an id_token ends (`backchannel_logout_uri`; docs/oidc.md, "Back-channel logout"): https, no credentials, no fragment (plain http only on a loopback host with WEBHOOKS_ALLOW_INSECURE), else 400 invalid_request or insecure_endpoint. Setting or changing it needs a client_settings.update passkey confirmation bound to it; null removes it without one';
+const BACKCHANNEL_SESSION_REQUIRED =
+  '`backchannel_logout_session_required`: whether the client needs `sid` in its logout tokens. Every logout token carries `sid` whatever this says; no passkey confirmation';
+
 const Profile = (): PropertyDecorator =>
   IsIn(PROFILE_NAMES, { message: `securityProfile must be one of ${PROFILE_NAMES.join(', ')}` });
 const ID_TOKEN_ALG =
@@ -304,4 +309,18 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @TextList(MAX_REQUIRED_UPSTREAMS, PROVIDER_ID_MAX)
   requiredUpstreams?: string[];
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: URL_MAX,
+    description: BACKCHANNEL_LOGOUT_URI,
+  })
+  @NullOr(Text(URL_MAX))
+  backchannelLogoutUri?: string | null;
+
+  @ApiPropertyOptional({ description: BACKCHANNEL_SESSION_REQUIRED })
+  @IfPresent()
+  @Flag()
+  backchannelLogoutSessionRequired?: boolean;
 }

@@ -1,4 +1,6 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../../../config/app-config';
+import { checkBackchannelLogoutUri } from '../../applications/backchannel-logout-uri';
 import { checkSettings } from '../../applications/application-rules';
 import { clientSettingsDigest, parseClientSettings } from '../../applications/client-settings';
 import { invalidBody } from '../../../common/validation/request-errors';
@@ -18,6 +20,7 @@ export class ApplicationConfirmationChecks implements OnModuleInit {
   constructor(
     private readonly registry: ConfirmationTargetRegistry,
     private readonly access: ConsoleAccess,
+    @Inject(AppConfig) private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
@@ -25,7 +28,18 @@ export class ApplicationConfirmationChecks implements OnModuleInit {
       check: (actor: ConsoleActor, target: ConfirmationTarget) => this.admin(actor, target),
     };
     this.registry.register('client_secret.reset', admin);
-    this.registry.register('client_settings.update', { ...admin, digest: settingsDigest });
+    this.registry.register('client_settings.update', {
+      ...admin,
+      digest: (request) => {
+        const digest = settingsDigest(request);
+        // A logout URI the change would refuse is refused before a passkey is asked for.
+        const uri = (request.settings as { backchannelLogoutUri?: unknown }).backchannelLogoutUri;
+        if (typeof uri === 'string') {
+          checkBackchannelLogoutUri(uri, this.config.webhooksAllowInsecure);
+        }
+        return digest;
+      },
+    });
     this.registry.register('application.delete', {
       check: async (actor, target) => {
         await this.access.require(actor, target.applicationId!, 'owner');
@@ -43,7 +57,7 @@ function settingsDigest(request: ConfirmationRequest): string {
   const settings = parseClientSettings(request.settings);
   if (!settings) {
     throw invalidBody(
-      'client_settings.update needs settings: {redirectUris?, postLogoutRedirectUris?, clientAuthMethod?, jwks?, jwksUri?}',
+      'client_settings.update needs settings: {redirectUris?, postLogoutRedirectUris?, clientAuthMethod?, jwks?, jwksUri?, backchannelLogoutUri?}',
     );
   }
   checkSettings(settings);

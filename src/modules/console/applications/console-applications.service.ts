@@ -79,7 +79,8 @@ export class ConsoleApplications {
 
   /**
    * A change of the OAuth client settings (redirect URIs, post-logout redirect URIs, the client
-   * authentication method, a private_key_jwt client's jwks or jwksUri) needs a `client_settings.update` confirmation bound to this
+   * authentication method, a private_key_jwt client's jwks or jwksUri, a new back-channel
+   * logout URI) needs a `client_settings.update` confirmation bound to this
    * application and exactly the client settings sent (their digest); other fields need none.
    * Whether they change is read under the row's lock, and the token, the change and its audit
    * records (one per kind of change) commit together.
@@ -93,6 +94,8 @@ export class ConsoleApplications {
     const settings = toSettings(body);
     await this.checkProviders(settings.requiredUpstreams);
     checkSettings(settings);
+    // A logout URI the change would refuse is refused before the confirmation is spent.
+    this.applications.logoutUri(settings.backchannelLogoutUri);
     const { application, clientSecret } = await this.dataSource.transaction(async (manager) => {
       const current = await this.applications.lockForUpdate(applicationId, manager);
       const changed = changedClientSettings(current, settings);

@@ -12,13 +12,24 @@ import type { CurrentSession } from '../../sessions/session.service';
 import type { AuthorizationRequest } from './authorization-request';
 import { OAuthCode } from '../oauth-code.entity';
 import type { OAuthSession } from '../../sessions/oauth-session.entity';
-import { ACR_VALUE } from '../protocol/oidc-claims';
+import { ACR_VALUE, isOpenId } from '../protocol/oidc-claims';
 import { OAuthError } from '../protocol/oauth-error';
 import { newOpaqueToken } from '../../../common/crypto/opaque-token';
 import { sha256Hex } from '../../../common/crypto/hash';
 import { scopeUnion } from '../protocol/scopes';
 import { unlessIdentityAssured } from './checks/check-client-identity';
 import { AccessDecision, checkUserAccess } from './checks/check-user-access';
+
+/**
+ * The session's clients (docs/oidc.md, "Back-channel logout"): recorded when a code with
+ * `openid` is issued, as the session's authorizations are, so that the token endpoint writes
+ * nothing more; the issuer the client used is kept for its logout tokens' `iss`. Nothing is
+ * recorded when the session has just ended.
+ */
+const RECORD_SESSION_CLIENT_SQL = `INSERT INTO oauth_session_clients
+    (sid, application_id, issuer_path, created_at)
+  SELECT sid, $2, $3, $4 FROM oauth_sessions WHERE sid = $1
+  ON CONFLICT (sid, application_id) DO UPDATE SET issuer_path = EXCLUDED.issuer_path`;
 
 export type GrantOutcome = { code: string } | { error: OAuthError };
 
@@ -139,9 +150,19 @@ export class GrantService {
       acr: request.acr ? ACR_VALUE : null,
       // The issuer the request was sent to names the id_tokens of the code's family.
       issuerPath: request.issuerPath ?? null,
+      // OIDC Back-Channel Logout 1.0 section 2.1: the id_tokens of the family carry the sid.
+      sid: session.sid,
       expiresAt: new Date(now.getTime() + this.codeLifetimeSeconds(request) * 1000),
       createdAt: now,
     });
+    if (isOpenId(request.scope)) {
+      await manager.query(RECORD_SESSION_CLIENT_SQL, [
+        session.sid,
+        applicationId,
+        request.issuerPath ?? null,
+        now,
+      ]);
+    }
     await this.events.record(manager, {
       applicationId,
       userId,

@@ -40,6 +40,9 @@ export function providerMetadata(
     jwks_uri: alias === null ? `${base}/api/oidc/jwks` : `${alias}/.well-known/jwks.json`,
     // OpenID Connect RP-Initiated Logout 1.0 section 2.1.
     end_session_endpoint: alias === null ? `${base}/oauth2/logout` : `${alias}/logout`,
+    // OpenID Connect Back-Channel Logout 1.0 section 2.1 (docs/oidc.md, "Back-channel logout").
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
     scopes_supported: [...OAUTH_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

@@ -41,6 +41,19 @@ export class ProviderMetadata {
   })
   end_session_endpoint!: string;
 
+  @ApiProperty({
+    enum: [true],
+    description:
+      'OpenID Connect Back-Channel Logout 1.0 section 2.1 (docs/oidc.md, "Back-channel logout")',
+  })
+  backchannel_logout_supported!: boolean;
+
+  @ApiProperty({
+    enum: [true],
+    description: 'Every logout token carries `sid`, as every id_token of a session does',
+  })
+  backchannel_logout_session_supported!: boolean;
+
   @ApiProperty({ enum: OAUTH_SCOPES, isArray: true }) scopes_supported!: string[];
   @ApiProperty({ enum: ['code'], isArray: true }) response_types_supported!: string[];
   @ApiProperty({ enum: ['query'], isArray: true }) response_modes_supported!: string[];

@@ -30,14 +30,15 @@ interface ClaimRow extends ClaimSource {
   auth_method: SessionAuthMethod | null;
   acr: string | null;
   issuer_path: IssuerPath | null;
+  sid: string | null;
   id_token_signed_response_alg: IdTokenSigningAlg | null;
 }
 
 // One query, run only for grants with openid: the user's claims, the audience and, from the
 // family's code, the nonce, the sign-in time and method, the acr and the issuer the
-// authorization was sent to; and the client's id_token alg.
+// authorization was sent to, the session's sid; and the client's id_token alg.
 const CLAIMS_SQL = `SELECT u.username, u.nickname, u.avatar, u.email, u.email_verified, a.client_id,
-    a.id_token_signed_response_alg, c.nonce, c.auth_time, c.auth_method, c.acr, c.issuer_path
+    a.id_token_signed_response_alg, c.nonce, c.auth_time, c.auth_method, c.acr, c.issuer_path, c.sid
   FROM users u JOIN applications a ON a.id = $2 LEFT JOIN oauth_codes c ON c.id = $3
   WHERE u.id = $1`;
 
@@ -75,6 +76,9 @@ export class IdTokenService {
       ...(subject.withNonce && row.nonce !== null && { nonce: row.nonce }),
       ...(row.acr !== null && { acr: row.acr }),
       ...(row.auth_method !== null && { amr: [...AMR_OF[row.auth_method]] }),
+      // OIDC Back-Channel Logout 1.0 section 2.1: the session the code was issued in, in every
+      // id_token of its family (refreshes too), as its logout tokens name it.
+      ...(row.sid !== null && { sid: row.sid }),
       at_hash: tokenHash(response.access_token, alg),
       ...standardClaims(response.scope, row),
     };

@@ -128,6 +128,8 @@ describe('console applications', () => {
       securityProfile: 'none',
       idTokenSignedResponseAlg: 'RS256',
       requiredUpstreams: [],
+      backchannelLogoutUri: null,
+      backchannelLogoutSessionRequired: false,
       clientSecret: expect.stringMatching(/^[0-9A-Za-z]{48}$/),
     });
     const { clientId, clientSecret } = created.body as { clientId: string; clientSecret: string };

@@ -187,6 +187,13 @@ const ROUTES: RouteCase[] = [
   },
   // Audit log
   { method: 'GET', pattern: `${APP}/audit-log`, needs: 'admin', allowed: { status: 200 } },
+  // Back-channel logouts (src/modules/console/backchannel-logout)
+  {
+    method: 'GET',
+    pattern: `${APP}/backchannel-logouts`,
+    needs: 'admin',
+    allowed: { status: 200 },
+  },
   // Console access (members): :userId is the t3 member, who has no console role.
   { method: 'GET', pattern: `${APP}/members`, needs: 'admin', allowed: { status: 200 } },
   {

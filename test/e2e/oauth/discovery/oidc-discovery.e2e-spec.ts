@@ -146,6 +146,9 @@ const extensions: Record<string, unknown> = {
     'Ed25519',
   ],
   end_session_endpoint: `${ISSUER}/oauth2/logout`,
+  // OpenID Connect Back-Channel Logout 1.0 section 2.1 (docs/oidc.md, "Back-channel logout").
+  backchannel_logout_supported: true,
+  backchannel_logout_session_supported: true,
   // RFC 9126 section 5; REQUIRE_PUSHED_AUTHORIZATION_REQUESTS is off by default.
   pushed_authorization_request_endpoint: `${ISSUER}/oauth2/par`,
   require_pushed_authorization_requests: false,

@@ -114,6 +114,8 @@ describe('OpenID Connect claims per scope (id_token, userinfo, refresh)', () => 
       nonce: NONCE,
       // RFC 8176: the session signed in with a password.
       amr: ['pwd'],
+      // Back-Channel Logout 1.0 section 2.1: the granting session's sid.
+      sid: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       ...released,
     });
   });

@@ -1,7 +1,8 @@
 // The Settings tab (admins): the application's settings, its client authentication (the method,
 // a private_key_jwt client's keys: client-keys.js), its client secret (reset, shown once) and,
-// for the owner, deleting the application. Changing the OAuth client settings (the keys
-// included), secret reset and delete need a passkey.
+// for the owner, deleting the application, and the latest back-channel logouts. Changing the
+// OAuth client settings (the keys and a new back-channel logout URI included), secret reset and
+// delete need a passkey.
 import {
   fillKeysFields,
   keysFromForm,
@@ -15,12 +16,15 @@ import {
   api,
   confirmationHeader,
   confirmed,
+  el,
   errorText,
+  fillTable,
   formValues,
   lines,
   say,
   showSecret,
   t,
+  when,
 } from './core.js';
 
 const TEXT_FIELDS = ['name', 'description', 'homeUrl', 'logo'];
@@ -32,6 +36,7 @@ const FLAGS = [
   'requirePushedAuthorizationRequests',
   'dpopBoundAccessTokens',
   'deviceCodeGrant',
+  'backchannelLogoutSessionRequired',
 ];
 
 export async function showSettings(ctx) {
@@ -66,6 +71,9 @@ export async function showSettings(ctx) {
     };
     for (const name of [...TEXT_FIELDS, ...FLAGS]) body[name] = values[name];
     Object.assign(body, keys);
+    // Sent only when it changes: a new address needs the passkey, an empty field removes it.
+    const logoutUri = values.backchannelLogoutUri.trim() || null;
+    if (logoutUri !== (ctx.app.backchannelLogoutUri ?? null)) body.backchannelLogoutUri = logoutUri;
     try {
       const result = await save(ctx, body);
       if (!result) return;
@@ -81,6 +89,7 @@ export async function showSettings(ctx) {
     }
   });
   $('#reset-secret').addEventListener('click', () => void resetSecret(ctx));
+  void loadLogouts(ctx);
   $('#danger-zone').hidden = !ctx.isOwner;
   $('#delete-app').addEventListener('click', () => void deleteApplication(ctx));
 }
@@ -89,7 +98,7 @@ export async function showSettings(ctx) {
 // keys): changing any of them needs a passkey confirmation bound to exactly these values
 // (docs/console.md).
 const CLIENT_SETTINGS = ['redirectUris', 'postLogoutRedirectUris', 'clientAuthMethod'];
-const KEY_SETTINGS = ['jwks', 'jwksUri'];
+const KEY_SETTINGS = ['jwks', 'jwksUri', 'backchannelLogoutUri'];
 
 const sameSet = (a, b) => {
   const left = new Set(a);
@@ -106,7 +115,9 @@ function changesClient(app, body) {
     !sameSet(body.redirectUris, app.redirectUris ?? []) ||
     !sameSet(body.postLogoutRedirectUris, app.postLogoutRedirectUris ?? []) ||
     body.clientAuthMethod !== app.clientAuthMethod ||
-    KEY_SETTINGS.some((name) => name in body)
+    ['jwks', 'jwksUri'].some((name) => name in body) ||
+    // A new back-channel logout address; removing it (null) needs no passkey.
+    typeof body.backchannelLogoutUri === 'string'
   );
 }
 
@@ -148,6 +159,7 @@ function fill(app) {
   fillKeysFields(form, app);
   showRegisteredKeys(app);
   form.elements.idTokenSignedResponseAlg.value = app.idTokenSignedResponseAlg ?? 'RS256';
+  form.elements.backchannelLogoutUri.value = app.backchannelLogoutUri ?? '';
   $('#client-id').textContent = app.clientId ?? '';
   // Only a `secret` client has a secret to reset.
   $('#reset-secret').hidden = app.clientAuthMethod !== 'secret';
@@ -174,4 +186,52 @@ async function deleteApplication(ctx) {
     },
   );
   if (done) location.assign('/console');
+}
+
+const LOGOUT_STATUS_LABELS = {
+  pending: 'console.settings.backchannel.pending',
+  delivered: 'console.settings.backchannel.delivered',
+  refused: 'console.settings.backchannel.refused',
+  abandoned: 'console.settings.backchannel.abandoned',
+};
+
+/** The latest back-channel logouts: status, attempts, the last answer and the next attempt. */
+async function loadLogouts(ctx) {
+  try {
+    const logouts = await api('GET', `${ctx.base}/backchannel-logouts`);
+    fillTable(
+      $('#backchannel-logouts'),
+      logouts.map((logout) =>
+        el(
+          'tr',
+          {},
+          el('td', {}, when(logout.createdAt)),
+          el(
+            'td',
+            {},
+            el(
+              'span',
+              { class: logout.status === 'delivered' ? 'badge ok' : 'badge off' },
+              t(LOGOUT_STATUS_LABELS[logout.status] ?? logout.status),
+            ),
+          ),
+          el('td', {}, String(logout.attempts)),
+          el(
+            'td',
+            {},
+            logout.lastStatusCode === null
+              ? logout.attempts > 0
+                ? t('console.settings.backchannel.noAnswer')
+                : ''
+              : String(logout.lastStatusCode),
+            logout.lastError ? el('div', { class: 'muted' }, logout.lastError) : null,
+          ),
+          el('td', {}, when(logout.nextAttemptAt, '')),
+        ),
+      ),
+      t('console.settings.backchannel.empty'),
+    );
+  } catch (error) {
+    say('#backchannel-status', errorText(error), 'error');
+  }
 }

@@ -231,6 +231,7 @@ function settings(words: Translator): Html {
             <option value="EdDSA">EdDSA (Ed25519)</option>
           </select>
           <p class="hint" id="set-id-token-alg-hint">${t('console.settings.idTokenAlgHint')}</p>
+          ${backchannelFields(words)}
           <fieldset>
             <legend>${t('console.settings.options')}</legend>
             <label class="inline"
@@ -267,6 +268,18 @@ function settings(words: Translator): Html {
           <button type="submit">${t('console.settings.save')}</button>
         </form>
       </section>
+      <section class="panel" aria-labelledby="backchannel-title">
+        <h2 id="backchannel-title">${t('console.settings.backchannel.listTitle')}</h2>
+        <p class="muted">${t('console.settings.backchannel.listLead')}</p>
+        ${alertBox('backchannel-status')}
+        ${dataTable(t, 'backchannel-logouts', 'console.settings.backchannel.listTitle', [
+          'console.common.time',
+          'console.settings.backchannel.status',
+          'console.settings.backchannel.attempts',
+          'console.settings.backchannel.lastAnswer',
+          'console.settings.backchannel.nextAttempt',
+        ])}
+      </section>
       <section class="panel" aria-labelledby="client-title">
         <h2 id="client-title">${t('console.settings.clientTitle')}</h2>
         <dl class="details">
@@ -288,6 +301,31 @@ function settings(words: Translator): Html {
         </button>
       </section>`,
   );
+}
+
+/**
+ * OpenID Connect Back-Channel Logout (docs/oidc.md): where logout tokens go, which a new address
+ * needs the passkey for (the script asks), and `backchannel_logout_session_required`.
+ */
+function backchannelFields(words: Translator): Html {
+  const { t } = words;
+  return html`<label for="set-backchannel-uri">${t('console.settings.backchannel.uri')}</label>
+    <input
+      type="text"
+      inputmode="url"
+      id="set-backchannel-uri"
+      name="backchannelLogoutUri"
+      maxlength="2000"
+      autocomplete="off"
+      spellcheck="false"
+      placeholder="https://example.com/backchannel-logout"
+      aria-describedby="set-backchannel-uri-hint"
+    />
+    <p class="hint" id="set-backchannel-uri-hint">${t('console.settings.backchannel.uriHint')}</p>
+    <label class="inline"
+      ><input type="checkbox" name="backchannelLogoutSessionRequired" />
+      ${t('console.settings.backchannel.sessionRequired')}</label
+    >`;
 }
 
 /**
