@@ -288,10 +288,7 @@ function replayFrom(values: Values): ReplayFrom {
 }
 
 type OnOffOption =
-  | 'require-par'
-  | 'require-dpop'
-  | 'device-code-grant'
-  | 'backchannel-logout-session-required';
+  'require-par' | 'require-dpop' | 'device-code-grant' | 'backchannel-logout-session-required';
 
 /** The on|off option `name`'s value; `fallback` when it is not given. */
 function onOff(values: Values, name: OnOffOption, fallback: boolean): boolean;
