@@ -1,4 +1,4 @@
-import { DEVICE_CONFIRM_PATH, loginLocation } from './login-location';
+import { deviceConfirmLocation, loginLocation } from './login-location';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -191,11 +191,9 @@ export class AuthorizeService {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/bind-upstream?request=${encodeURIComponent(sealed)}` };
     }
-    if (request.device !== undefined) {
-      // RFC 8628: the device's confirmation page always asks, and refuses what the rules refuse.
-      const sealed = pending?.sealed ?? this.pending.create(request);
-      return { status, location: `${DEVICE_CONFIRM_PATH}?request=${encodeURIComponent(sealed)}` };
-    }
+    // RFC 8628: a device's request goes to its confirmation page, which always asks.
+    const device = request.device && (pending?.sealed ?? this.pending.create(request));
+    if (device) return { status, location: deviceConfirmLocation(device) };
     if (pending !== null && !(await this.pending.take(pending))) throw requestGone();
     if (decision.kind === 'denied')
       return this.redirectError(
@@ -216,8 +214,7 @@ export class AuthorizeService {
     consented: boolean,
     status: 302 | 303,
   ): Promise<PageResult> {
-    // A device's request is answered on its confirmation page only, never with a code.
-    if (request.device !== undefined) throw requestGone();
+    if (request.device !== undefined) throw requestGone(); // answered on its confirmation page
     const outcome = await this.grants.grant(application, signedIn, request, consented);
     if ('error' in outcome) {
       const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);

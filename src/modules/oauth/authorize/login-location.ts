@@ -8,3 +8,7 @@ export function loginLocation(sealed: string): string {
 
 /** The device's confirmation page (interaction/device/), where a device request goes once signed in. */
 export const DEVICE_CONFIRM_PATH = '/device/confirm';
+
+export function deviceConfirmLocation(sealed: string): string {
+  return `${DEVICE_CONFIRM_PATH}?request=${encodeURIComponent(sealed)}`;
+}
