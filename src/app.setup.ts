@@ -9,6 +9,7 @@ import { useHttpMetrics } from './modules/metrics/http-metrics';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
 import { pageRequests } from './modules/pages/page-requests';
 import { PAR_PATHS } from './modules/oauth/par/par.controller';
+import { DEVICE_AUTHORIZATION_PATHS } from './modules/oauth/device/device-authorization.controller';
 import type { RequestHandler } from 'express';
 import {
   AUTHORIZE_PATHS,
@@ -34,8 +35,10 @@ export function configureApp(app: INestApplication): void {
   express.use(helmet());
   useBodyParsers(express, config.servesHttps);
   // Then no page reads a query or form holding NUL or another control character (a 400 page).
-  // (Not the pushed authorization request endpoint under /oauth2: a client's API, not a page.)
-  express.use(PAGE_PATHS, ...pageRequests(config.servesHttps).map(exceptOn(PAR_PATHS)));
+  // (Not the pushed authorization request and device authorization endpoints under /oauth2:
+  // clients' APIs, not pages.)
+  const apis = [...PAR_PATHS, ...DEVICE_AUTHORIZATION_PATHS];
+  express.use(PAGE_PATHS, ...pageRequests(config.servesHttps).map(exceptOn(apis)));
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
   // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
   SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));
@@ -56,6 +59,7 @@ export const PAGE_PATHS = [
   '/api/auth/upstream',
   '/account',
   '/console',
+  '/device',
 ];
 
 /**
@@ -76,12 +80,20 @@ function useBodyParsers(express: NestExpressApplication, secure: boolean): void 
   // POST /oauth2/par (RFC 9126): an authorization request too, so its form is read like the
   // authorization endpoint's; but it answers JSON (RFC 9126 section 2.3), never a page.
   express.use(PAR_PATHS, readBody({ form: 'query', otherTypes: 'refuse' }), oauthBodyErrors);
+  // POST /oauth2/device_authorization (RFC 8628): a client's form, read like the token endpoint's.
+  express.use(
+    DEVICE_AUTHORIZATION_PATHS,
+    readBody({ form: true, otherTypes: 'refuse' }),
+    oauthBodyErrors,
+  );
   express.use('/api/oauth2', readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
   // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
   express.use(OIDC_API_ALIASES, readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
   express.use('/oauth2', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
   // The account page's forms: the same rules and the same HTML error pages.
   express.use('/account', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
+  // The device page's forms (RFC 8628; interaction/device/).
+  express.use('/device', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
   // The application API's PATCH answers other media types itself (400 invalid_body).
   express.use('/api/v1/app', readBody({ json: true, otherTypes: 'ignore' }));
   express.use(readBody({ json: true, form: true, otherTypes: 'ignore' }));

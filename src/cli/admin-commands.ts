@@ -102,6 +102,7 @@ export class AdminCommands {
     signUpEnabled?: boolean;
     requirePushedAuthorizationRequests?: boolean;
     dpopBoundAccessTokens?: boolean;
+    deviceCodeGrant?: boolean;
     securityProfile?: SecurityProfile | null;
     /** As typed: ApplicationsService refuses anything but ID_TOKEN_SIGNING_ALGS. */
     idTokenSignedResponseAlg?: string;
@@ -137,13 +138,14 @@ export class AdminCommands {
     return { id: application.id, clientId: application.clientId, ...keysView(application) };
   }
 
-  /** The settings the CLI changes on an existing application: RFC 9126's, RFC 9449's, the
-   * profile and the id_token alg. */
+  /** The settings the CLI changes on an existing application: RFC 9126's, RFC 9449's, RFC 8628's,
+   * the profile and the id_token alg. */
   async appUpdate(
     applicationId: number,
     settings: {
       requirePushedAuthorizationRequests?: boolean;
       dpopBoundAccessTokens?: boolean;
+      deviceCodeGrant?: boolean;
       securityProfile?: SecurityProfile | null;
       idTokenSignedResponseAlg?: string;
       backchannelLogoutUri?: string | null;
@@ -158,6 +160,7 @@ export class AdminCommands {
       id: application.id,
       requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
       dpopBoundAccessTokens: application.dpopBoundAccessTokens,
+      deviceCodeGrant: application.deviceCodeGrant,
       securityProfile: nameOf(application.securityProfile),
       idTokenSignedResponseAlg: idTokenAlgOf(application),
       ...(hasBackchannel(application) ? backchannelView(application) : {}),
@@ -178,6 +181,7 @@ export class AdminCommands {
         signUpEnabled: app.signUpEnabled,
         requirePushedAuthorizationRequests: app.requirePushedAuthorizationRequests,
         dpopBoundAccessTokens: app.dpopBoundAccessTokens,
+        deviceCodeGrant: app.deviceCodeGrant,
         securityProfile: nameOf(app.securityProfile),
         idTokenSignedResponseAlg: idTokenAlgOf(app),
         createdAt: rfc3339(app.createdAt),

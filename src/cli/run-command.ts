@@ -41,6 +41,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            docs/oauth.md); off by default
              [--require-dpop on|off]       every token request with a DPoP proof (RFC 9449
                                            dpop_bound_access_tokens; docs/oauth.md); off by default
+             [--device-code-grant on|off]  registered for the device authorization grant (RFC
+                                           8628; docs/oauth.md); off by default
              [--id-token-alg RS256|PS256|ES256|EdDSA]
                                            the alg of its id_tokens (docs/oidc.md, "Signing
                                            keys"); RS256 by default
@@ -55,7 +57,8 @@ export const USAGE = `Usage: identity-cli <command> [options] [--json]
                                            backchannel_logout_session_required (sid is always
                                            sent); off by default
   app update APP_ID [--require-par on|off] [--require-dpop on|off] [--profile fapi2|none]
-                    [--id-token-alg ALG] [--backchannel-logout-uri URL|none]
+                    [--id-token-alg ALG] [--device-code-grant on|off]
+                    [--backchannel-logout-uri URL|none]
                     [--backchannel-logout-session-required on|off]
                                            the same settings of an existing application
   app list
@@ -121,6 +124,7 @@ const OPTIONS = {
   'sign-up': { type: 'boolean' },
   'require-par': { type: 'string' },
   'require-dpop': { type: 'string' },
+  'device-code-grant': { type: 'string' },
   'backchannel-logout-uri': { type: 'string' },
   'backchannel-logout-session-required': { type: 'string' },
   profile: { type: 'string' },
@@ -283,9 +287,10 @@ function replayFrom(values: Values): ReplayFrom {
   return { fromTime: time!.toUpperCase() };
 }
 
-/** The on|off option `name`'s value; `fallback` when it is not given. */
-type OnOffOption = 'require-par' | 'require-dpop' | 'backchannel-logout-session-required';
+type OnOffOption =
+  'require-par' | 'require-dpop' | 'device-code-grant' | 'backchannel-logout-session-required';
 
+/** The on|off option `name`'s value; `fallback` when it is not given. */
 function onOff(values: Values, name: OnOffOption, fallback: boolean): boolean;
 function onOff(values: Values, name: OnOffOption, fallback?: undefined): boolean | undefined;
 function onOff(values: Values, name: OnOffOption, fallback?: boolean): boolean | undefined {
@@ -337,6 +342,7 @@ function plan(words: string[], values: Values): Action {
         signUpEnabled: values['sign-up'] ?? false,
         requirePushedAuthorizationRequests: onOff(values, 'require-par', false),
         dpopBoundAccessTokens: onOff(values, 'require-dpop', false),
+        deviceCodeGrant: onOff(values, 'device-code-grant', false),
         securityProfile: securityProfile(values) ?? null,
         // Checked by ApplicationsService like the console's value (400 invalid_request).
         idTokenSignedResponseAlg: values['id-token-alg'],
@@ -350,6 +356,7 @@ function plan(words: string[], values: Values): Action {
       const settings = {
         requirePushedAuthorizationRequests: onOff(values, 'require-par'),
         dpopBoundAccessTokens: onOff(values, 'require-dpop'),
+        deviceCodeGrant: onOff(values, 'device-code-grant'),
         securityProfile: securityProfile(values),
         idTokenSignedResponseAlg: values['id-token-alg'],
         backchannelLogoutUri: logoutUri(values),
@@ -357,7 +364,7 @@ function plan(words: string[], values: Values): Action {
       };
       if (Object.values(settings).every((value) => value === undefined)) {
         throw new UsageError(
-          'app update needs --require-par on|off, --require-dpop on|off, --profile fapi2|none, --id-token-alg ALG, --backchannel-logout-uri URL|none or --backchannel-logout-session-required on|off',
+          'app update needs --require-par on|off, --require-dpop on|off, --device-code-grant on|off, --profile fapi2|none, --id-token-alg ALG, --backchannel-logout-uri URL|none or --backchannel-logout-session-required on|off',
         );
       }
       return (c) => c.appUpdate(id, settings);

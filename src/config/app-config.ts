@@ -58,6 +58,9 @@ export class AppConfig {
   /** RFC 9126: the lifetime of a request_uri (docs/oauth.md, "Pushed authorization requests"). */
   readonly parRequestUriTtlSeconds: number;
   readonly parMaxPendingPerClient: number;
+  /** RFC 8628: the lifetime of a device code (docs/oauth.md, "Device authorization grant"). */
+  readonly deviceCodeTtlSeconds: number;
+  readonly deviceMaxPendingPerClient: number;
   /** RFC 9449 section 8: whether DPoP proofs must carry the server's nonce. */
   readonly dpopNonceRequired: boolean;
   /** RFC 9126 section 5, for every client (the discovery field of the same name). */
@@ -119,6 +122,8 @@ export class AppConfig {
     this.authCodeTtlSeconds = env.AUTH_CODE_TTL_SECONDS;
     this.parRequestUriTtlSeconds = env.PAR_REQUEST_URI_TTL_SECONDS;
     this.parMaxPendingPerClient = env.PAR_MAX_PENDING_PER_CLIENT;
+    this.deviceCodeTtlSeconds = env.DEVICE_CODE_TTL_SECONDS;
+    this.deviceMaxPendingPerClient = env.DEVICE_MAX_PENDING_PER_CLIENT;
     this.requirePushedAuthorizationRequests = env.REQUIRE_PUSHED_AUTHORIZATION_REQUESTS;
     this.dpopNonceRequired = env.DPOP_NONCE_REQUIRED;
     this.sessionTtlSeconds = env.SESSION_TTL_SECONDS;

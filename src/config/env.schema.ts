@@ -233,6 +233,25 @@ export class EnvSchema {
   PAR_MAX_PENDING_PER_CLIENT = 1000;
 
   /**
+   * RFC 8628: the lifetime of a device code and its user code (docs/oauth.md, "Device
+   * authorization grant"); the answer's `expires_in`.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(1800)
+  DEVICE_CODE_TTL_SECONDS = 600;
+
+  /**
+   * Device codes one client may have waiting at once (unanswered, unexpired); past it the device
+   * authorization endpoint answers 429 until some are answered or expire (docs/security.md).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  DEVICE_MAX_PENDING_PER_CLIENT = 1000;
+
+  /**
    * Whether every client must push its authorization requests (RFC 9126 section 5): /authorize
    * then takes only a request_uri. Each application can also require it for itself.
    */

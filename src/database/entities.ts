@@ -9,6 +9,7 @@ import { ClientAssertionJti } from '../modules/oauth/client-auth/client-assertio
 import { OAuthSession } from '../modules/sessions/oauth-session.entity';
 import { SignIn } from '../modules/sessions/sign-in.entity';
 import { OAuthToken } from '../modules/tokens/oauth-token.entity';
+import { DeviceCode } from '../modules/oauth/device/device-code.entity';
 import { PushedAuthorizationRequest } from '../modules/oauth/par/pushed-authorization-request.entity';
 import { SpentAuthorizationRequest } from '../modules/oauth/spent-authorization-request.entity';
 import { PasskeyCeremony } from '../modules/passkeys/passkey-ceremony.entity';
@@ -37,6 +38,7 @@ export const ENTITIES = [
   OAuthSession,
   SpentAuthorizationRequest,
   PushedAuthorizationRequest,
+  DeviceCode,
   ClientAssertionJti,
   DpopProofJti,
   AuditLogEntry,

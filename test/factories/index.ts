@@ -24,6 +24,7 @@ export async function createApplication(
     logo: input.logo,
     requireVerifiedEmail: input.requireVerifiedEmail,
     signUpEnabled: input.signUpEnabled,
+    deviceCodeGrant: input.deviceCodeGrant,
   });
 }
 

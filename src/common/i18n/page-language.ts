@@ -120,8 +120,11 @@ export function pageLanguage(req: Request, _res: Response, next: NextFunction): 
   next();
 }
 
-/** What a page's own URL may carry for the switcher to come back to it. */
-const RETURN_PARAMS = new Set(['request', 'id', 'code']);
+/**
+ * What a page's own URL may carry for the switcher to come back to it (`user_code`: the device
+ * page's verification_uri_complete, which only fills its form).
+ */
+const RETURN_PARAMS = new Set(['request', 'id', 'code', 'user_code']);
 
 /**
  * The URL the switcher comes back to: a GET page whose query holds only the sealed request and

@@ -30,7 +30,12 @@ export abstract class Metrics {
 }
 
 /** `authorization_code`, `refresh_token`, or what else the form said, bounded. */
-export type TokenGrantLabel = 'authorization_code' | 'refresh_token' | 'unsupported' | 'missing';
+export type TokenGrantLabel =
+  | 'authorization_code'
+  | 'refresh_token'
+  | 'urn:ietf:params:oauth:grant-type:device_code'
+  | 'unsupported'
+  | 'missing';
 
 export type LoginMethod = 'password' | 'passkey' | `upstream:${string}`;
 

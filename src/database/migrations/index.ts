@@ -32,6 +32,7 @@ import { TokenFillfactor1795630000000 } from './1795630000000-TokenFillfactor';
 import { PrivateKeyJwt1795650000000 } from './1795650000000-PrivateKeyJwt';
 import { Dpop1795660000000 } from './1795660000000-Dpop';
 import { SigningAlgorithms1795670000000 } from './1795670000000-SigningAlgorithms';
+import { DeviceAuthorization1795680000000 } from './1795680000000-DeviceAuthorization';
 import { BackchannelLogout1795690000000 } from './1795690000000-BackchannelLogout';
 
 /** Every migration in order; each later change appends its own (never edit a landed one). */
@@ -70,5 +71,6 @@ export const MIGRATIONS = [
   PrivateKeyJwt1795650000000,
   Dpop1795660000000,
   SigningAlgorithms1795670000000,
+  DeviceAuthorization1795680000000,
   BackchannelLogout1795690000000,
 ];

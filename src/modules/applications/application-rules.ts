@@ -40,6 +40,8 @@ export interface NewApplication {
   requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 section 5.2: every token request with a DPoP proof (docs/oauth.md); off by default. */
   dpopBoundAccessTokens?: boolean;
+  /** RFC 8628: registered for the device authorization grant (docs/oauth.md); off by default. */
+  deviceCodeGrant?: boolean;
   /** The client's security profile (security-profile.ts); none by default. */
   securityProfile?: SecurityProfile | null;
   /** The alg of its id_tokens (docs/oidc.md, "Signing keys"); absent: RS256. */
@@ -72,6 +74,7 @@ export interface ApplicationSettings {
   signUpEnabled?: boolean;
   requirePushedAuthorizationRequests?: boolean;
   dpopBoundAccessTokens?: boolean;
+  deviceCodeGrant?: boolean;
   securityProfile?: SecurityProfile | null;
   idTokenSignedResponseAlg?: IdTokenSigningAlg;
   /** Where logout tokens go (backchannel-logout-uri.ts); null removes it. */

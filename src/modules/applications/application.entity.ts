@@ -137,6 +137,13 @@ export class Application {
   dpopBoundAccessTokens!: boolean;
 
   /**
+   * Whether this client is registered for the device authorization grant (RFC 8628; docs/oauth.md,
+   * "Device authorization grant"): off by default, refused to a `fapi2` client.
+   */
+  @Column({ name: 'device_code_grant', type: 'boolean', default: false })
+  deviceCodeGrant!: boolean;
+
+  /**
    * The security profile this client runs under (security-profile.ts), or null for none. `fapi2`:
    * the FAPI 2.0 Security Profile (docs/oidc.md): pushed requests, PKCE, private_key_jwt and DPoP
    * required, codes of at most 60 s, ID tokens PS256, ES256 or EdDSA.

@@ -59,6 +59,7 @@ export class ApplicationsService {
       signUpEnabled: input.signUpEnabled ?? false,
       requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
       dpopBoundAccessTokens: input.dpopBoundAccessTokens ?? false,
+      deviceCodeGrant: input.deviceCodeGrant ?? false,
       securityProfile: input.securityProfile ?? null,
       idTokenSignedResponseAlg: input.idTokenSignedResponseAlg ?? null,
       backchannelLogoutUri: this.logoutUri(input.backchannelLogoutUri) ?? null,

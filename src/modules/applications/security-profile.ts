@@ -32,6 +32,8 @@ interface Registration {
   redirectUris: readonly string[];
   /** Null: the default, RS256. */
   idTokenSignedResponseAlg: string | null;
+  /** RFC 8628: the device authorization grant (absent: not registered for it). */
+  deviceCodeGrant?: boolean;
 }
 
 /**
@@ -56,6 +58,10 @@ export function profileProblems(application: Registration): string[] {
     problems.push(
       `the fapi2 profile needs id_token_signed_response_alg ${FAPI2_ID_TOKEN_ALGS.join(', ')}`,
     );
+  }
+  // Section 5.3.2.2: the profile's only grant is the code flow with pushed requests.
+  if (application.deviceCodeGrant === true) {
+    problems.push('the fapi2 profile allows no device authorization grant');
   }
   return problems;
 }

@@ -13,6 +13,7 @@ export type PurgeTarget =
   | 'sessions'
   | 'spentRequests'
   | 'pushedRequests'
+  | 'deviceCodes'
   | 'clientAssertions'
   | 'dpopProofs'
   | 'tokens'
@@ -56,6 +57,9 @@ export const PURGE_TARGETS: readonly { name: PurgeTarget; sql: string }[] = [
     name: 'pushedRequests',
     sql: deleteWhere('oauth_pushed_authorization_requests', 'expires_at < $1'),
   },
+  // A device code (RFC 8628) answers expired_token once past its lifetime, whatever its state;
+  // the tokens it gave keep their family's origin in oauth_codes, not here.
+  { name: 'deviceCodes', sql: deleteWhere('oauth_device_codes', 'expires_at < $1') },
   // A used client assertion (private_key_jwt) can no longer be presented once it has expired.
   {
     name: 'clientAssertions',

@@ -11,6 +11,7 @@ const DONE: PurgeResult = {
     sessions: 0,
     spentRequests: 0,
     pushedRequests: 0,
+    deviceCodes: 0,
     clientAssertions: 0,
     dpopProofs: 0,
     tokens: 0,

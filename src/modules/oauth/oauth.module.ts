@@ -31,6 +31,9 @@ import { DpopService } from './dpop/dpop.service';
 import { PushedAuthorizationController } from './par/par.controller';
 import { PushedAuthorizationService } from './par/par.service';
 import { PushedRequestStore } from './par/pushed-requests.store';
+import { DeviceAuthorizationController } from './device/device-authorization.controller';
+import { DeviceAuthorizationService } from './device/device-authorization.service';
+import { DeviceApprovals } from './device/device-approvals.service';
 
 /**
  * The OAuth 2.0 provider's protocol (docs/contract/oauth.md): the authorization request and its
@@ -61,6 +64,7 @@ import { PushedRequestStore } from './par/pushed-requests.store';
     AliasMetadataController,
     OidcApiAliasController,
     PushedAuthorizationController,
+    DeviceAuthorizationController,
   ],
   providers: [
     ClientAssertions, // private_key_jwt: found by authenticateClient through the data source
@@ -78,9 +82,18 @@ import { PushedRequestStore } from './par/pushed-requests.store';
     DpopService,
     PushedAuthorizationService,
     PushedRequestStore,
+    DeviceAuthorizationService,
+    DeviceApprovals,
   ],
   // The one seam to the pages (modules/interaction): the pending authorization request, going on
-  // with it once the person has answered, the grant a consent records, and the end-session checks.
-  exports: [AuthorizeService, PendingAuthorizationsService, GrantService, EndSessionService],
+  // with it once the person has answered, the grant a consent records, the end-session checks, and
+  // a device authorization's approval (interaction/device/).
+  exports: [
+    AuthorizeService,
+    PendingAuthorizationsService,
+    GrantService,
+    EndSessionService,
+    DeviceApprovals,
+  ],
 })
 export class OAuthModule {}

@@ -16,6 +16,7 @@ const NOTHING: PurgeCounts = {
   sessions: 0,
   spentRequests: 0,
   pushedRequests: 0,
+  deviceCodes: 0,
   clientAssertions: 0,
   dpopProofs: 0,
   tokens: 0,
@@ -78,6 +79,15 @@ describe('Purge of expired OAuth rows', () => {
       );
     await pushed('pushed-gone', 30 * MINUTE);
     await pushed('pushed-live', 2 * HOUR);
+    const device = (label: string, expiresIn: number) =>
+      t.dataSource.query(
+        `INSERT INTO oauth_device_codes (device_code_hash, user_code_hash, application_id, scope,
+           interval_seconds, expires_at)
+         VALUES ($1, $1, $2, 'read', 5, $3)`,
+        [label, application.id, at(expiresIn)],
+      );
+    await device('device-gone', 30 * MINUTE);
+    await device('device-live', 2 * HOUR);
     const token = (label: string, access: number, refresh: number | null, spentAt?: number) =>
       t.dataSource.query(
         `INSERT INTO oauth_tokens (application_id, user_id, access_token_hash, refresh_token_hash, scope,
@@ -109,6 +119,7 @@ describe('Purge of expired OAuth rows', () => {
     sessions: 1,
     spentRequests: 1,
     pushedRequests: 1,
+    deviceCodes: 1,
     tokens: 3,
   };
 
@@ -118,6 +129,7 @@ describe('Purge of expired OAuth rows', () => {
        UNION ALL SELECT id FROM oauth_sessions
        UNION ALL SELECT id FROM oauth_spent_authorization_requests
        UNION ALL SELECT id FROM oauth_pushed_authorization_requests
+       UNION ALL SELECT device_code_hash FROM oauth_device_codes
        UNION ALL SELECT access_token_hash FROM oauth_tokens ORDER BY 1`,
     );
     return rows.map((row) => row.label);
@@ -131,6 +143,7 @@ describe('Purge of expired OAuth rows', () => {
     expect(await purge.runOnce()).toEqual({ ran: true, deleted: EXPECTED });
     expect(await survivors()).toEqual([
       'code-replay-window',
+      'device-live',
       'pushed-live',
       'session-live',
       'spent-live',

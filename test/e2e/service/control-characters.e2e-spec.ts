@@ -25,9 +25,13 @@ const CONTROLS: [string, string][] = [
 ];
 
 /** The browser pages' path prefixes (src/app.setup.ts, PAGE_PATHS). */
-const PAGES = /^\/(oauth2|account|console)(\/|$)|^\/api\/(oidc\/auth|oidc\/logout|auth\/upstream)/;
-/** Under /oauth2 but a client's API answering JSON, not a page: the pushed authorization requests. */
-const CLIENT_APIS = ['/oauth2/par'];
+const PAGES =
+  /^\/(oauth2|account|console|device)(\/|$)|^\/api\/(oidc\/auth|oidc\/logout|auth\/upstream)/;
+/**
+ * Under /oauth2 but clients' APIs answering JSON, not pages: the pushed authorization requests and
+ * the device authorization endpoint.
+ */
+const CLIENT_APIS = ['/oauth2/par', '/oauth2/device_authorization'];
 
 /**
  * NUL and the other control characters (docs/errors.md, "Control characters"): refused in every
@@ -179,7 +183,8 @@ describe('control characters in requests', () => {
         .http()
         .post(path)
         .type('form')
-        .send(`client_id=${application.clientId}&state=a%00b&response_type=code`);
+        // state for the pushed request, scope for the device authorization (its one parameter).
+        .send(`client_id=${application.clientId}&state=a%00b&scope=a%00b&response_type=code`);
       expect([path, res.status, res.type, res.body.error]).toEqual([
         path,
         400,

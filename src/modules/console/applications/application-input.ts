@@ -44,6 +44,7 @@ function common(
     signUpEnabled: body.signUpEnabled,
     requirePushedAuthorizationRequests: body.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: body.dpopBoundAccessTokens,
+    deviceCodeGrant: body.deviceCodeGrant,
     securityProfile:
       body.securityProfile === undefined ? undefined : profileOf(body.securityProfile),
     idTokenSignedResponseAlg: body.idTokenSignedResponseAlg,

@@ -68,6 +68,11 @@ export class ApplicationDetail extends ApplicationSummary {
   })
   dpopBoundAccessTokens?: boolean;
   @ApiPropertyOptional({
+    description:
+      'admin and owner only: whether this client is registered for the device authorization grant (RFC 8628; docs/oauth.md)',
+  })
+  deviceCodeGrant?: boolean;
+  @ApiPropertyOptional({
     enum: PROFILE_NAMES,
     description:
       'admin and owner only: the security profile the client runs under (docs/oidc.md, "FAPI 2.0 Security Profile"), `none` for none',
@@ -148,6 +153,7 @@ export function toDetail(application: Application, role: ConsoleRole): Applicati
     signUpEnabled: application.signUpEnabled,
     requirePushedAuthorizationRequests: application.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: application.dpopBoundAccessTokens,
+    deviceCodeGrant: application.deviceCodeGrant,
     securityProfile: nameOf(application.securityProfile),
     idTokenSignedResponseAlg: application.idTokenSignedResponseAlg ?? DEFAULT_ID_TOKEN_SIGNING_ALG,
     requiredUpstreams: [...application.requiredUpstreams],

@@ -34,6 +34,9 @@ const REQUIRE_PAR =
 const DPOP_BOUND =
   'Whether every token request of the client must carry a DPoP proof (RFC 9449 section 5.2, `dpop_bound_access_tokens`), so that its tokens are always bound to its key; without one the token endpoint answers invalid_request. No passkey confirmation, like requirePushedAuthorizationRequests (docs/console.md)';
 
+const DEVICE_CODE_GRANT =
+  'Whether the client is registered for the device authorization grant (RFC 8628; docs/oauth.md, "Device authorization grant"): POST /oauth2/device_authorization and the token endpoint\'s urn:ietf:params:oauth:grant-type:device_code; otherwise both answer unauthorized_client. A `fapi2` client cannot enable it. No passkey confirmation (docs/console.md)';
+
 const PROFILE =
   'The security profile the client runs under (docs/oidc.md, "FAPI 2.0 Security Profile"): `fapi2` requires pushed requests, PKCE, private_key_jwt, DPoP and an id_token alg of PS256, ES256 or EdDSA, and keeps codes to 60 s; a registration that does not meet it is 400 invalid_request. `none` for no profile. No passkey confirmation (it only narrows what the client may do)';
 
@@ -194,6 +197,11 @@ export class NewApplicationBody {
   @Flag()
   dpopBoundAccessTokens?: boolean;
 
+  @ApiPropertyOptional({ default: false, description: DEVICE_CODE_GRANT })
+  @IfPresent()
+  @Flag()
+  deviceCodeGrant?: boolean;
+
   @ApiPropertyOptional({ enum: PROFILE_NAMES, default: 'none', description: PROFILE })
   @IfPresent()
   @Profile()
@@ -279,6 +287,11 @@ export class ApplicationSettingsBody {
   @IfPresent()
   @Flag()
   dpopBoundAccessTokens?: boolean;
+
+  @ApiPropertyOptional({ description: DEVICE_CODE_GRANT })
+  @IfPresent()
+  @Flag()
+  deviceCodeGrant?: boolean;
 
   @ApiPropertyOptional({ enum: PROFILE_NAMES, description: PROFILE })
   @IfPresent()

@@ -38,4 +38,18 @@ export interface AuthorizationRequest extends OidcParams {
    * request's code lives at most FAPI2_CODE_TTL_SECONDS. Absent for other clients.
    */
   profile?: SecurityProfile;
+  /**
+   * Set when the person is approving a device (RFC 8628; interaction/device/): the pages sign
+   * them in as for any request, then lead to the device's confirmation page instead of consent
+   * or a redirect (`redirectUri` is then the device page, never followed with a code).
+   */
+  device?: DeviceInteraction;
+}
+
+/** The device authorization the person entered the user code of. */
+export interface DeviceInteraction {
+  /** The device code row's id (oauth_device_codes). */
+  id: string;
+  /** The user code as shown (`BCDF-GHJK`), to show on the confirmation page. */
+  userCode: string;
 }

@@ -1,4 +1,4 @@
-import { loginLocation } from './login-location';
+import { deviceConfirmLocation, loginLocation } from './login-location';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
@@ -177,7 +177,7 @@ export class AuthorizeService {
     status: 302 | 303,
   ): Promise<PageResult> {
     const decision = await this.grants.decide(application, signedIn.user, request);
-    if (decision.kind === 'consent') {
+    if (decision.kind === 'consent' && request.device === undefined) {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/consent?request=${encodeURIComponent(sealed)}` };
     }
@@ -191,6 +191,9 @@ export class AuthorizeService {
       const sealed = pending?.sealed ?? this.pending.create(request);
       return { status, location: `/oauth2/bind-upstream?request=${encodeURIComponent(sealed)}` };
     }
+    // RFC 8628: a device's request goes to its confirmation page, which always asks.
+    const device = request.device && (pending?.sealed ?? this.pending.create(request));
+    if (device) return { status, location: deviceConfirmLocation(device) };
     if (pending !== null && !(await this.pending.take(pending))) throw requestGone();
     if (decision.kind === 'denied')
       return this.redirectError(
@@ -211,6 +214,7 @@ export class AuthorizeService {
     consented: boolean,
     status: 302 | 303,
   ): Promise<PageResult> {
+    if (request.device !== undefined) throw requestGone(); // answered on its confirmation page
     const outcome = await this.grants.grant(application, signedIn, request, consented);
     if ('error' in outcome) {
       const error = request.prompt === 'none' ? outcome.error : interactive(outcome.error);

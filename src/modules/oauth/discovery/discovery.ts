@@ -8,6 +8,7 @@ import type { ProviderMetadata } from './metadata.openapi';
 import {
   AUTH_SIGNING_ALGS,
   CLAIMS_SUPPORTED,
+  GRANT_TYPES_SUPPORTED,
   ID_TOKEN_ALGS,
   INTROSPECTION_AUTH_METHODS,
   REVOCATION_AUTH_METHODS,
@@ -45,7 +46,7 @@ export function providerMetadata(
     scopes_supported: [...OAUTH_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    grant_types_supported: [...GRANT_TYPES_SUPPORTED],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [...ID_TOKEN_ALGS],
     token_endpoint_auth_methods_supported: [...TOKEN_AUTH_METHODS],
@@ -75,6 +76,9 @@ export function providerMetadata(
     pushed_authorization_request_endpoint: alias === null ? `${base}/oauth2/par` : `${alias}/par`,
     // REQUIRE_PUSHED_AUTHORIZATION_REQUESTS; a client may require it of itself alone.
     require_pushed_authorization_requests: requirePushedAuthorizationRequests,
+    // RFC 8628 section 4; the alias issuer's under its own path, like PAR's.
+    device_authorization_endpoint:
+      alias === null ? `${base}/oauth2/device_authorization` : `${alias}/device_authorization`,
     // RFC 9449 section 5.1: the algorithms of DPoP proofs at every endpoint that takes them.
     dpop_signing_alg_values_supported: [...DPOP_SIGNING_ALGS],
   };

@@ -4,6 +4,7 @@ import { SUPPORTED_LOCALES } from '../../../common/i18n/i18n';
 import {
   AUTH_SIGNING_ALGS,
   CLAIMS_SUPPORTED,
+  GRANT_TYPES_SUPPORTED,
   ID_TOKEN_ALGS,
   INTROSPECTION_AUTH_METHODS,
   REVOCATION_AUTH_METHODS,
@@ -57,7 +58,7 @@ export class ProviderMetadata {
   @ApiProperty({ enum: ['code'], isArray: true }) response_types_supported!: string[];
   @ApiProperty({ enum: ['query'], isArray: true }) response_modes_supported!: string[];
 
-  @ApiProperty({ enum: ['authorization_code', 'refresh_token'], isArray: true })
+  @ApiProperty({ enum: GRANT_TYPES_SUPPORTED, isArray: true })
   grant_types_supported!: string[];
 
   @ApiProperty({ enum: ['public'], isArray: true }) subject_types_supported!: string[];
@@ -137,6 +138,11 @@ export class ProviderMetadata {
     description: 'RFC 9126 section 5',
   })
   pushed_authorization_request_endpoint!: string;
+
+  @ApiProperty({
+    description: 'RFC 8628 section 4: the device authorization endpoint',
+  })
+  device_authorization_endpoint!: string;
 
   @ApiProperty({
     description:

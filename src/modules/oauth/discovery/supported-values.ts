@@ -31,6 +31,13 @@ import { ID_TOKEN_SIGNING_ALGS } from '../../../common/crypto/signing-algs';
  */
 export const ID_TOKEN_ALGS = ID_TOKEN_SIGNING_ALGS;
 
+/** The token endpoint's grant types (token/token.service.ts), RFC 8628's by its URN. */
+export const GRANT_TYPES_SUPPORTED = [
+  'authorization_code',
+  'refresh_token',
+  'urn:ietf:params:oauth:grant-type:device_code',
+] as const;
+
 /** Every client authentication method of the token endpoint (client-auth/). */
 export const TOKEN_AUTH_METHODS = [
   'client_secret_basic',

@@ -24,7 +24,11 @@ export type OAuthErrorCode =
   | 'invalid_token'
   | 'insufficient_scope'
   | 'invalid_dpop_proof'
-  | 'use_dpop_nonce';
+  | 'use_dpop_nonce'
+  // RFC 8628 section 3.5: the device access token request's own.
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token';
 
 /**
  * The one place an OAuth error code gets its HTTP status: RFC 6749 section 5.2 (400, and 401
@@ -53,6 +57,9 @@ export const OAUTH_ERROR_STATUS: Readonly<Record<OAuthErrorCode, number>> = {
   // At the token endpoint; a resource answers them 401 (dpop/dpop-challenge.ts).
   invalid_dpop_proof: 400,
   use_dpop_nonce: 400,
+  authorization_pending: 400,
+  slow_down: 400,
+  expired_token: 400,
 };
 
 /**

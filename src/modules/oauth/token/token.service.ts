@@ -21,6 +21,11 @@ import {
   type GrantType,
 } from './grants/grant-type';
 import { REFRESH_TOKEN_PARAMETERS, refreshTokenGrant } from './grants/refresh-token';
+import {
+  DEVICE_CODE_GRANT_TYPE,
+  DEVICE_CODE_PARAMETERS,
+  deviceCodeGrant,
+} from './grants/device-code';
 import { IdTokenService } from './id-token.service';
 import { authenticateClient } from '../client-auth/authenticate-client';
 import { TokenBatches } from './token-batches';
@@ -39,6 +44,7 @@ export const TOKEN_PARAMETERS = [
   ...CLIENT_AUTH_PARAMETERS,
   ...AUTHORIZATION_CODE_PARAMETERS,
   ...REFRESH_TOKEN_PARAMETERS,
+  ...DEVICE_CODE_PARAMETERS,
 ] as const;
 export type TokenParameter = (typeof TOKEN_PARAMETERS)[number];
 
@@ -56,6 +62,7 @@ export const GRANT_TYPES: ReadonlyMap<string, GrantType<TokenParameter, unknown>
 >([
   ['authorization_code', authorizationCodeGrant],
   ['refresh_token', refreshTokenGrant],
+  [DEVICE_CODE_GRANT_TYPE, deviceCodeGrant],
 ]);
 
 /**

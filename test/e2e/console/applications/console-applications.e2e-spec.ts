@@ -124,6 +124,7 @@ describe('console applications', () => {
       signUpEnabled: true,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      deviceCodeGrant: false,
       securityProfile: 'none',
       idTokenSignedResponseAlg: 'RS256',
       requiredUpstreams: [],

@@ -121,6 +121,7 @@ describe('The id_token signing alg of an application', () => {
       id,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      deviceCodeGrant: false,
       securityProfile: 'none',
       idTokenSignedResponseAlg: 'ES256',
     });

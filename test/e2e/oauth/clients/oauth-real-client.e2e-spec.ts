@@ -110,7 +110,11 @@ describe('A real OAuth client (openid-client) against the running service', () =
     expect(metadata).toMatchObject({
       issuer: ISSUER,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ],
       token_endpoint_auth_methods_supported: [
         'client_secret_basic',
         'client_secret_post',

@@ -24,7 +24,11 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
       scopes_supported: ['openid', 'read', 'profile', 'email'],
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
       token_endpoint_auth_methods_supported: [
@@ -100,6 +104,7 @@ describe('Discovery (OIDC Discovery 1.0, RFC 8414)', () => {
         jwks_uri: `${alias}/.well-known/jwks.json`,
         end_session_endpoint: `${alias}/logout`,
         pushed_authorization_request_endpoint: `${alias}/par`,
+        device_authorization_endpoint: `${alias}/device_authorization`,
       });
     }
     const jwks = await t.http().get('/api/oidc/.well-known/jwks.json');
@@ -147,6 +152,8 @@ const extensions: Record<string, unknown> = {
   // RFC 9126 section 5; REQUIRE_PUSHED_AUTHORIZATION_REQUESTS is off by default.
   pushed_authorization_request_endpoint: `${ISSUER}/oauth2/par`,
   require_pushed_authorization_requests: false,
+  // RFC 8628 section 4.
+  device_authorization_endpoint: `${ISSUER}/oauth2/device_authorization`,
   // RFC 9449 section 5.1: the algorithms of DPoP proofs.
   dpop_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA', 'Ed25519'],
 };

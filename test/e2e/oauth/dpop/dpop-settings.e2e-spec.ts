@@ -101,6 +101,7 @@ describe('Requiring DPoP per application', () => {
       id,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      deviceCodeGrant: false,
       securityProfile: 'none',
       idTokenSignedResponseAlg: 'RS256',
     });

@@ -109,6 +109,7 @@ describe('Requiring pushed authorization requests per application', () => {
       id,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      deviceCodeGrant: false,
       securityProfile: 'none',
       idTokenSignedResponseAlg: 'RS256',
     });

@@ -35,6 +35,7 @@ const FLAGS = [
   'signUpEnabled',
   'requirePushedAuthorizationRequests',
   'dpopBoundAccessTokens',
+  'deviceCodeGrant',
   'backchannelLogoutSessionRequired',
 ];
 

@@ -255,6 +255,10 @@ function settings(words: Translator): Html {
               ><input type="checkbox" name="dpopBoundAccessTokens" />
               ${t('console.settings.requireDpop')}</label
             >
+            <label class="inline"
+              ><input type="checkbox" name="deviceCodeGrant" />
+              ${t('console.settings.deviceCodeGrant')}</label
+            >
             <label for="set-profile">${t('console.settings.profile')}</label>
             <select id="set-profile" name="securityProfile">
               <option value="none">${t('console.settings.profileNone')}</option>
