@@ -162,7 +162,7 @@ export class Application {
   /**
    * Where logout tokens go when a session in which this client got an id_token ends (OpenID
    * Connect Back-Channel Logout 1.0, `backchannel_logout_uri`): https under the webhook URL rules
-   * (webhooks/webhook-url.ts), or null for none (docs/oidc.md, "Back-channel logout").
+   * (common/http/webhook-url.ts), or null for none (docs/oidc.md, "Back-channel logout").
    */
   @Column({ name: 'backchannel_logout_uri', type: 'text', nullable: true })
   backchannelLogoutUri!: string | null;

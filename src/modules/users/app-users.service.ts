@@ -6,7 +6,7 @@ import { AppError } from '../../common/errors/app-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { EventsService } from '../events/events.service';
 import { TokensRepository } from '../tokens/tokens.repository';
-import { QUEUE_APPLICATION_LOGOUTS_SQL } from '../sessions/session-logouts';
+import { QUEUE_APPLICATION_LOGOUTS_SQL } from './application-logouts-sql';
 import { AppUser } from './app-user.entity';
 import { AppUsersRepository } from './app-users.repository';
 import type { UserChange } from './user-patch';
@@ -204,7 +204,7 @@ export class AppUsersService {
    * Marks the user's live tokens for the application revoked; one token_revoked event each. The
    * user's sessions in which the application got an id_token owe it a back-channel logout, queued
    * in the same transaction; the sessions themselves stay, since they serve every other
-   * application (session-logouts.ts, docs/oidc.md "Back-channel logout").
+   * application (application-logouts-sql.ts, docs/oidc.md "Back-channel logout").
    */
   private async revokeTokens(
     manager: EntityManager,

@@ -13,7 +13,7 @@ import { EVENT_TYPES } from '../events/event-types';
 import { WebhookDelivery } from './webhook-delivery.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { newWebhookSecret, WebhookSecretBox } from './webhook-secret';
-import { checkWebhookUrl } from './webhook-url';
+import { checkWebhookUrl } from '../../common/http/webhook-url';
 
 /** Delivery attempts kept per endpoint in webhook_deliveries. */
 export const DELIVERY_LOG_SIZE = 100;

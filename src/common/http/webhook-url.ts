@@ -1,6 +1,6 @@
-import { AppError } from '../../common/errors/app-error';
-import { ErrorCode } from '../../common/errors/error-code';
-import { isLoopbackHost } from '../../common/http/loopback';
+import { AppError } from '../errors/app-error';
+import { ErrorCode } from '../errors/error-code';
+import { isLoopbackHost } from './loopback';
 
 /** Longest URL accepted (the column's length). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/errors/app-error';
+import { AppError } from '../errors/app-error';
 import { checkWebhookUrl } from './webhook-url';
 
 function codeOf(url: string, allowInsecure: boolean): string {
