@@ -33,6 +33,12 @@ export interface SignInClient {
   ip: string;
   /** The User-Agent header ('' when absent); cut to SIGN_IN_USER_AGENT_MAX characters. */
   userAgent: string;
+  /**
+   * The session cookie the browser brought, if any: the new session's cookie replaces it, so
+   * that session ends with the sign-in, as a sign-out would end it (its back-channel logouts
+   * queued), instead of living on unseen behind a cookie the browser no longer holds.
+   */
+  sessionCookie?: string;
 }
 
 /** One row of the account page's "Recent sign-ins". */
@@ -54,6 +60,21 @@ const CREATE_SESSION_SQL = `WITH session AS (
 INSERT INTO sign_ins (user_id, method, ip, user_agent, created_at)
 SELECT user_id, auth_method, $6, $7, created_at FROM session`;
 
+/**
+ * A new sign-in of the user whose live session the browser holds: the session goes on under
+ * the new cookie's hash (the old cookie is dead at once), with the new sign-in's method and time
+ * and the same `sid`, so the clients it holds are still told when it ends; the sign-in is
+ * recorded as CREATE_SESSION_SQL does. Answers the sid, or nothing when the browser's session is
+ * another user's, expired or gone.
+ */
+const RENEW_SESSION_SQL = `WITH session AS (
+  UPDATE oauth_sessions SET id = $1, auth_method = $3, expires_at = $4, created_at = $5
+  WHERE id = $8 AND user_id = $2 AND expires_at > $5
+  RETURNING user_id, auth_method, created_at, sid),
+signed_in AS (INSERT INTO sign_ins (user_id, method, ip, user_agent, created_at)
+  SELECT user_id, auth_method, $6, $7, created_at FROM session)
+SELECT sid FROM session`;
+
 /** Cookie values are 43 characters; anything much longer is not ours and is not hashed. */
 const MAX_COOKIE_LENGTH = 100;
 
@@ -74,7 +95,10 @@ export class SessionService {
 
   /**
    * A new session of `userId`, signed in with `method` now (createdAt is the sign-in time),
-   * recorded as a sign-in from `client` in the same statement.
+   * recorded as a sign-in from `client` in the same statement. The session the browser brought
+   * (`client.sessionCookie`) never outlives its cookie: the same user's goes on under the new
+   * cookie with its `sid` (a re-authentication, e.g. `prompt=login`), another user's (or an
+   * expired one) ends in the same transaction as a sign-out ends it, its logouts queued.
    */
   async create(
     userId: string,
@@ -92,7 +116,8 @@ export class SessionService {
       createdAt: now,
       sid: newSid(),
     });
-    await this.sessions.query(CREATE_SESSION_SQL, [
+    const replaced = client.sessionCookie;
+    const signIn = [
       session.id,
       userId,
       method,
@@ -100,8 +125,22 @@ export class SessionService {
       now,
       client.ip.slice(0, SIGN_IN_ADDRESS_MAX),
       client.userAgent.slice(0, SIGN_IN_USER_AGENT_MAX),
-      session.sid,
-    ]);
+    ];
+    await this.sessions.manager.transaction(async (manager) => {
+      if (replaced !== undefined && replaced.length <= MAX_COOKIE_LENGTH) {
+        const replacedId = sha256Hex(replaced);
+        const [renewed] = await manager.query<{ sid: string }[]>(RENEW_SESSION_SQL, [
+          ...signIn,
+          replacedId,
+        ]);
+        if (renewed) {
+          session.sid = renewed.sid;
+          return;
+        }
+        await this.end(manager, 'id = $2', [replacedId]);
+      }
+      await manager.query(CREATE_SESSION_SQL, [...signIn, session.sid]);
+    });
     return { cookieValue, maxAgeSeconds: ttl, session };
   }
 

@@ -75,6 +75,8 @@ export class ConsoleSessions {
     const created = await this.sessions.create(userId, method, {
       ip: clientAddress(req),
       userAgent: req.get('user-agent') ?? '',
+      // The session this browser held ends with the sign-in that replaces its cookie.
+      sessionCookie: sessionCookieOf(req, this.secure),
     });
     setBrowserCookie(
       res,

@@ -104,7 +104,7 @@ export class AccountSignInService {
       );
       return { ...page, retryAfterSeconds: attempt.retryAfterSeconds };
     }
-    await this.sessions.destroy(browser.sessionCookie);
+    // The browser's earlier session, if any, ends with this sign-in (SessionService.create).
     const session = await this.sessions.create(attempt.user.id, attempt.method, browser);
     return { status: 303, location: ACCOUNT_PAGE, cookies: [sessionCookie(session)] };
   }

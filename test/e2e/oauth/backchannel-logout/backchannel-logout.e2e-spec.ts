@@ -412,6 +412,55 @@ describe('Back-channel logout', () => {
     }
   });
 
+  it("ends the session another user's sign-in replaces, with its logouts; the same user's new sign-in keeps its sid; the old cookie is dead either way", async () => {
+    const a = await client('A', '/a');
+    await user('alice');
+    await user('bob');
+    const session = await signIn('alice', a);
+    const sid = claimsOf(session.idTokens.get(a.clientId)!).sid;
+    const live = async (cookie: string): Promise<boolean> =>
+      (
+        await t.dataSource.query<unknown[]>('SELECT 1 FROM oauth_sessions WHERE id = $1', [
+          createHash('sha256').update(cookie).digest('hex'),
+        ])
+      ).length === 1;
+
+    // alice again (prompt=login): the same session under a new cookie, no logout.
+    const again = async (username: string): Promise<string> => {
+      const { verifier, challenge } = pkce();
+      const afterLogin = await login(session.agent, {
+        clientId: a.clientId,
+        challenge,
+        username,
+        scope: 'openid',
+        extra: { prompt: 'login' },
+      });
+      expectStatus(afterLogin, 303);
+      const cookie = sessionCookieFrom(afterLogin);
+      if (cookie === undefined) throw new Error('no session cookie after the login');
+      const { code } = await approveFrom(session.agent, afterLogin.headers.location);
+      await exchange(session, a, code, verifier);
+      return cookie;
+    };
+    const renewed = await again('alice');
+    expect(claimsOf(session.idTokens.get(a.clientId)!).sid).toBe(sid);
+    expect(await live(session.cookie)).toBe(false);
+    expect(await live(renewed)).toBe(true);
+    expect(await round()).toEqual({ served: 0 });
+
+    // bob in the same browser: alice's session ends as a sign-out would end it.
+    const bobs = await again('bob');
+    expect(claimsOf(session.idTokens.get(a.clientId)!).sid).not.toBe(sid);
+    expect(await live(renewed)).toBe(false);
+    expect(await live(bobs)).toBe(true);
+    expect(await round()).toEqual({ served: 1 });
+    const [logout] = receiver.at('/a');
+    expect((await verify(logout.token, a.clientId)).claims).toMatchObject({
+      sid,
+      sub: session.userId,
+    });
+  });
+
   it('sends the forcing application alone a logout when its owner forces the user offline, the session kept', async () => {
     const a = await client('A', '/a');
     const b = await client('B', '/b');
