@@ -13,7 +13,7 @@ import { checkUserAccess, type AccessDecision } from '../authorize/checks/check-
 import { OAuthError } from '../protocol/oauth-error';
 import { scopeUnion } from '../protocol/scopes';
 import { DEVICE_PAGE_PATH } from './device-authorization.service';
-import { userCodeHash } from './user-code';
+import { userCodeHash, userCodeKey } from './user-code';
 
 /** A device authorization waiting for the person, as the pages see it. */
 export interface PendingDevice {
@@ -39,20 +39,25 @@ export type DeviceAnswer =
  */
 @Injectable()
 export class DeviceApprovals {
+  /** The key user codes are stored under (user-code.ts). */
+  private readonly userCodeKey: Buffer;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly events: EventsService,
     private readonly relations: RelationActivity,
-  ) {}
+  ) {
+    this.userCodeKey = userCodeKey(config.sessionSecret);
+  }
 
   /** The live, unanswered authorization of a normalised user code, or null (one answer for all). */
   async findPending(normalisedUserCode: string): Promise<PendingDevice | null> {
     const rows = await this.dataSource.query<PendingDevice[]>(
       `SELECT id::text AS id, application_id AS "applicationId", scope FROM oauth_device_codes
        WHERE user_code_hash = $1 AND status = 'pending' AND expires_at > $2`,
-      [userCodeHash(normalisedUserCode), this.clock.now()],
+      [userCodeHash(normalisedUserCode, this.userCodeKey), this.clock.now()],
     );
     return rows[0] ?? null;
   }

@@ -11,7 +11,7 @@ import { clientCredentials, type ClientAuthParameter } from '../client-auth/clie
 import { OAuthError, RefusedRequestError } from '../protocol/oauth-error';
 import { take, type FormParams } from '../protocol/params';
 import { DEFAULT_SCOPE, formatScope, OAUTH_SCOPES, splitScope } from '../protocol/scopes';
-import { displayUserCode, newUserCode, userCodeHash } from './user-code';
+import { displayUserCode, newUserCode, userCodeHash, userCodeKey } from './user-code';
 
 /** The device authorization endpoint's own parameters (RFC 8628 section 3.1). */
 export const DEVICE_AUTHORIZATION_PARAMETERS = ['scope'] as const;
@@ -46,11 +46,16 @@ const USER_CODE_ATTEMPTS = 5;
  */
 @Injectable()
 export class DeviceAuthorizationService {
+  /** The key user codes are stored under (user-code.ts). */
+  private readonly userCodeKey: Buffer;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.userCodeKey = userCodeKey(config.sessionSecret);
+  }
 
   async authorize(
     params: FormParams<DeviceAuthorizationParameter>,
@@ -118,7 +123,7 @@ export class DeviceAuthorizationService {
          ON CONFLICT (user_code_hash) DO NOTHING RETURNING id`,
         [
           sha256Hex(deviceCode),
-          userCodeHash(userCode),
+          userCodeHash(userCode, this.userCodeKey),
           applicationId,
           scope,
           DEVICE_POLL_INTERVAL_SECONDS,

@@ -1,9 +1,11 @@
+import { sha256Hex } from '../../../common/crypto/hash';
 import {
   displayUserCode,
   newUserCode,
   normaliseUserCode,
   USER_CODE_ALPHABET,
   userCodeHash,
+  userCodeKey,
 } from './user-code';
 
 describe('user codes (RFC 8628 section 6.1)', () => {
@@ -20,7 +22,19 @@ describe('user codes (RFC 8628 section 6.1)', () => {
     for (const typed of ['BCDF-GHJK', 'bcdf-ghjk', 'bcdfghjk', ' BCDF GHJK ', 'bc-df-gh-jk']) {
       expect(normaliseUserCode(typed)).toBe('BCDFGHJK');
     }
-    expect(userCodeHash('BCDFGHJK')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('stores a code as a keyed hash: the same under one secret, another under another', () => {
+    const key = userCodeKey('a session secret of the deployment');
+    expect(userCodeHash('BCDFGHJK', key)).toMatch(/^[0-9a-f]{64}$/);
+    expect(userCodeHash('BCDFGHJK', userCodeKey('a session secret of the deployment'))).toBe(
+      userCodeHash('BCDFGHJK', key),
+    );
+    expect(userCodeHash('BCDFGHJK', userCodeKey('another secret'))).not.toBe(
+      userCodeHash('BCDFGHJK', key),
+    );
+    // Not the plain SHA-256 a copy of the table could be searched against.
+    expect(userCodeHash('BCDFGHJK', key)).not.toBe(sha256Hex('BCDFGHJK'));
   });
 
   it('refuses what cannot be a code', () => {

@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import { sha256Hex } from '../../../common/crypto/hash';
+import { createHmac, hkdfSync, randomInt } from 'node:crypto';
 
 /**
  * The user code's alphabet (RFC 8628 section 6.1): 20 consonants, no vowels (no words spelled
@@ -35,7 +34,20 @@ export function normaliseUserCode(typed: unknown): string | null {
   return code;
 }
 
-/** What is stored of a user code: the SHA-256 of its normalised form. */
-export function userCodeHash(normalised: string): string {
-  return sha256Hex(normalised);
+/**
+ * The key user codes are stored under: derived from SESSION_SECRET (HKDF, a purpose of its own),
+ * so every instance computes the same one and nothing else shares it.
+ */
+export function userCodeKey(sessionSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', sessionSecret, '', 'device-user-code', 32));
+}
+
+/**
+ * What is stored of a user code: an HMAC-SHA-256 of its normalised form under userCodeKey. A
+ * plain hash would not protect it: there are only 20^8 codes, so a copy of the table alone
+ * would give every live code back in minutes; with the key, the table gives nothing without the
+ * service's secret. (The device code, 256 random bits, needs no key: its SHA-256 is enough.)
+ */
+export function userCodeHash(normalised: string, key: Buffer): string {
+  return createHmac('sha256', key).update(normalised).digest('hex');
 }

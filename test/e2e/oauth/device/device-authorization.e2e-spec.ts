@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { basic, browser, expectStatus } from '../../../support/oauth';
 import { createTestApp, type TestApp } from '../../../support/test-app';
+import { AppConfig } from '../../../../src/config/app-config';
+import { userCodeHash, userCodeKey } from '../../../../src/modules/oauth/device/user-code';
 import { createApplication, runInApp } from '../../../factories';
 import {
   deviceAuthorization,
@@ -169,7 +171,11 @@ describe('device authorization endpoint', () => {
     expect(rows).toHaveLength(1);
     const normalised = started.user_code.replace('-', '');
     expect(rows[0].device_code_hash).toBe(sha256(started.device_code));
-    expect(rows[0].user_code_hash).toBe(sha256(normalised));
+    // The user code under the service's key: a plain SHA-256 of one of 20^8 codes would be
+    // found again by trying them all.
+    const key = userCodeKey(t.app.get(AppConfig).sessionSecret);
+    expect(rows[0].user_code_hash).toBe(userCodeHash(normalised, key));
+    expect(rows[0].user_code_hash).not.toBe(sha256(normalised));
     const stored = JSON.stringify(rows);
     for (const secret of [started.device_code, started.user_code, normalised]) {
       expect(stored).not.toContain(secret);
