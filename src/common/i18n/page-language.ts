@@ -121,10 +121,18 @@ export function pageLanguage(req: Request, _res: Response, next: NextFunction): 
 }
 
 /**
- * What a page's own URL may carry for the switcher to come back to it (`user_code`: the device
- * page's verification_uri_complete, which only fills its form).
+ * What a page's own URL may carry for the switcher to come back to it, each with the longest
+ * value a page of this service ever puts there (`request`: a sealed authorization request's
+ * bound; `id` and `code`: an emailed code's; `user_code`: the device page's
+ * verification_uri_complete, which only fills its form). A longer value is nothing this
+ * service sent, and is not echoed into the switcher's link.
  */
-const RETURN_PARAMS = new Set(['request', 'id', 'code', 'user_code']);
+const RETURN_PARAMS = new Map([
+  ['request', 6000],
+  ['id', 256],
+  ['code', 256],
+  ['user_code', 64],
+]);
 
 /**
  * The URL the switcher comes back to: a GET page whose query holds only the sealed request and
@@ -134,7 +142,9 @@ const RETURN_PARAMS = new Set(['request', 'id', 'code', 'user_code']);
 function returnPath(req: Request): string | undefined {
   if (req.method !== 'GET') return undefined;
   const url = new URL(req.originalUrl, 'http://page.invalid');
-  return [...url.searchParams.keys()].every((name) => RETURN_PARAMS.has(name))
+  return [...url.searchParams].every(
+    ([name, value]) => value.length <= (RETURN_PARAMS.get(name) ?? -1),
+  )
     ? req.originalUrl
     : undefined;
 }

@@ -1,4 +1,4 @@
-import { loginLocation } from '../../oauth/authorize/login-location';
+import { deviceConfirmLocation, loginLocation } from '../../oauth/authorize/login-location';
 import { PendingInteractions } from '../pending-interactions';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
@@ -194,11 +194,10 @@ export class InteractionService {
     const pending = await this.interactions.pendingFor(body.request, lang);
     this.checkCsrf(browser, pending, body.csrf_token);
     const signedIn = await this.sessions.current(browser.sessionCookie);
-    if (!signedIn)
-      return {
-        status: 303,
-        location: loginLocation(pending.sealed),
-      };
+    if (!signedIn) return { status: 303, location: loginLocation(pending.sealed) };
+    // A device's request is answered on its confirmation page only: sent here, it stays pending.
+    if (pending.request.device !== undefined)
+      return { status: 303, location: deviceConfirmLocation(pending.sealed) };
     const decision = body.decision;
     if (decision !== 'approve' && decision !== 'deny') {
       throw new PageError(400, msg('errors.invalidRequestTitle'), msg('errors.chooseDecision'));

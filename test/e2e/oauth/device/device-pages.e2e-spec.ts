@@ -198,12 +198,16 @@ describe('device page', () => {
       });
     expect(crossed.status).toBe(403);
     expect(await status()).toBe('pending');
-    // The device's request is not a consent page's: no code is issued through /oauth2/consent.
+    // The device's request is not a consent page's: /oauth2/consent sends it back to its
+    // confirmation page, issues no code and spends nothing.
     const throughConsent = await agent
       .post('/oauth2/consent')
       .type('form')
       .send({ request, decision: 'approve', csrf_token: hiddenInput(confirm.text, 'csrf_token') });
-    expect(throughConsent.status).toBe(400);
+    expect(throughConsent.status).toBe(303);
+    expect(throughConsent.headers.location).toBe(
+      `/device/confirm?request=${encodeURIComponent(request)}`,
+    );
     expect(await t.dataSource.query('SELECT id FROM oauth_codes')).toEqual([]);
     // The code entry form needs its token as well.
     const entry = await browser(t.app)
@@ -212,6 +216,9 @@ describe('device page', () => {
       .send({ user_code: started.user_code });
     expect(entry.status).toBe(403);
     expect(await status()).toBe('pending');
+    // The page's own form, with its token, still answers it.
+    await decide(agent, confirm, 'approve');
+    expect(await status()).toBe('approved');
   });
 
   it('lets no other site frame the device page', async () => {
@@ -269,6 +276,20 @@ describe('device page', () => {
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('Access refused');
     expect(await status()).toBe('pending');
+  });
+
+  it("carries a user_code of a code's length back through the language link, and a longer value nowhere", async () => {
+    const agent = browser(t.app);
+    const filled = await agent.get('/device?user_code=BCDF-GHJK');
+    expectStatus(filled, 200);
+    expect(filled.text).toContain('/oauth2/language?');
+    expect(filled.text).toContain(encodeURIComponent('/device?user_code=BCDF-GHJK'));
+    const long = 'B'.repeat(5000);
+    const stuffed = await agent.get(`/device?user_code=${long}`);
+    expectStatus(stuffed, 200);
+    // No switcher to echo it into, and the form takes no more than a code could be.
+    expect(stuffed.text).not.toContain('/oauth2/language?');
+    expect(stuffed.text).not.toContain('B'.repeat(65));
   });
 
   it('speaks Chinese to a browser that asks for it', async () => {
