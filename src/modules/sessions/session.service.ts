@@ -97,8 +97,9 @@ export class SessionService {
    * A new session of `userId`, signed in with `method` now (createdAt is the sign-in time),
    * recorded as a sign-in from `client` in the same statement. The session the browser brought
    * (`client.sessionCookie`) never outlives its cookie: the same user's goes on under the new
-   * cookie with its `sid` (a re-authentication, e.g. `prompt=login`), another user's (or an
-   * expired one) ends in the same transaction as a sign-out ends it, its logouts queued.
+   * cookie with its `sid` (a re-authentication, e.g. `prompt=login`), another user's ends in the
+   * same transaction as a sign-out ends it, its logouts queued; an expired one is left to the
+   * purge (its cookie is dead already, and an expiry sends no logout).
    */
   async create(
     userId: string,
@@ -137,7 +138,8 @@ export class SessionService {
           session.sid = renewed.sid;
           return;
         }
-        await this.end(manager, 'id = $2', [replacedId]);
+        // Only a live session is a logout: an expired one already ended, silently.
+        await this.end(manager, 'id = $2 AND expires_at > $1', [replacedId]);
       }
       await manager.query(CREATE_SESSION_SQL, [...signIn, session.sid]);
     });

@@ -459,6 +459,16 @@ describe('Back-channel logout', () => {
       sid,
       sub: session.userId,
     });
+
+    // An expired session replaced by a sign-in is not a logout: nothing is sent for it.
+    await t.dataSource.query(
+      "UPDATE oauth_sessions SET expires_at = now() - interval '1 minute' WHERE id = $1",
+      [createHash('sha256').update(bobs).digest('hex')],
+    );
+    receiver.reset();
+    await again('alice');
+    expect(await round()).toEqual({ served: 0 });
+    expect(receiver.received).toEqual([]);
   });
 
   it('sends the forcing application alone a logout when its owner forces the user offline, the session kept', async () => {
