@@ -240,7 +240,9 @@ function footnotes(targets: Target[]): string {
     notes.push(
       `${scaled.name}: ${scaled.children.length} processes of this build on one database and one ` +
         "Redis, the load generator's connections spread over them round robin; its server CPU is " +
-        'their sum. oidc-provider in memory has no such target: its codes, grants and tokens live ' +
+        'their sum, and its ratios read the other way round, marked "(÷ ours)": its peak ÷ ' +
+        "ours' (the scale-out factor) and its p99 ÷ ours'. oidc-provider in memory has no " +
+        'such target: its codes, grants and tokens live ' +
         'in its one process, which a second process could not see (a code issued by one could not ' +
         'be exchanged at the other).',
     );

@@ -52,6 +52,23 @@ function cpuCells(target: Target, level: Level): string[] {
 
 const CPU_HEADERS = ['server CPU µs/op', 'server cores', 'PostgreSQL CPU µs/op', 'machine busy'];
 
+/**
+ * The ratio column of a row: ours ÷ the target, except for ours scaled out over several
+ * processes, whose row reads the other way round, the scaled target ÷ ours (its scale-out
+ * factor, above 1 when the processes together do better), marked as such.
+ */
+function ratioCell(
+  target: Target,
+  mine: Sample[],
+  ours: Sample[] | undefined,
+  ratio: (a: Sample[], b: Sample[]) => number | null,
+): string {
+  if (!ours) return times(null);
+  return target.children.length > 1
+    ? `${times(ratio(mine, ours))} (÷ ours)`
+    : times(ratio(ours, mine));
+}
+
 /** Per operation and target: the peak rate, where it was reached, ours ÷ target, the CPU there. */
 export function peakTable(targets: Target[], samples: Samples): string {
   const rows: string[][] = [
@@ -64,7 +81,7 @@ export function peakTable(targets: Target[], samples: Samples): string {
       target.name,
       fmt(peak.perSecond),
       String(peak.connections),
-      times(ours ? peakRatio(ours, mine) : null),
+      ratioCell(target, mine, ours, peakRatio),
       ...cpuCells(target, peak),
     ]);
   }
@@ -94,7 +111,7 @@ export function levelTable(targets: Target[], samples: Samples): string {
         fmt(level.perSecond),
         ms(level.p50Ms),
         ms(level.p99Ms),
-        times(ours ? p99Ratio(ours, mine, level.connections) : null),
+        ratioCell(target, mine, ours, (a, b) => p99Ratio(a, b, level.connections)),
         ...cpuCells(target, level),
       ]);
   return markdown(rows, [false, false, true, true, true, true, true, true, true, true, true]);
