@@ -1,9 +1,8 @@
 import { html } from '../../../common/http/html';
-import { BOLD, CODE } from '../../../common/i18n/i18n';
+import { CODE } from '../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../common/i18n/page-language';
-import { splitScope, type OAuthScope } from '../../oauth/protocol/scopes';
 import { layout, messagePage } from '../../pages/page-shell';
-import { SCOPE_KEYS, safeLogo } from '../authorization-pages/pages/consent.page';
+import { applicationAsks } from '../authorization-pages/pages/consent.page';
 
 /** Where the person types the code (RFC 8628 section 3.3) and where they confirm it. */
 export const DEVICE_PATH = '/device';
@@ -68,27 +67,10 @@ export interface ConfirmModel {
  */
 export function confirmPage(lang: PageLanguage, model: ConfirmModel): string {
   const { t, rich } = lang.translator();
-  const logo = safeLogo(model.logo);
-  const scopes = splitScope(model.scope).map(
-    (scope) =>
-      html`<li>
-        ${rich('consent.scopeLine', { scope, meaning: t(SCOPE_KEYS[scope as OAuthScope]) }, CODE)}
-      </li>`,
-  );
   return layout(
     lang,
     t('device.confirmTitle'),
-    html`${logo ? html`<img class="logo" src="${logo}" alt="" />` : html``}
-      <p>
-        ${rich(
-          'device.confirmLead',
-          { application: model.applicationName, username: model.username },
-          BOLD,
-        )}
-      </p>
-      <ul>
-        ${scopes}
-      </ul>
+    html`${applicationAsks(lang, 'device.confirmLead', model)}
       <p>${rich('device.confirmCode', { userCode: model.userCode }, CODE)}</p>
       <p class="error" role="alert">${t('device.warning')}</p>
       <form method="post" action="${CONFIRM_PATH}">

@@ -1,6 +1,6 @@
 import { splitScope, type OAuthScope } from '../../../oauth/protocol/scopes';
 import { layout } from '../../../pages/page-shell';
-import { html } from '../../../../common/http/html';
+import { html, type Html } from '../../../../common/http/html';
 import { BOLD, CODE, type MessageKey } from '../../../../common/i18n/i18n';
 import type { PageLanguage } from '../../../../common/i18n/page-language';
 
@@ -26,30 +26,41 @@ export function safeLogo(logo: string): string | null {
   return /^https?:\/\//i.test(logo) && URL.canParse(logo) ? logo : null;
 }
 
-/** The consent form (contract: buttons `name="decision"` with values `approve` and `deny`). */
-export function consentPage(lang: PageLanguage, model: ConsentPageModel): string {
+/** What an application asks of an account, as the consent and the device confirmation show it. */
+export interface ApplicationAsk {
+  applicationName: string;
+  logo: string;
+  username: string;
+  scope: string;
+}
+
+/**
+ * The application's logo (when safe), the lead naming it and the account (`lead`: the page's own
+ * sentence), and one line per scope saying what it lets the application do.
+ */
+export function applicationAsks(lang: PageLanguage, lead: MessageKey, ask: ApplicationAsk): Html {
   const { t, rich } = lang.translator();
-  const logo = safeLogo(model.logo);
-  const scopes = splitScope(model.scope).map(
+  const logo = safeLogo(ask.logo);
+  const scopes = splitScope(ask.scope).map(
     (scope) =>
       html`<li>
         ${rich('consent.scopeLine', { scope, meaning: t(SCOPE_KEYS[scope as OAuthScope]) }, CODE)}
       </li>`,
   );
+  return html`${logo ? html`<img class="logo" src="${logo}" alt="" />` : html``}
+    <p>${rich(lead, { application: ask.applicationName, username: ask.username }, BOLD)}</p>
+    <ul>
+      ${scopes}
+    </ul>`;
+}
+
+/** The consent form (contract: buttons `name="decision"` with values `approve` and `deny`). */
+export function consentPage(lang: PageLanguage, model: ConsentPageModel): string {
+  const { t } = lang.translator();
   return layout(
     lang,
     t('consent.title'),
-    html`${logo ? html`<img class="logo" src="${logo}" alt="" />` : html``}
-      <p>
-        ${rich(
-          'consent.lead',
-          { application: model.applicationName, username: model.username },
-          BOLD,
-        )}
-      </p>
-      <ul>
-        ${scopes}
-      </ul>
+    html`${applicationAsks(lang, 'consent.lead', model)}
       <form method="post" action="/oauth2/consent">
         <input type="hidden" name="request" value="${model.requestId}" />
         <input type="hidden" name="csrf_token" value="${model.csrfToken}" />
