@@ -1,4 +1,5 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { ShutdownState } from '../../common/http/shutdown-state';
 
 /** Deliveries started by one claim. */
 export interface Started {
@@ -16,6 +17,60 @@ export interface DeliveryEngine {
   stop(): void;
   /** Resolves once no delivery of this instance runs. */
   drain(): Promise<void>;
+}
+
+/**
+ * The bookkeeping both delivery engines keep for one instance: the deliveries running now, by
+ * their row's key (the room left of `max`, and what a claim must not take again), claims made
+ * one after another, and the stop after which no claim or POST starts (the engine's own, or the
+ * service shutting down).
+ */
+export class InFlight<K> {
+  private stopping = false;
+  private readonly running = new Map<K, Promise<boolean>>();
+  private claiming: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly max: number,
+    private readonly shutdown: ShutdownState,
+  ) {}
+
+  get stopped(): boolean {
+    return this.stopping || this.shutdown.shuttingDown;
+  }
+
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /** Resolves once no delivery runs (each has given its lease back). */
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running.values());
+  }
+
+  /** Deliveries that may start now. */
+  get room(): number {
+    return this.max - this.running.size;
+  }
+
+  /** The keys of the deliveries running now. */
+  get busy(): K[] {
+    return [...this.running.keys()];
+  }
+
+  /** Runs `claim` once the claims before it have ended (the room is this instance's). */
+  claim(claim: () => Promise<Started>): Promise<Started> {
+    const started = this.claiming.then(claim);
+    this.claiming = started.catch(() => undefined);
+    return started;
+  }
+
+  /** Counts `delivery` as running under `key` until it settles. */
+  track(key: K, delivery: Promise<boolean>): Promise<boolean> {
+    const tracked = delivery.finally(() => this.running.delete(key));
+    this.running.set(key, tracked);
+    return tracked;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { ShutdownState } from '../../common/http/shutdown-state';
 import { EventFeedService } from '../events/event-feed.service';
 import { EventListQuery } from '../events/event-query';
 import type { EventView } from '../events/event-view';
-import type { DeliveryEngine, Started } from './delivery-scheduler';
+import { InFlight, type DeliveryEngine, type Started } from './delivery-scheduler';
 import { backoffMs, retryAfterMs } from './retry-schedule';
 import { WebhookDeliveryLog } from './webhook-delivery-log';
 import { webhookEndpointLags } from './webhook-lag';
@@ -46,13 +46,10 @@ export type { Started } from './delivery-scheduler';
 @Injectable()
 export class WebhookDeliveryService implements DeliveryEngine {
   private readonly logger = new Logger('Webhooks');
-  private stopping = false;
   /** The last endpoint claimed: the next claim starts after it, so each endpoint gets its turn. */
   private claimedUpTo = 0;
-  /** The deliveries running in this instance, by endpoint id. */
-  private readonly running = new Map<number, Promise<boolean>>();
-  /** Claims one after another (the room and the round robin are this instance's). */
-  private claiming: Promise<unknown> = Promise.resolve();
+  /** The deliveries running in this instance, by endpoint id; claims one after another. */
+  private readonly inFlight: InFlight<number>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -61,9 +58,10 @@ export class WebhookDeliveryService implements DeliveryEngine {
     private readonly leases: WebhookLeases,
     private readonly poster: WebhookPoster,
     private readonly log: WebhookDeliveryLog,
-    private readonly shutdown: ShutdownState,
+    shutdown: ShutdownState,
     @Inject(Metrics) metrics: Metrics,
   ) {
+    this.inFlight = new InFlight(MAX_CONCURRENT_DELIVERIES, shutdown);
     metrics.onWebhooksScrape(() => webhookEndpointLags(this.dataSource, this.clock.now()));
   }
 
@@ -74,19 +72,17 @@ export class WebhookDeliveryService implements DeliveryEngine {
 
   /** No more claims or POSTs from now on; a POST in flight finishes (or times out). */
   stop(): void {
-    this.stopping = true;
+    this.inFlight.stop();
   }
 
   /** Resolves once no delivery of this instance runs (each has released its lease). */
-  async drain(): Promise<void> {
-    while (this.running.size > 0) await Promise.all(this.running.values());
+  drain(): Promise<void> {
+    return this.inFlight.drain();
   }
 
   /** Claims due endpoints into the room left and starts their deliveries (not awaited). */
   startDue(): Promise<Started> {
-    const started = this.claiming.then(() => this.claimAndStart());
-    this.claiming = started.catch(() => undefined);
-    return started;
+    return this.inFlight.claim(() => this.claimAndStart());
   }
 
   /**
@@ -100,15 +96,18 @@ export class WebhookDeliveryService implements DeliveryEngine {
   }
 
   private get stopped(): boolean {
-    return this.stopping || this.shutdown.shuttingDown;
+    return this.inFlight.stopped;
   }
 
   private async claimAndStart(): Promise<Started> {
-    const room = MAX_CONCURRENT_DELIVERIES - this.running.size;
+    const room = this.inFlight.room;
     if (this.stopped || room <= 0) return { deliveries: [], full: room <= 0 };
-    const claimed = await this.leases.claim(this.clock.now(), room, this.claimedUpTo, [
-      ...this.running.keys(),
-    ]);
+    const claimed = await this.leases.claim(
+      this.clock.now(),
+      room,
+      this.claimedUpTo,
+      this.inFlight.busy,
+    );
     const wrapped = claimed.filter((endpoint) => endpoint.id <= this.claimedUpTo);
     this.claimedUpTo = Math.max(0, ...(wrapped.length > 0 ? wrapped : claimed).map((e) => e.id));
     return {
@@ -119,11 +118,7 @@ export class WebhookDeliveryService implements DeliveryEngine {
 
   /** One endpoint's delivery, on its own: it never rejects, and always releases its lease. */
   private begin(endpoint: Claimed): Promise<boolean> {
-    const delivery = this.deliverAndRelease(endpoint).finally(() =>
-      this.running.delete(endpoint.id),
-    );
-    this.running.set(endpoint.id, delivery);
-    return delivery;
+    return this.inFlight.track(endpoint.id, this.deliverAndRelease(endpoint));
   }
 
   private async deliverAndRelease(endpoint: Claimed): Promise<boolean> {

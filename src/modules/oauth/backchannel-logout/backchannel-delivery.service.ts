@@ -6,7 +6,7 @@ import { AppConfig } from '../../../config/app-config';
 import { issuerUrl } from '../../signing-keys/issuers';
 import { SigningKeysService } from '../../signing-keys/signing-keys.service';
 import type { AddressPolicy } from '../../webhooks/webhook-address';
-import type { DeliveryEngine, Started } from '../../webhooks/delivery-scheduler';
+import { InFlight, type DeliveryEngine, type Started } from '../../webhooks/delivery-scheduler';
 import {
   DELIVERY_TIMEOUT_MS,
   sendCheckedPost,
@@ -36,21 +36,19 @@ export const BACKCHANNEL_USER_AGENT = 'identity-service-backchannel-logout/1';
 export class BackchannelDeliveryService implements DeliveryEngine {
   private readonly logger = new Logger('BackchannelLogout');
   private readonly addressPolicy: AddressPolicy;
-  private stopping = false;
   /** The deadline of one attempt: the webhook transport's (tests shorten it). */
   attemptTimeoutMs = DELIVERY_TIMEOUT_MS;
-  /** The logouts being sent by this instance, by id. */
-  private readonly running = new Map<string, Promise<boolean>>();
-  /** Claims one after another (the room is this instance's). */
-  private claiming: Promise<unknown> = Promise.resolve();
+  /** The logouts being sent by this instance, by id; claims one after another. */
+  private readonly inFlight: InFlight<string>;
 
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly signingKeys: SigningKeysService,
     private readonly leases: BackchannelLeases,
-    private readonly shutdown: ShutdownState,
+    shutdown: ShutdownState,
   ) {
+    this.inFlight = new InFlight(MAX_CONCURRENT_LOGOUTS, shutdown);
     this.addressPolicy = {
       allowedPrivateHosts: config.webhooksAllowedPrivateHosts,
       allowLoopback: config.webhooksAllowInsecure,
@@ -63,17 +61,15 @@ export class BackchannelDeliveryService implements DeliveryEngine {
   }
 
   stop(): void {
-    this.stopping = true;
+    this.inFlight.stop();
   }
 
-  async drain(): Promise<void> {
-    while (this.running.size > 0) await Promise.all(this.running.values());
+  drain(): Promise<void> {
+    return this.inFlight.drain();
   }
 
   startDue(): Promise<Started> {
-    const started = this.claiming.then(() => this.claimAndStart());
-    this.claiming = started.catch(() => undefined);
-    return started;
+    return this.inFlight.claim(() => this.claimAndStart());
   }
 
   /** startDue, then waits for what it started: how many logouts it attempted. */
@@ -84,13 +80,13 @@ export class BackchannelDeliveryService implements DeliveryEngine {
   }
 
   private get stopped(): boolean {
-    return this.stopping || this.shutdown.shuttingDown;
+    return this.inFlight.stopped;
   }
 
   private async claimAndStart(): Promise<Started> {
-    const room = MAX_CONCURRENT_LOGOUTS - this.running.size;
+    const room = this.inFlight.room;
     if (this.stopped || room <= 0) return { deliveries: [], full: room <= 0 };
-    const claimed = await this.leases.claim(this.clock.now(), room, [...this.running.keys()]);
+    const claimed = await this.leases.claim(this.clock.now(), room, this.inFlight.busy);
     return {
       deliveries: claimed.map((logout) => this.begin(logout)),
       full: claimed.length === room,
@@ -105,10 +101,8 @@ export class BackchannelDeliveryService implements DeliveryEngine {
         // The lease then expires on its own (LEASE_MS) if this fails too.
         await this.leases.release(logout.id).catch(() => undefined);
       })
-      .then(() => false)
-      .finally(() => this.running.delete(logout.id));
-    this.running.set(logout.id, attempt);
-    return attempt;
+      .then(() => false);
+    return this.inFlight.track(logout.id, attempt);
   }
 
   private async attempt(logout: ClaimedLogout): Promise<void> {
