@@ -29,6 +29,11 @@ export interface OAuthClient {
   dpopBoundAccessTokens: boolean;
   /** The client's security profile (applications/security-profile.ts), or null. */
   securityProfile: SecurityProfile | null;
+  /**
+   * RFC 8628: the client may use the device authorization grant (its `device_code_grant`; never
+   * under a security profile, which allows the code flow only).
+   */
+  deviceCodeGrant: boolean;
 }
 
 /**
@@ -124,7 +129,8 @@ export const oauthClientColumnsSql = (a: string): string =>
     ${a}.client_secret_hash AS "clientSecretHash", ${a}.jwks, ${a}.jwks_uri AS "jwksUri",
     ${a}.enabled,
     (${a}.dpop_bound_access_tokens OR ${a}.security_profile IS NOT NULL) AS "dpopBoundAccessTokens",
-    ${a}.security_profile AS "securityProfile"`;
+    ${a}.security_profile AS "securityProfile",
+    (${a}.device_code_grant AND ${a}.security_profile IS NULL) AS "deviceCodeGrant"`;
 
 export const FIND_CLIENT = statement(
   `SELECT ${oauthClientColumnsSql('a')}

@@ -69,7 +69,8 @@ export class DeviceAuthorizationService {
     );
     // The form's own parameter is read first: a malformed one is invalid_request for any client.
     const { scope } = take(params, ['scope']);
-    await this.checkRegistered(client);
+    const unregistered = unregisteredForDeviceGrant(client);
+    if (unregistered) throw unregistered;
     const granted = deviceScope(scope);
     const deviceCode = newOpaqueToken();
     const now = this.clock.now();
@@ -85,16 +86,6 @@ export class DeviceAuthorizationService {
       expires_in: expiresIn,
       interval: DEVICE_POLL_INTERVAL_SECONDS,
     };
-  }
-
-  /** RFC 8628 section 3.1 / RFC 6749 section 5.2: a client not registered for the grant. */
-  private async checkRegistered(client: OAuthClient): Promise<void> {
-    if (!(await clientMayUseDeviceGrant(this.dataSource, client.id))) {
-      throw new OAuthError(
-        'unauthorized_client',
-        'This client is not registered for the device authorization grant',
-      );
-    }
   }
 
   /**
@@ -154,17 +145,17 @@ export class DeviceAuthorizationService {
   }
 }
 
-/** Whether the application is registered for the device grant (and not under a profile). */
-export async function clientMayUseDeviceGrant(
-  dataSource: DataSource,
-  applicationId: number,
-): Promise<boolean> {
-  const rows = await dataSource.query<unknown[]>(
-    `SELECT 1 FROM applications
-     WHERE id = $1 AND device_code_grant AND security_profile IS NULL`,
-    [applicationId],
-  );
-  return rows.length > 0;
+/**
+ * RFC 8628 section 3.1 / RFC 6749 section 5.2: the error for a client not registered for the
+ * grant (`deviceCodeGrant` of its authenticated row), the same at both endpoints; null when it is.
+ */
+export function unregisteredForDeviceGrant(client: OAuthClient): OAuthError | null {
+  return client.deviceCodeGrant
+    ? null
+    : new OAuthError(
+        'unauthorized_client',
+        'This client is not registered for the device authorization grant',
+      );
 }
 
 /**

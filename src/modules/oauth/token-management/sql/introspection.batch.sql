@@ -3,7 +3,8 @@ SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMetho
     c.client_secret_hash AS "clientSecretHash", c.jwks, c.jwks_uri AS "jwksUri",
     c.enabled,
     (c.dpop_bound_access_tokens OR c.security_profile IS NOT NULL) AS "dpopBoundAccessTokens",
-    c.security_profile AS "securityProfile", i.ord,
+    c.security_profile AS "securityProfile",
+    (c.device_code_grant AND c.security_profile IS NULL) AS "deviceCodeGrant", i.ord,
      CASE WHEN access_row.application_id = c.id THEN to_jsonb(access_row) END AS access_token, CASE WHEN refresh_row.application_id = c.id THEN to_jsonb(refresh_row) END AS refresh_token
    FROM unnest((SELECT $1::varchar[]), (SELECT $2::varchar[]), (SELECT $3::timestamptz[])) WITH ORDINALITY AS i(in_client_id, in_token_hash, in_now, ord) CROSS JOIN applications c
    LEFT JOIN LATERAL (

@@ -4,6 +4,7 @@ SELECT c.id, c.client_id AS "clientId", c.client_auth_method AS "clientAuthMetho
     c.enabled,
     (c.dpop_bound_access_tokens OR c.security_profile IS NOT NULL) AS "dpopBoundAccessTokens",
     c.security_profile AS "securityProfile",
+    (c.device_code_grant AND c.security_profile IS NULL) AS "deviceCodeGrant",
      CASE WHEN access_row.application_id = c.id THEN to_jsonb(access_row) END AS access_token, CASE WHEN refresh_row.application_id = c.id THEN to_jsonb(refresh_row) END AS refresh_token
    FROM applications c
    LEFT JOIN LATERAL (

@@ -4,7 +4,7 @@ import { newOpaqueToken } from '../../../../common/crypto/opaque-token';
 import { relationUsable } from '../../../users/relation-sql';
 import {
   DEVICE_PAGE_PATH,
-  clientMayUseDeviceGrant,
+  unregisteredForDeviceGrant,
 } from '../../device/device-authorization.service';
 import { OAuthError, invalidRequest } from '../../protocol/oauth-error';
 import { tokenBinding } from '../token-binding';
@@ -97,13 +97,9 @@ export const deviceCodeGrant: GrantType<Parameter, DeviceCodeRequest> = {
   asPublicClient: () => Promise.resolve(null),
 
   handle: async (context, client, request, jkt) => {
+    const unregistered = unregisteredForDeviceGrant(client);
+    if (unregistered) return unregistered;
     const { dataSource } = context;
-    if (!(await clientMayUseDeviceGrant(dataSource, client.id))) {
-      return new OAuthError(
-        'unauthorized_client',
-        'This client is not registered for the device authorization grant',
-      );
-    }
     const outcome = await dataSource.transaction(async (manager) => {
       const rows = await manager.query<Polled[]>(POLL_SQL, [
         sha256Hex(request.deviceCode),
