@@ -3,14 +3,15 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { serviceLogs } from './common/http/access-log';
-import { readBody } from './common/http/request-body';
+import { readBody, type BodyPolicy } from './common/http/request-body';
+import { firstMatchingMount, type PrefixMount } from './common/http/prefix-mounts';
 import { AppConfig } from './config/app-config';
 import { useHttpMetrics } from './modules/metrics/http-metrics';
 import { oauthBodyErrors, pageBodyErrors } from './modules/oauth/body-errors';
 import { pageRequests } from './modules/pages/page-requests';
 import { PAR_PATHS } from './modules/oauth/par/par.controller';
 import { DEVICE_AUTHORIZATION_PATHS } from './modules/oauth/device/device-authorization.controller';
-import type { RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
   AUTHORIZE_PATHS,
   OIDC_API_ALIASES,
@@ -38,7 +39,8 @@ export function configureApp(app: INestApplication): void {
   // (Not the pushed authorization request and device authorization endpoints under /oauth2:
   // clients' APIs, not pages.)
   const apis = [...PAR_PATHS, ...DEVICE_AUTHORIZATION_PATHS];
-  express.use(PAGE_PATHS, ...pageRequests(config.servesHttps).map(exceptOn(apis)));
+  const handlers = pageRequests(config.servesHttps).map(exceptOn(apis));
+  express.use(firstMatchingMount([{ prefixes: PAGE_PATHS, handlers }]));
   // OpenAPI description of the HTTP API, browsable at /api/docs (JSON at /api/docs-json); the
   // same function writes docs/openapi.json (npm run openapi, docs/openapi.md).
   SwaggerModule.setup(OPENAPI_PATH, app, () => createOpenApiDocument(app));
@@ -69,34 +71,43 @@ export const PAGE_PATHS = [
  * and the rest go on to the global filter's `{error, message}`.
  */
 function useBodyParsers(express: NestExpressApplication, secure: boolean): void {
-  // POST /oauth2/authorize (OIDC Core 3.1.2.1): its form is parsed like the GET query string
-  // (Express's "simple" parser: repeated names become arrays, brackets mean nothing), so the
-  // pipeline sees the same parameters either way. Mounted first: a body is read only once.
-  express.use(
-    AUTHORIZE_PATHS,
-    readBody({ form: 'query', otherTypes: 'refuse' }),
-    pageBodyErrors(secure),
-  );
-  // POST /oauth2/par (RFC 9126): an authorization request too, so its form is read like the
-  // authorization endpoint's; but it answers JSON (RFC 9126 section 2.3), never a page.
-  express.use(PAR_PATHS, readBody({ form: 'query', otherTypes: 'refuse' }), oauthBodyErrors);
-  // POST /oauth2/device_authorization (RFC 8628): a client's form, read like the token endpoint's.
-  express.use(
-    DEVICE_AUTHORIZATION_PATHS,
-    readBody({ form: true, otherTypes: 'refuse' }),
-    oauthBodyErrors,
-  );
-  express.use('/api/oauth2', readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
-  // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
-  express.use(OIDC_API_ALIASES, readBody({ form: true, otherTypes: 'refuse' }), oauthBodyErrors);
-  express.use('/oauth2', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
-  // The account page's forms: the same rules and the same HTML error pages.
-  express.use('/account', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
-  // The device page's forms (RFC 8628; interaction/device/).
-  express.use('/device', readBody({ form: true, otherTypes: 'refuse' }), pageBodyErrors(secure));
-  // The application API's PATCH answers other media types itself (400 invalid_body).
-  express.use('/api/v1/app', readBody({ json: true, otherTypes: 'ignore' }));
-  express.use(readBody({ json: true, form: true, otherTypes: 'ignore' }));
+  express.use(firstMatchingMount(bodyReaders(secure)));
+}
+
+/**
+ * Which requests read their body how, the first prefix that covers the path deciding (one
+ * Express layer, src/common/http/prefix-mounts.ts).
+ */
+function bodyReaders(secure: boolean): PrefixMount[] {
+  const reading = (
+    policy: BodyPolicy,
+    prefixes: readonly string[],
+    onError?: ErrorRequestHandler,
+  ): PrefixMount => ({ prefixes, handlers: readBody(policy), onError });
+  return [
+    // POST /oauth2/authorize (OIDC Core 3.1.2.1): its form is parsed like the GET query string
+    // (Express's "simple" parser: repeated names become arrays, brackets mean nothing), so the
+    // pipeline sees the same parameters either way.
+    reading({ form: 'query', otherTypes: 'refuse' }, AUTHORIZE_PATHS, pageBodyErrors(secure)),
+    // POST /oauth2/par (RFC 9126): an authorization request too, so its form is read like the
+    // authorization endpoint's; but it answers JSON (RFC 9126 section 2.3), never a page.
+    reading({ form: 'query', otherTypes: 'refuse' }, PAR_PATHS, oauthBodyErrors),
+    // POST /oauth2/device_authorization (RFC 8628): a client's form, read like the token endpoint's.
+    reading({ form: true, otherTypes: 'refuse' }, DEVICE_AUTHORIZATION_PATHS, oauthBodyErrors),
+    reading({ form: true, otherTypes: 'refuse' }, ['/api/oauth2'], oauthBodyErrors),
+    // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
+    reading({ form: true, otherTypes: 'refuse' }, OIDC_API_ALIASES, oauthBodyErrors),
+    // The browser pages' forms, the account page's and the device page's (RFC 8628;
+    // interaction/device/) among them: the same rules and the same HTML error pages.
+    reading(
+      { form: true, otherTypes: 'refuse' },
+      ['/oauth2', '/account', '/device'],
+      pageBodyErrors(secure),
+    ),
+    // The application API's PATCH answers other media types itself (400 invalid_body).
+    reading({ json: true, otherTypes: 'ignore' }, ['/api/v1/app']),
+    reading({ json: true, form: true, otherTypes: 'ignore' }, ['/']),
+  ];
 }
 
 /**
