@@ -17,10 +17,14 @@ export interface PrefixMount {
  * not under `/oauth2`); everything is under `/`.
  */
 export function isUnder(prefix: string, path: string): boolean {
+  return underLowerCase(prefix.toLowerCase(), path.toLowerCase());
+}
+
+/** isUnder of a prefix and a path both already in lower case. */
+function underLowerCase(prefix: string, path: string): boolean {
   if (prefix === '/') return true;
-  if (path.length < prefix.length) return false;
-  if (path.length > prefix.length && path[prefix.length] !== '/') return false;
-  return path.slice(0, prefix.length).toLowerCase() === prefix.toLowerCase();
+  if (!path.startsWith(prefix)) return false;
+  return path.length === prefix.length || path[prefix.length] === '/';
 }
 
 /**
@@ -34,8 +38,10 @@ export function isUnder(prefix: string, path: string): boolean {
  * body is read once, so later readers of the same request had nothing left to do.
  */
 export function firstMatchingMount(mounts: readonly PrefixMount[]): RequestHandler {
+  const lowerCase = mounts.map((mount) => mount.prefixes.map((p) => p.toLowerCase()));
   return (req, res, next) => {
-    const mount = mounts.find(({ prefixes }) => prefixes.some((p) => isUnder(p, req.path)));
+    const path = req.path.toLowerCase();
+    const mount = mounts.find((_, i) => lowerCase[i].some((p) => underLowerCase(p, path)));
     if (!mount) return next();
     runInTurn(mount, req, res, next);
   };
