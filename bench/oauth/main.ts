@@ -9,7 +9,7 @@
  *
  *   npm run bench:oauth
  *   BENCH_NODE=$(scripts/node-lts.sh) npm run bench:oauth      servers on the current LTS
- *   BENCH_OPS=3000 BENCH_ROUNDS=4 BENCH_WARMUP=2000 BENCH_LOG_LEVEL=info
+ *   BENCH_OPS=6000 BENCH_ROUNDS=3 BENCH_WARMUP=2000 BENCH_LOG_LEVEL=info
  *   BENCH_CONCURRENCY=8,16,32,64
  *     the levels of the sweep (connections of the load generator); one number measures that
  *     level alone, as the harness did before the sweep (BENCH_CONCURRENCY=16)
@@ -56,9 +56,9 @@ import { parseLevels } from './sweep';
 import { OPERATIONS, type OpName, type Target } from './target';
 
 const env = process.env;
-const OPS = Number(env.BENCH_OPS ?? 3000);
+const OPS = Number(env.BENCH_OPS ?? 6000);
 const WARMUP = Number(env.BENCH_WARMUP ?? 2000);
-const ROUNDS = Number(env.BENCH_ROUNDS ?? 4);
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
 const LEVELS = parseLevels(env.BENCH_CONCURRENCY);
 const INSTANCES = Number(env.BENCH_INSTANCES ?? 1);
 const LOG_LEVEL = env.BENCH_LOG_LEVEL ?? 'info';
