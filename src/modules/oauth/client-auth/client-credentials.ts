@@ -1,3 +1,4 @@
+import { hasControlCharacter } from '../../../common/validation/control-characters';
 import { invalidRequest } from '../protocol/oauth-error';
 import { take, type FormParams } from '../protocol/params';
 import { assertionCredentials, type JwtCredentials } from './assertion-credentials';
@@ -40,8 +41,9 @@ export { invalidClient } from './invalid-client';
  * client assertion (assertion-credentials.ts: with Basic or client_secret, or half of it,
  * `invalid_request`); no credentials (`invalid_client`); a malformed Basic header
  * (`invalid_client`); Basic together with a client_secret field, or a client_id field other than
- * the Basic one (`invalid_request`); a client_id longer than any registered one
- * (`invalid_client`, without a lookup). Whether the client exists and the secret or the
+ * the Basic one (`invalid_request`); a client_id longer than any registered one, or holding a
+ * control character (from a Basic header or an assertion's `sub`; the form's own fields are
+ * refused as malformed before), `invalid_client` without a lookup. Whether the client exists and the secret or the
  * assertion is right is authenticateClient's (authenticate-client.ts).
  */
 export function clientCredentials(
@@ -50,7 +52,8 @@ export function clientCredentials(
 ): ClientCredentials {
   const form = take(params, CLIENT_AUTH_PARAMETERS);
   const credentials = fromRequest(form, authorization);
-  if (credentials.clientId.length > CLIENT_ID_MAX_LENGTH) {
+  const { clientId } = credentials;
+  if (clientId.length > CLIENT_ID_MAX_LENGTH || hasControlCharacter(clientId)) {
     throw invalidClient('Client authentication failed');
   }
   return credentials;
@@ -88,6 +91,7 @@ function parseBasic(header: string): ClientCredentials & { method: 'basic' } {
   try {
     const clientId = formDecode(decoded.slice(0, colon));
     const secret = formDecode(decoded.slice(colon + 1));
+    if (hasControlCharacter(secret)) throw new Error('A control character in the secret');
     return { method: 'basic', clientId, clientSecret: secret === '' ? undefined : secret };
   } catch {
     throw invalidClient('Malformed HTTP Basic client credentials');
