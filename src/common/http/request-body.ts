@@ -53,10 +53,15 @@ function strictUtf8(_req: unknown, _res: unknown, buf: Buffer): void {
 
 /**
  * Forms also carry UTF-8 percent-encoded: `%FF` alone is as invalid as a raw 0xFF byte.
- * body-parser also accepts charset=iso-8859-1 forms, whose every byte is valid.
+ * body-parser also accepts charset=iso-8859-1 forms; they are refused like every charset other
+ * than UTF-8 (docs/errors.md), by the error type body-parser gives its own refusals.
  */
 function strictForm(req: unknown, res: unknown, buf: Buffer, encoding: string): void {
-  if (encoding !== 'utf-8') return;
+  if (encoding !== 'utf-8') {
+    throw Object.assign(new Error(`unsupported charset "${encoding}"`), {
+      type: 'charset.unsupported',
+    });
+  }
   strictUtf8(req, res, buf);
   try {
     decodeURIComponent(buf.toString('utf8').replace(/\+/g, ' '));

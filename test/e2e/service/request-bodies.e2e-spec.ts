@@ -105,6 +105,13 @@ const CASES: BodyCase[] = [
     appCode: 'unsupported_media_type',
   },
   {
+    name: 'an ISO-8859-1 charset (which body-parser alone would read)',
+    contentType: (e) => `${typeOf(e)}; charset=iso-8859-1`,
+    body: (e) => (e.accepts === 'json' ? '{}' : 'a=b'),
+    expected: { app: 415, oauth: 400, page: 415 },
+    appCode: 'unsupported_media_type',
+  },
+  {
     name: 'an unsupported Content-Encoding',
     contentType: typeOf,
     body: (e) => gzipSync(e.accepts === 'json' ? '{}' : 'a=b'),
