@@ -97,13 +97,10 @@ function bodyReaders(secure: boolean): PrefixMount[] {
     reading({ form: true, otherTypes: 'refuse' }, ['/api/oauth2'], oauthBodyErrors),
     // The original service's paths of the same endpoints (docs/oidc.md, "Aliases").
     reading({ form: true, otherTypes: 'refuse' }, OIDC_API_ALIASES, oauthBodyErrors),
-    // The browser pages' forms, the account page's and the device page's (RFC 8628;
-    // interaction/device/) among them: the same rules and the same HTML error pages.
-    reading(
-      { form: true, otherTypes: 'refuse' },
-      ['/oauth2', '/account', '/device'],
-      pageBodyErrors(secure),
-    ),
+    // Every other browser page (PAGE_PATHS): the sign-in, consent and logout forms, the account
+    // page's, the device page's (RFC 8628), the upstream bind form, the console's pages. The same
+    // rules and the same HTML error pages, never the JSON APIs' error format.
+    reading({ form: true, otherTypes: 'refuse' }, PAGE_PATHS, pageBodyErrors(secure)),
     // The application API's PATCH answers other media types itself (400 invalid_body).
     reading({ json: true, otherTypes: 'ignore' }, ['/api/v1/app']),
     reading({ json: true, form: true, otherTypes: 'ignore' }, ['/']),

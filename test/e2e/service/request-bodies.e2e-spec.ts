@@ -20,6 +20,7 @@ interface Endpoint {
 }
 
 const UNKNOWN_USER = '/api/v1/app/users/999999';
+const UPSTREAM_BIND = '/api/auth/upstream/unknown/bind';
 // One line per body-accepting endpoint (plus GETs, which must not choke on a body either).
 const ENDPOINTS: Endpoint[] = [
   { method: 'patch', path: UNKNOWN_USER, format: 'app', ignored: 400, accepts: 'json' },
@@ -30,6 +31,10 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: '/oauth2/login', format: 'page', ignored: 'not 5xx', accepts: 'form' },
   { method: 'post', path: '/oauth2/consent', format: 'page', ignored: 'not 5xx', accepts: 'form' },
   { method: 'post', path: '/oauth2/logout', format: 'page', ignored: 'not 5xx', accepts: 'form' },
+  // Browser pages outside /oauth2: the upstream bind form, the end-session alias, the console.
+  { method: 'post', path: UPSTREAM_BIND, format: 'page', ignored: 'not 5xx', accepts: 'form' },
+  { method: 'get', path: '/api/oidc/logout', format: 'page', ignored: 'not 5xx', accepts: 'form' },
+  { method: 'get', path: '/console', format: 'page', ignored: 'not 5xx', accepts: 'form' },
 ];
 
 interface BodyCase {
