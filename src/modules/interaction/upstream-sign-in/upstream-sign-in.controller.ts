@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '../../../common/errors/app-error';
 import { ErrorCode } from '../../../common/errors/error-code';
 import { Public } from '../../../common/http/public.decorator';
+import { formOf } from '../../../common/http/params';
 import { RequestId } from '../../../common/http/request-id.decorator';
 import { Browser, replyWithPage } from '../../pages/page-requests';
 import { PageExceptionFilter } from '../../pages/page-exception.filter';
@@ -82,13 +83,9 @@ export class UpstreamSignInController {
     @Browser() browser: BrowserContext,
     @Res() res: Response,
   ): Promise<void> {
-    const form =
-      req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object'
-        ? (req.body as Record<string, unknown>)
-        : {};
     const result = await this.starts.startBindForRequest(
       providerId,
-      form,
+      formOf(req),
       lang,
       browser,
       requestId,
